@@ -1,0 +1,82 @@
+"""`scripted:` — a deterministic fake model for unit tests of orchestration only.
+
+`scripted:NAME[,delay=S,logprobs=true,images=true]` answers with the script registered under
+NAME (a function `(messages, n, seed) -> list[str]`). The built-in `default` script writes a
+Thinking/Argument turn when asked to argue, a question when asked for one, and otherwise an
+`Answer: N` chosen by a hash of the prompt. It never stands in for a real model in results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from typing import Callable
+
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+
+Script = Callable[[list[dict], int, int | None], list[str]]
+SCRIPTS: dict[str, Script] = {}
+
+
+def register_script(name: str, fn: Script) -> None:
+    SCRIPTS[name] = fn
+
+
+def _digest(messages) -> int:
+    return int(hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:8], 16)
+
+
+def default_script(messages, n, seed):
+    prompt = text_of(messages[-1]["content"])
+    outs = []
+    for i in range(n):
+        h = _digest(messages) + i + (seed or 0)
+        if "Argument:" in prompt and "Thinking:" in prompt:
+            outs.append(f"Thinking: private plan {h % 97}.\nArgument: My answer is right because of reason {h % 89}.")
+        elif "most persuasive" in prompt.lower():
+            outs.append(f"Answer: {1 + h % 2}")
+        elif "ask" in prompt.lower() and "question" in prompt.lower() and "Answer:" not in prompt[-200:]:
+            outs.append("Why do you claim that your answer is correct?")
+        else:
+            outs.append(f"Answer: {1 + h % 2}")
+    return outs
+
+
+register_script("default", default_script)
+
+
+class ScriptedModel(Model):
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        if spec.model not in SCRIPTS:
+            raise BenchError(f"scripted model {spec.model!r} is not registered; known scripts: {', '.join(sorted(SCRIPTS))}")
+        unknown = set(spec.options) - {"delay", "logprobs", "images", "concurrency"}
+        if unknown:
+            raise BenchError(f"scripted model: unknown option(s) {', '.join(sorted(unknown))}; expected delay, logprobs, images, concurrency")
+        self.script = SCRIPTS[spec.model]
+        self.delay = float(spec.options.get("delay", 0.0))
+        self.capabilities = Capabilities(
+            images=bool(spec.options.get("images", False)),
+            logprobs=bool(spec.options.get("logprobs", False)),
+            multi_sample=True,
+        )
+        self.max_concurrency = int(spec.options.get("concurrency", 8))
+        self.calls: list[dict] = []  # every request, for tests
+
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+        self.calls.append({"kind": "generate", "messages": messages, "n": n, "seed": seed})
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        texts = self.script(messages, n, seed)
+        return [Completion(t, prompt_tokens=len(json.dumps(messages)) // 4, completion_tokens=len(t) // 4) for t in texts]
+
+    async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
+        self.calls.append({"kind": "choice_probs", "messages": messages})
+        if not self.capabilities.logprobs:
+            return None
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        p1 = (_digest(messages) % 1000) / 1000
+        return [p1, 1 - p1]

@@ -1,0 +1,171 @@
+"""The model interface every backend implements, and spec strings `backend:model[,key=value...]`.
+
+Messages are OpenAI-style dicts (`{"role": "user", "content": str | list[part]}`); an image is a
+part `{"type": "image_url", "image_url": {"url": "data:image/png;base64,..."}}`. Protocols only
+see this interface, never a backend.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from oversight_bench.errors import BenchError
+
+Message = dict[str, Any]
+
+# Names that mean a local GGUF model on the llama.cpp backend, so `--judge qwen2.5-coder-0.5b` works.
+LOCAL_MODEL_NAMES = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
+DEFAULT_AGENT = "llamacpp:qwen2.5-coder-1.5b"
+DEFAULT_JUDGE = "llamacpp:qwen2.5-coder-0.5b,debias=true"
+
+
+@dataclass
+class Completion:
+    """One sampled text with its token counts."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class Capabilities:
+    """What a backend can do; protocols and tasks check these before any call."""
+
+    images: bool = False
+    logprobs: bool = False  # can give P(choice) for the next token (judge confidence)
+    multi_sample: bool = True  # n > 1 in one call
+
+
+@dataclass
+class Spec:
+    backend: str
+    model: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        opts = "".join(f",{k}={v}" for k, v in self.options.items())
+        return f"{self.backend}:{self.model}{opts}"
+
+
+_SECRET_KEYS = re.compile(r"(api_key|key|token|secret|password)$", re.I)
+
+
+def _coerce(value: str) -> Any:
+    low = value.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for cast in (int, float):
+        try:
+            return cast(value)
+        except ValueError:
+            pass
+    return value
+
+
+def parse_spec(text: str) -> Spec:
+    """`backend:model[,key=value...]` -> Spec. A bare local model name means `llamacpp:<name>`."""
+    text = text.strip()
+    if not text:
+        raise BenchError("empty model spec; expected 'backend:model[,key=value...]', e.g. 'llamacpp:qwen2.5-coder-0.5b'")
+    if ":" not in text:
+        head = text.split(",")[0]
+        if head in LOCAL_MODEL_NAMES:
+            text = "llamacpp:" + text
+        else:
+            raise BenchError(
+                f"model spec {text!r} has no backend; expected 'backend:model[,key=value...]' "
+                f"(e.g. 'openai:gpt-4o-mini', 'llamacpp:qwen2.5-coder-0.5b')"
+            )
+    backend, rest = text.split(":", 1)
+    parts = rest.split(",")
+    model, options = parts[0], {}
+    for part in parts[1:]:
+        if "=" not in part:
+            raise BenchError(f"model spec {text!r}: option {part!r} is not key=value")
+        k, v = part.split("=", 1)
+        if not k.strip():
+            raise BenchError(f"model spec {text!r}: option {part!r} has an empty key")
+        options[k.strip()] = _coerce(v.strip())
+    if not backend or not model:
+        raise BenchError(f"model spec {text!r}: expected 'backend:model', got an empty backend or model")
+    return Spec(backend, model, options)
+
+
+def redact_spec(spec: Spec | str) -> str:
+    """The spec as text with secret-looking options removed: safe for records, logs and errors."""
+    spec = parse_spec(spec) if isinstance(spec, str) else spec
+    opts = {k: ("***" if _SECRET_KEYS.search(k) else v) for k, v in spec.options.items()}
+    return str(Spec(spec.backend, spec.model, opts))
+
+
+class Model(abc.ABC):
+    """A backend instance. Subclasses set `capabilities` and implement `generate`."""
+
+    capabilities = Capabilities()
+    #: how many calls may be in flight at once for this model (the runner enforces it)
+    max_concurrency: int = 1
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+
+    @property
+    def name(self) -> str:
+        return redact_spec(self.spec)
+
+    @abc.abstractmethod
+    async def generate(
+        self,
+        messages: list[Message],
+        *,
+        n: int = 1,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+        seed: int | None = None,
+    ) -> list[Completion]:
+        """Return n completions of the chat `messages`."""
+
+    async def choice_probs(self, messages: list[Message], prefix: str = "Answer: ", choices=("1", "2")) -> list[float] | None:
+        """P(choice) for the token after `prefix` appended as the start of the reply, normalised
+        over `choices`; None when the backend cannot tell."""
+        return None
+
+    async def aclose(self) -> None:
+        """Release resources (servers, engines)."""
+
+    def request_fingerprint(self) -> dict[str, Any]:
+        """What identifies this model in a cache key (secrets excluded)."""
+        return {"model": self.name}
+
+
+def build_model(spec_text: str) -> Model:
+    """Parse a spec and construct the model through the registered backend factory."""
+    from oversight_bench.registry import get_registry
+
+    spec = parse_spec(spec_text)
+    factory = get_registry().get("models", spec.backend)
+    try:
+        return factory(spec)
+    except BenchError:
+        raise
+    except TypeError as exc:
+        raise BenchError(f"model spec {redact_spec(spec)!r}: bad options ({exc})") from None
+
+
+def text_of(content: str | list[dict]) -> str:
+    """The text of a message content (image parts dropped)."""
+    if isinstance(content, str):
+        return content
+    return "".join(p.get("text", "") for p in content if p.get("type") == "text")
+
+
+def has_images(messages: list[Message]) -> bool:
+    return any(
+        isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"]) for m in messages
+    )

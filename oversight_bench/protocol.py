@@ -1,0 +1,163 @@
+"""What a protocol is: pure orchestration over the `Context` a runner gives it.
+
+A protocol turns one `Job` (a question, an assignment, an answer order) into turns and a judge
+`Decision`. Where the transcript does not depend on the judge (QA, debate), `play` and `judge`
+are separate so stored transcripts can be re-judged with only judge calls.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from oversight_bench.models import Capabilities, Message
+from oversight_bench.questions import Question, correct_index
+
+
+class ProtocolOptions(BaseModel):
+    """Options the paper ablates (§4.1), each a config value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rounds: int = Field(3, ge=1, le=10, description="debate/consultancy rounds")
+    turn_style: Literal["simultaneous", "sequential"] = "simultaneous"
+    best_of_n: int = Field(1, ge=1, le=16, description="debater samples per turn; the debater picks the most persuasive")
+    judge_mode: Literal["predict", "cot"] = "predict"
+    few_shot: int = Field(0, ge=0, le=16, description="judge few-shot examples, balanced answer order")
+    answer_order: Literal["random", "both"] = "random"
+    word_limit: int = Field(150, ge=10, le=2000)
+    agent_temperature: float = Field(1.0, ge=0.0, le=2.0)
+    judge_temperature: float = Field(0.0, ge=0.0, le=2.0)
+    agent_max_tokens: int = Field(400, ge=16)
+    judge_max_tokens: int = Field(256, ge=4)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One protocol run on one question. `assignment` is `correct`/`incorrect` for consultancy,
+    the protagonist's side for open roles, None otherwise."""
+
+    protocol: str
+    question: Question
+    answer_order: str  # correct_first | correct_second
+    assignment: str | None = None
+
+    @property
+    def answers(self) -> tuple[str, str]:
+        return self.question.answers(self.answer_order)
+
+    @property
+    def correct_index(self) -> int:
+        return correct_index(self.answer_order)
+
+    @property
+    def key(self) -> str:
+        return f"{self.protocol}|{self.question.task}|{self.question.id}|{self.assignment or '-'}|{self.answer_order}"
+
+
+@dataclass
+class Turn:
+    """One utterance. `content` is what the model wrote; `shown` is what others see
+    (thinking stripped, passages verified)."""
+
+    round: int
+    role: str  # judge | consultant | debater
+    speaker: str  # Judge, Consultant, Alice, Bob
+    content: str
+    shown: str
+    defends: int | None = None  # displayed answer index the speaker argues for
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Turn":
+        return cls(**{k: d[k] for k in ("round", "role", "speaker", "content", "shown", "defends", "extra") if k in d})
+
+
+@dataclass
+class Decision:
+    """The judge's verdict. `answer` is None when the output did not parse (invalid)."""
+
+    raw: str
+    answer: int | None
+    correct: bool | None
+    probs: list[float] | None = None  # [P(answer 1), P(answer 2)] where the backend can tell
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Context(abc.ABC):
+    """What a protocol may do: call the judge or the agent, and look up helper data.
+
+    The runner implements it: calls are cached by full request, recorded, and bounded.
+    """
+
+    options: ProtocolOptions
+
+    @abc.abstractmethod
+    async def generate(
+        self,
+        role: Literal["judge", "agent"],
+        messages: list[Message],
+        *,
+        n: int = 1,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        stop: list[str] | None = None,
+        tag: str = "",
+    ) -> list[str]:
+        """Sample n texts from the judge or the agent. `tag` names the call in records
+        (e.g. "round2/Alice")."""
+
+    @abc.abstractmethod
+    async def choice_probs(self, role: Literal["judge", "agent"], messages: list[Message], tag: str = "") -> list[float] | None:
+        """[P("1"), P("2")] for the next token after "Answer: ", or None if the backend cannot tell."""
+
+    @abc.abstractmethod
+    def few_shot_examples(self, question: Question, k: int) -> list[tuple[Question, str]]:
+        """k other questions of the same task with a balanced answer order, for judge few-shot."""
+
+    @abc.abstractmethod
+    async def sub_run(self, job: Job) -> tuple[list[Turn], Decision]:
+        """Run another job (e.g. open consultancy reuses an assigned consultancy run)."""
+
+
+class Protocol(abc.ABC):
+    """Base class of protocol plugins."""
+
+    name: str
+    description: str = ""
+    #: only for tasks with an article (QA with article)
+    needs_article: bool = False
+    #: the transcript does not depend on the judge, so `judge --from` can re-judge it
+    rejudgeable: bool = True
+    #: what the agent and judge models must support
+    agent_needs: Capabilities = Capabilities(multi_sample=False)
+    uses_agent: bool = True
+
+    def assignments(self) -> list[str | None]:
+        """The assignments every question is run with (consultancy: correct and incorrect)."""
+        return [None]
+
+    @abc.abstractmethod
+    async def play(self, ctx: Context, job: Job) -> list[Turn]:
+        """Produce the transcript (agent turns, and judge questions where the protocol has them)."""
+
+    @abc.abstractmethod
+    async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
+        """The judge's decision on the transcript."""
+
+    async def run(self, ctx: Context, job: Job) -> tuple[list[Turn], Decision]:
+        turns = await self.play(ctx, job)
+        return turns, await self.judge(ctx, job, turns)
+
+    def describe_outcome(self, job: Job, turns: list[Turn], decision: Decision) -> dict[str, Any]:
+        """Extra fields for the decision record (open roles: protagonist, win)."""
+        return {}

@@ -1,0 +1,60 @@
+"""The unit of data: a binary-choice question, and what a task loader returns."""
+
+from __future__ import annotations
+
+import base64
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image shown with a multimodal question."""
+
+    data: bytes
+    mime: str = "image/png"
+
+    def data_url(self) -> str:
+        return f"data:{self.mime};base64,{base64.b64encode(self.data).decode()}"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One binary question: the correct answer and one incorrect answer.
+
+    `article` is set on extractive tasks (the judge does not see it in debate/consultancy);
+    `images` on multimodal ones.
+    """
+
+    id: str
+    task: str
+    task_type: str  # "extractive" | "closed" | "multimodal"
+    question: str
+    correct: str
+    incorrect: str
+    article: str | None = None
+    images: tuple[Image, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def answers(self, answer_order: str) -> tuple[str, str]:
+        """The two answers as displayed: `correct_first` or `correct_second`."""
+        if answer_order == "correct_first":
+            return (self.correct, self.incorrect)
+        if answer_order == "correct_second":
+            return (self.incorrect, self.correct)
+        raise ValueError(f"answer_order must be correct_first or correct_second, not {answer_order!r}")
+
+
+def correct_index(answer_order: str) -> int:
+    """The 1-based displayed position of the correct answer."""
+    return 1 if answer_order == "correct_first" else 2
+
+
+@dataclass
+class LoadResult:
+    """Questions a task produced, plus the rows it had to skip and why (reported, never silent)."""
+
+    questions: list[Question]
+    skipped: Counter = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,219 @@
+"""Schedules jobs concurrently, caches and records every model call, writes each finished job.
+
+Memory stays flat: a fixed pool of workers pulls jobs from an iterator. In-flight calls are
+bounded per model by a semaphore, and identical concurrent requests are made once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from oversight_bench.models import Model, has_images
+from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.questions import Question
+from oversight_bench.store import Store, request_key
+
+
+@dataclass
+class Stats:
+    jobs_done: int = 0
+    jobs_skipped: int = 0  # already in the store
+    jobs_failed: int = 0
+    calls: int = 0  # calls that reached a model
+    cache_hits: int = 0
+    invalid: int = 0
+    retries: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def derive_seed(*parts: Any) -> int:
+    """A stable 31-bit seed from any parts (run seed, job key, call tag)."""
+    h = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(h[:4], "big") & 0x7FFFFFFF
+
+
+class Runner:
+    """Owns the models, the store and the call cache for one run (or one re-judging)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        judge: Model,
+        agent: Model | None,
+        judge_name: str,
+        agent_name: str,
+        options: ProtocolOptions,
+        seed: int,
+        judge_debias: bool = False,
+        concurrency: int | None = None,
+        few_shot_pool: dict[str, list[Question]] | None = None,
+    ):
+        self.store = store
+        self.models = {"judge": judge, "agent": agent}
+        self.names = {"judge": judge_name, "agent": agent_name}
+        self.options = options
+        self.seed = seed
+        self.judge_debias = judge_debias
+        self.few_shot_pool = few_shot_pool or {}
+        self.stats = Stats()
+        self._inflight: dict[str, asyncio.Future] = {}
+        # one semaphore per distinct model object, so judge == agent shares the bound
+        self._sems: dict[int, asyncio.Semaphore] = {}
+        for m in (judge, agent):
+            if m is not None and id(m) not in self._sems:
+                self._sems[id(m)] = asyncio.Semaphore(concurrency or m.max_concurrency)
+
+    # -- model calls -----------------------------------------------------------------------------
+    async def call(self, role: str, kind: str, messages: list[dict], params: dict[str, Any], context: dict[str, Any]) -> dict:
+        """One cached model call. `kind` is generate or choice_probs. Returns the response dict."""
+        model = self.models[role]
+        if model is None:
+            raise RuntimeError(f"no {role} model in this run (re-judging makes judge calls only)")
+        request = {"kind": kind, **model.request_fingerprint(), "messages": messages, **params}
+        key = request_key(request)
+        cached = self.store.get_call(key)
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached
+        if key in self._inflight:
+            self.stats.cache_hits += 1
+            return await asyncio.shield(self._inflight[key])
+        fut = asyncio.get_running_loop().create_future()
+        self._inflight[key] = fut
+        try:
+            async with self._sems[id(model)]:
+                t0 = time.perf_counter()
+                if kind == "generate":
+                    outs = await model.generate(messages, **params)
+                    response = {"texts": [c.text for c in outs]}
+                    ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
+                else:
+                    probs = await model.choice_probs(messages, **params)
+                    response = {"probs": probs}
+                    ptoks, ctoks = 0, 0
+                latency = time.perf_counter() - t0
+            response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
+            self.stats.calls += 1
+            self.store.put_call(key, model=model.name, request=request, response=response,
+                                context={"role": role, **context}, prompt_tokens=ptoks,
+                                completion_tokens=ctoks, latency_s=latency)
+            fut.set_result(response)
+            return response
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # mark retrieved
+            raise
+        finally:
+            self._inflight.pop(key, None)
+
+    # -- jobs --------------------------------------------------------------------------------------
+    def job_fields(self, job: Job) -> dict[str, Any]:
+        return {
+            "judge": self.names["judge"], "agent": self.names["agent"], "protocol": job.protocol,
+            "task": job.question.task, "question_id": job.question.id, "assignment": job.assignment,
+            "answer_order": job.answer_order,
+        }
+
+    async def execute(self, protocol: Protocol, job: Job, turns: list[Turn] | None = None) -> tuple[list[Turn], Decision]:
+        ctx = JobContext(self, job, protocol_lookup=self._protocols)
+        if turns is None:
+            return await protocol.run(ctx, job)
+        return turns, await protocol.judge(ctx, job, turns)
+
+    def _write(self, protocol: Protocol, job: Job, turns: list[Turn], decision: Decision) -> None:
+        fields = self.job_fields(job)
+        out = decision.to_dict()
+        out.update(correct_index=job.correct_index, answers=list(job.answers))
+        out.update(protocol.describe_outcome(job, turns, decision))
+        if decision.answer is None:
+            self.stats.invalid += 1
+        self.store.write_job(job.key, fields, [t.to_dict() for t in turns], out)
+
+    async def run(
+        self,
+        work: Iterable[tuple[Protocol, Job, list[Turn] | None]],
+        protocols: dict[str, Protocol],
+        *,
+        total: int,
+        workers: int,
+        on_progress: Callable[[Stats], None] = lambda s: None,
+    ) -> Stats:
+        """Run every (protocol, job, stored turns or None) not already in the store."""
+        self._protocols = protocols
+        done = self.store.done_jobs(self.names["judge"])
+        it = iter(work)
+
+        async def worker():
+            for protocol, job, turns in it:  # shared iterator: each item taken once
+                if job.key in done:
+                    self.stats.jobs_skipped += 1
+                    on_progress(self.stats)
+                    continue
+                try:
+                    turns_out, decision = await self.execute(protocol, job, turns)
+                except Exception as exc:
+                    self.stats.jobs_failed += 1
+                    msg = f"{job.key}: {type(exc).__name__}: {exc}"
+                    self.stats.errors.append(msg)
+                    if not getattr(exc, "user_facing", False) and len(self.stats.errors) <= 1:
+                        self.stats.errors.append(traceback.format_exc(limit=3))
+                else:
+                    self._write(protocol, job, turns_out, decision)
+                    self.stats.jobs_done += 1
+                on_progress(self.stats)
+
+        await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+        return self.stats
+
+
+class JobContext(Context):
+    """The Context a protocol sees for one job."""
+
+    def __init__(self, runner: Runner, job: Job, protocol_lookup: dict[str, Protocol]):
+        self.runner = runner
+        self.job = job
+        self.options = runner.options
+        self.judge_debias = runner.judge_debias
+        self._protocols = protocol_lookup
+
+    def _context(self, tag: str) -> dict[str, Any]:
+        f = self.runner.job_fields(self.job)
+        return {k: f[k] for k in ("protocol", "task", "question_id", "assignment", "answer_order")} | {"tag": tag}
+
+    async def generate(self, role, messages, *, n=1, max_tokens=None, temperature=None, stop=None, tag=""):
+        o = self.options
+        if max_tokens is None:
+            max_tokens = o.judge_max_tokens if role == "judge" else o.agent_max_tokens
+        if temperature is None:
+            temperature = o.judge_temperature if role == "judge" else o.agent_temperature
+        params = {"n": n, "max_tokens": max_tokens, "temperature": temperature, "stop": stop,
+                  "seed": derive_seed(self.runner.seed, self.job.key, role, tag)}
+        resp = await self.runner.call(role, "generate", messages, params, self._context(tag))
+        return list(resp["texts"])
+
+    async def choice_probs(self, role, messages, tag=""):
+        model = self.runner.models[role]
+        if model is None or not model.capabilities.logprobs:
+            return None
+        resp = await self.runner.call(role, "choice_probs", messages, {}, self._context(tag))
+        return resp["probs"]
+
+    def few_shot_examples(self, question, k):
+        pool = [q for q in self.runner.few_shot_pool.get(question.task, []) if q.id != question.id][:k]
+        return [(q, "correct_first" if i % 2 == 0 else "correct_second") for i, q in enumerate(pool)]
+
+    async def sub_run(self, job):
+        return await self.runner.execute(self._protocols[job.protocol], job)
+
+    def model_supports_images(self, role: str) -> bool:
+        m = self.runner.models[role]
+        return bool(m and m.capabilities.images)
+
+
+__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "has_images"]

@@ -1,0 +1,219 @@
+"""The crash-safe results store: one SQLite database (WAL) per run directory.
+
+Three record kinds with explicit fields: `call` (every model call, which is also the cache,
+keyed by the full request), `turn` and `decision`. A job's turns and decision are written in one
+transaction, so a SIGKILL at any moment leaves either the whole job or none of it; the calls it
+already made stay cached, so a resume replays them for free.
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from oversight_bench.errors import BenchError
+from oversight_bench.questions import Image, Question
+
+DB_NAME = "results.sqlite"
+CONFIG_NAME = "config.json"
+LOCK_NAME = ".lock"
+
+#: fields every turn and decision record carries
+JOB_FIELDS = ("judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    role TEXT,
+    tag TEXT,
+    protocol TEXT, task TEXT, question_id TEXT, assignment TEXT, answer_order TEXT,
+    request TEXT NOT NULL,
+    response TEXT NOT NULL,
+    prompt_tokens INTEGER, completion_tokens INTEGER,
+    latency_s REAL, attempts INTEGER DEFAULT 1,
+    created REAL
+);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,           -- turn | decision
+    job_key TEXT NOT NULL,
+    seq INTEGER NOT NULL,         -- turn index within the job; -1 for the decision
+    judge TEXT, agent TEXT, protocol TEXT, task TEXT, question_id TEXT,
+    assignment TEXT, answer_order TEXT, round INTEGER,
+    data TEXT NOT NULL,
+    created REAL,
+    UNIQUE (kind, job_key, judge, seq)
+);
+CREATE INDEX IF NOT EXISTS records_job ON records (job_key, judge);
+CREATE TABLE IF NOT EXISTS questions (
+    task TEXT, question_id TEXT, data TEXT NOT NULL, PRIMARY KEY (task, question_id)
+);
+CREATE TABLE IF NOT EXISTS skipped (
+    task TEXT, reason TEXT, count INTEGER, PRIMARY KEY (task, reason)
+);
+"""
+
+
+def request_key(request: dict[str, Any]) -> str:
+    """The cache key: sha256 of the canonical JSON of the full request."""
+    blob = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class Store:
+    """A run directory's database. Open with `Store.open(dir, lock=True)` when writing."""
+
+    def __init__(self, directory: Path, conn: sqlite3.Connection, lock_fd: int | None):
+        self.dir = directory
+        self.conn = conn
+        self._lock_fd = lock_fd
+
+    @classmethod
+    def open(cls, directory: str | Path, *, write: bool = False) -> "Store":
+        directory = Path(directory)
+        lock_fd = None
+        if write:
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+                lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise BenchError(f"cannot write to output directory {directory}: {exc.strerror}; expected a writable folder") from None
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(lock_fd)
+                raise BenchError(
+                    f"output directory {directory} is in use by another oversight-bench process; "
+                    f"wait for it to finish or choose another --output"
+                ) from None
+        elif not (directory / DB_NAME).exists():
+            raise BenchError(f"{directory} is not a run directory: expected {directory / DB_NAME} (written by 'oversight-bench run')")
+        conn = sqlite3.connect(directory / DB_NAME, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        if write:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.executescript(SCHEMA)
+        return cls(directory, conn, lock_fd)
+
+    def close(self) -> None:
+        self.conn.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # -- config ----------------------------------------------------------------------------------
+    def read_config(self) -> dict[str, Any] | None:
+        p = self.dir / CONFIG_NAME
+        return json.loads(p.read_text()) if p.exists() else None
+
+    def write_config(self, config: dict[str, Any]) -> None:
+        tmp = self.dir / (CONFIG_NAME + ".tmp")
+        tmp.write_text(json.dumps(config, indent=2, sort_keys=True, default=str))
+        os.replace(tmp, self.dir / CONFIG_NAME)
+
+    # -- calls (the cache) -------------------------------------------------------------------------
+    def get_call(self, key: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
+        return json.loads(row["response"]) if row else None
+
+    def put_call(self, key: str, *, model: str, request: dict, response: dict, context: dict[str, Any],
+                 prompt_tokens: int, completion_tokens: int, latency_s: float, attempts: int = 1) -> None:
+        self.conn.execute(
+            "INSERT OR IGNORE INTO calls (key, model, role, tag, protocol, task, question_id, assignment, answer_order,"
+            " request, response, prompt_tokens, completion_tokens, latency_s, attempts, created)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
+             context.get("question_id"), context.get("assignment"), context.get("answer_order"),
+             json.dumps(request, ensure_ascii=False), json.dumps(response, ensure_ascii=False),
+             prompt_tokens, completion_tokens, latency_s, attempts, time.time()),
+        )
+
+    # -- jobs --------------------------------------------------------------------------------------
+    def done_jobs(self, judge: str) -> set[str]:
+        rows = self.conn.execute("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))
+        return {r["job_key"] for r in rows}
+
+    def write_job(self, job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:
+        """All records of one job, atomically."""
+        now = time.time()
+        base = tuple(fields.get(f) for f in JOB_FIELDS)
+        rows = [("turn", job_key, i, *base, t.get("round"), json.dumps(t, ensure_ascii=False), now) for i, t in enumerate(turns)]
+        rows.append(("decision", job_key, -1, *base, None, json.dumps(decision, ensure_ascii=False), now))
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO records (kind, job_key, seq, judge, agent, protocol, task, question_id,"
+                " assignment, answer_order, round, data, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
+
+    def put_questions(self, questions: list) -> None:
+        """Store each question once, so a run can be re-judged or reported without the data dir."""
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO questions VALUES (?,?,?)",
+                [(q.task, q.id, json.dumps(question_to_dict(q), ensure_ascii=False)) for q in questions],
+            )
+
+    def questions(self) -> dict[tuple[str, str], Any]:
+        return {(r["task"], r["question_id"]): question_from_dict(json.loads(r["data"]))
+                for r in self.conn.execute("SELECT * FROM questions")}
+
+    def record_skipped(self, task: str, skipped: dict[str, int]) -> None:
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            for reason, count in skipped.items():
+                self.conn.execute("INSERT OR REPLACE INTO skipped VALUES (?,?,?)", (task, reason, count))
+
+    def skipped(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.conn.execute("SELECT * FROM skipped ORDER BY task, reason")]
+
+    # -- reading -----------------------------------------------------------------------------------
+    def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
+        """Turn and decision records as flat dicts with their explicit fields."""
+        sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
+        for r in self.conn.execute(sql, (kind,) if kind else ()):
+            d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round")}
+            d.update(json.loads(r["data"]))
+            if kind == "turn" or r["kind"] == "turn":
+                d["seq"] = r["seq"]
+            yield d
+
+    def iter_calls(self) -> Iterator[dict[str, Any]]:
+        for r in self.conn.execute("SELECT * FROM calls ORDER BY created, key"):
+            d = dict(r)
+            d["kind"] = "call"
+            d["request"] = json.loads(d["request"])
+            d["response"] = json.loads(d["response"])
+            yield d
+
+    def count(self, kind: str) -> int:
+        if kind == "call":
+            return self.conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+        return self.conn.execute("SELECT COUNT(*) FROM records WHERE kind=?", (kind,)).fetchone()[0]
+
+
+def question_to_dict(q: Question) -> dict[str, Any]:
+    return {
+        "id": q.id, "task": q.task, "task_type": q.task_type, "question": q.question,
+        "correct": q.correct, "incorrect": q.incorrect, "article": q.article,
+        "images": [{"mime": i.mime, "data": base64.b64encode(i.data).decode()} for i in q.images],
+        "meta": q.meta,
+    }
+
+
+def question_from_dict(d: dict[str, Any]) -> Question:
+    images = tuple(Image(base64.b64decode(i["data"]), i["mime"]) for i in d.get("images", []))
+    return Question(id=d["id"], task=d["task"], task_type=d["task_type"], question=d["question"],
+                    correct=d["correct"], incorrect=d["incorrect"], article=d.get("article"),
+                    images=images, meta=d.get("meta") or {})
