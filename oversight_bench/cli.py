@@ -1,0 +1,167 @@
+"""The `oversight-bench` command line. User errors print one line and exit with status 2."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from oversight_bench import __version__
+from oversight_bench.errors import BenchError
+
+OPTION_FLAGS = {  # flag -> ProtocolOptions field
+    "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
+    "few_shot": "few_shot", "answer_order": "answer_order", "word_limit": "word_limit",
+}
+
+
+class BenchGroup(click.Group):
+    """Turns BenchError (and Ctrl-C) into one line on stderr instead of a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BenchError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("interrupted: finished records are saved; run the same command again to resume", err=True)
+            sys.exit(130)
+
+
+def _parse_kv(pairs: tuple[str, ...]) -> dict[str, Any]:
+    import yaml
+
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise BenchError(f"--option {pair!r} is not KEY=VALUE (e.g. --option rounds=1)")
+        k, v = pair.split("=", 1)
+        out[k.strip()] = yaml.safe_load(v)
+    return out
+
+
+@click.group(cls=BenchGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="oversight-bench")
+def cli():
+    """Benchmark scalable-oversight protocols: weak LLM judges, strong LLM debaters."""
+
+
+@cli.command()
+@click.option("--config", "config_path", type=click.Path(), help="run.yaml holding the same fields as the flags")
+@click.option("--judge", help="judge model spec, backend:model[,key=value...] (default: local qwen2.5-coder-0.5b, debiased)")
+@click.option("--agent", help="agent (consultant/debater) spec (default: local qwen2.5-coder-1.5b)")
+@click.option("--tasks", help="comma-separated tasks or groups (extractive, closed, multimodal, all)")
+@click.option("--protocols", help="comma-separated protocols")
+@click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128)")
+@click.option("--seed", type=int, help="seed for sampling, answer order and generation (default 0)")
+@click.option("--output", "--output_path", "--output-path", "output", help="run directory (resumable)")
+@click.option("--data-dir", help="dataset folder (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
+@click.option("--include-path", multiple=True, help="extra folder of task YAML files")
+@click.option("--concurrency", type=int, help="in-flight calls per model")
+@click.option("--rounds", type=int, help="debate/consultancy rounds (3)")
+@click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]))
+@click.option("--best-of-n", type=int, help="debater samples per turn (1)")
+@click.option("--judge-mode", type=click.Choice(["predict", "cot"]))
+@click.option("--few-shot", type=int, help="judge few-shot examples (0)")
+@click.option("--answer-order", type=click.Choice(["random", "both"]))
+@click.option("--word-limit", type=int, help="words per argument (150)")
+@click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
+        extra_options, quiet, **option_flags):
+    """Run protocols on tasks and write every call, turn and decision to the run directory."""
+    from oversight_bench.config import load_run_config
+    from oversight_bench.evaluate import run_eval
+
+    opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
+    opts.update(_parse_kv(extra_options))
+    overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
+                 "seed": seed, "output": output, "data_dir": data_dir,
+                 "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts}
+    config = load_run_config(config_path, overrides)
+    outcome = run_eval(config, progress=not quiet, log=lambda m: click.echo(m, err=True))
+    _finish(outcome)
+
+
+@cli.command()
+@click.option("--from", "source", required=True, help="run directory whose transcripts to judge")
+@click.option("--judge", required=True, help="the new judge's model spec")
+@click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
+@click.option("--concurrency", type=int)
+@click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot)")
+@click.option("--quiet", is_flag=True)
+def judge(source, judge, output, concurrency, extra_options, quiet):
+    """Re-judge stored QA and debate transcripts with a new judge: judge calls only."""
+    from oversight_bench.evaluate import rejudge
+
+    outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
+                      option_overrides=_parse_kv(extra_options))
+    _finish(outcome)
+
+
+def _finish(outcome) -> None:
+    from oversight_bench.summary import print_summary
+
+    print_summary(outcome)
+    if outcome.stats.jobs_failed:
+        click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {outcome.stats.errors[0]}. "
+                   f"Finished records are saved: run the same command again to retry the rest.", err=True)
+        sys.exit(1)
+
+
+@cli.command(name="list")
+@click.argument("what", type=click.Choice(["tasks", "protocols", "models", "plugins"]))
+def list_cmd(what):
+    """List registered tasks, protocols, model backends or plugins, with their package and version."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    if what == "plugins":
+        for p in reg.plugins:
+            state = f"BROKEN: {p.error}" if p.error else ", ".join(p.hooks) or "(no hooks)"
+            click.echo(f"{p.name:<14} {p.package} {p.version:<10} {state}")
+        return
+    for name in reg.names(what):
+        e = reg.entries[what][name]
+        detail = getattr(e.obj, "task_type", "") if what == "tasks" else ""
+        click.echo(f"{name:<22} {detail:<11} {e.package} {e.version}" if detail else f"{name:<22} {e.package} {e.version}")
+
+
+@cli.command()
+@click.argument("directory")
+def export(directory):
+    """Write a run's records to stdout as JSONL (kind: call, turn or decision)."""
+    from oversight_bench.evaluate import export_jsonl
+
+    out = click.get_text_stream("stdout")
+    export_jsonl(directory, lambda line: out.write(line + "\n"))
+
+
+def _add_optional_commands() -> None:
+    """Commands that live in their own modules (tasks, analysis)."""
+    import importlib
+
+    for module, names in (("oversight_bench.tasks_cli", ("build_task",)),
+                          ("oversight_bench.analysis_cli", ("report", "leaderboard", "import_cmd", "elo"))):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        for n in names:
+            if hasattr(mod, n):
+                cli.add_command(getattr(mod, n))
+
+
+_add_optional_commands()
+
+
+def main():
+    cli(prog_name="oversight-bench")
+
+
+if __name__ == "__main__":
+    main()

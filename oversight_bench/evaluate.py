@@ -1,0 +1,295 @@
+"""The run pipeline behind `oversight-bench run` and `oversight-bench judge --from`.
+
+It resolves names through the registry, loads questions, checks model capabilities before any
+call, plans jobs, and hands them to the Runner. Everything it writes goes to the run directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from oversight_bench.config import RunConfig
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Model, build_model, parse_spec, redact_spec
+from oversight_bench.protocol import Job, Protocol, Turn
+from oversight_bench.provenance import provenance
+from oversight_bench.questions import Question
+from oversight_bench.registry import get_registry
+from oversight_bench.runner import Runner, Stats, derive_seed
+from oversight_bench.store import Store
+
+ORDERS = ("correct_first", "correct_second")
+
+
+@dataclass
+class Outcome:
+    stats: Stats
+    summary: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
+    output: str
+
+
+def answer_orders(mode: str, seed: int, question: Question) -> tuple[str, ...]:
+    """`both` orders, or one order drawn with the seed (stable per question)."""
+    if mode == "both":
+        return ORDERS
+    return (ORDERS[derive_seed(seed, "order", question.task, question.id) % 2],)
+
+
+def plan_jobs(protocols: list[Protocol], questions: list[Question], answer_order: str, seed: int) -> list[tuple[Protocol, Job, None]]:
+    jobs = []
+    for q in questions:
+        for p in protocols:
+            if p.needs_article and not q.article:
+                continue  # QA with article only applies to extractive tasks
+            for order in answer_orders(answer_order, seed, q):
+                for assignment in p.assignments():
+                    jobs.append((p, Job(p.name, q, order, assignment), None))
+    return jobs
+
+
+def _split_debias(spec_text: str) -> tuple[str, bool]:
+    """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
+    probabilities); it is a judging strategy, not a backend option, so it is taken off here."""
+    spec = parse_spec(spec_text)
+    debias = bool(spec.options.pop("debias", False))
+    return str(spec), debias
+
+
+def build_models(judge_spec: str, agent_spec: str | None) -> tuple[Model, Model | None, bool]:
+    judge_text, debias = _split_debias(judge_spec)
+    judge = build_model(judge_text)
+    agent = None
+    if agent_spec is not None:
+        agent = judge if parse_spec(agent_spec) == parse_spec(judge_text) else build_model(agent_spec)
+    return judge, agent, debias
+
+
+def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocols: list[Protocol],
+                       questions: list[Question], judge_name: str, agent_name: str) -> None:
+    """Fail before any call when a protocol or task needs what a model lacks."""
+    if debias and not judge.capabilities.logprobs:
+        raise BenchError(f"judge {judge_name} cannot give answer probabilities, which debias=true needs; drop debias or use a backend with logprobs")
+    image_tasks = sorted({q.task for q in questions if q.images})
+    if image_tasks:
+        if not judge.capabilities.images:
+            raise BenchError(f"task {image_tasks[0]} shows images but judge {judge_name} is text-only; use an image-capable judge or drop the task")
+        if agent is not None and any(p.uses_agent for p in protocols) and not agent.capabilities.images:
+            raise BenchError(f"task {image_tasks[0]} shows images but agent {agent_name} is text-only; use an image-capable agent or drop the task")
+    for p in protocols:
+        if agent is not None and p.uses_agent and p.agent_needs.multi_sample and not agent.capabilities.multi_sample:
+            raise BenchError(f"protocol {p.name} needs n>1 samples but agent {agent_name} cannot sample several")
+
+
+def _workers(models: list[Model | None], concurrency: int | None, n_jobs: int) -> int:
+    inflight = sum((concurrency or m.max_concurrency) for m in {id(m): m for m in models if m}.values())
+    return max(1, min(n_jobs, 4 * inflight, 512))
+
+
+def _check_identity(store: Store, config: dict[str, Any]) -> None:
+    old = store.read_config()
+    if old is None:
+        return
+    for key in ("kind", "judge", "agent", "seed", "tasks", "protocols", "options", "source"):
+        if old.get(key) != config.get(key):
+            raise BenchError(
+                f"{store.dir} already holds a run with a different {key} ({old.get(key)!r}, now {config.get(key)!r}); "
+                f"use the same settings to resume, or another --output"
+            )
+
+
+def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
+    """Accuracy per protocol x task over valid answers (the short end-of-run table)."""
+    acc: dict[tuple, list] = defaultdict(lambda: [0, 0, 0])
+    for r in store.iter_records("decision"):
+        if judge and r["judge"] != judge:
+            continue
+        cell = acc[(r["judge"], r["protocol"], r["task"])]
+        cell[0] += 1
+        if r.get("answer") is None:
+            cell[2] += 1
+        elif r.get("correct"):
+            cell[1] += 1
+    rows = []
+    for (j, p, t), (n, ok, inv) in sorted(acc.items()):
+        valid = n - inv
+        rows.append({"judge": j, "protocol": p, "task": t, "n": n, "valid": valid, "invalid": inv,
+                     "accuracy": ok / valid if valid else None})
+    return rows
+
+
+def _run_with_progress(runner: Runner, jobs, protocols, total: int, workers: int, desc: str) -> Stats:
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc=desc, unit="job", dynamic_ncols=True)
+
+    def progress(s: Stats) -> None:
+        bar.n = s.jobs_done + s.jobs_skipped + s.jobs_failed
+        bar.set_postfix(calls=s.calls, cached=s.cache_hits, invalid=s.invalid, failed=s.jobs_failed,
+                        retries=runner_retries(runner), refresh=False)
+        bar.refresh()
+
+    try:
+        return asyncio.run(_drive(runner, jobs, protocols, total, workers, progress))
+    finally:
+        bar.close()
+
+
+def runner_retries(runner: Runner) -> int:
+    return sum(getattr(m, "retries", 0) for m in {id(m): m for m in runner.models.values() if m}.values())
+
+
+async def _drive(runner: Runner, jobs, protocols, total, workers, progress) -> Stats:
+    try:
+        return await runner.run(jobs, protocols, total=total, workers=workers, on_progress=progress)
+    finally:
+        for m in {id(m): m for m in runner.models.values() if m}.values():
+            await m.aclose()
+
+
+def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
+    """Run (or resume) the evaluation `config` describes."""
+    from oversight_bench.tasks import data_dir as resolve_data_dir, resolve_tasks
+
+    reg = get_registry()
+    protocols = [reg.get("protocols", name) for name in config.protocols]
+    all_protocols = {n: reg.get("protocols", n) for n in reg.names("protocols")}
+    tasks = resolve_tasks(config.tasks, config.include_path)
+    ddir = resolve_data_dir(config.data_dir)
+    judge_text, debias = _split_debias(config.judge)
+    judge_name, agent_name = redact_spec(config.judge), redact_spec(config.agent)
+
+    stored = {"kind": "run", **config.model_dump(mode="json"), "judge": judge_name, "agent": agent_name}
+    store = Store.open(config.output, write=True)
+    try:
+        _check_identity(store, stored)
+        questions: list[Question] = []
+        pool: dict[str, list[Question]] = {}
+        skipped_rows = []
+        k = config.options.few_shot
+        for task in tasks:
+            limit = config.limit or task.sample_size
+            res = task.load(ddir, limit + k, config.seed)
+            qs = res.questions[:limit]
+            pool[task.name] = res.questions[limit:]
+            questions.extend(qs)
+            if res.skipped:
+                store.record_skipped(task.name, dict(res.skipped))
+                skipped_rows.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
+            for note in res.notes:
+                log(f"{task.name}: {note}")
+        if not questions:
+            raise BenchError(f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir")
+        contains_gpqa = any(q.meta.get("contains_gpqa") for q in questions)
+        stored.update(provenance(), data_dir=str(ddir) if ddir else None, contains_gpqa=contains_gpqa,
+                      task_types={t.name: t.task_type for t in tasks})
+        store.write_config(stored)
+        store.put_questions(questions)
+
+        judge, agent, _ = build_models(config.judge, config.agent)
+        uses_agent = any(p.uses_agent for p in protocols)
+        check_capabilities(judge, agent if uses_agent else None, debias, protocols, questions, judge_name, agent_name)
+        runner = Runner(store, judge=judge, agent=agent, judge_name=judge_name, agent_name=agent_name,
+                        options=config.options, seed=config.seed, judge_debias=debias,
+                        concurrency=config.concurrency, few_shot_pool=pool)
+        jobs = plan_jobs(protocols, questions, config.options.answer_order, config.seed)
+        workers = _workers([judge, agent], config.concurrency, len(jobs))
+        if progress:
+            stats = _run_with_progress(runner, jobs, all_protocols, len(jobs), workers, "run")
+        else:
+            stats = asyncio.run(_drive(runner, jobs, all_protocols, len(jobs), workers, lambda s: None))
+        return Outcome(stats, summarize(store, judge_name), skipped_rows, str(store.dir))
+    finally:
+        store.close()
+
+
+def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True, concurrency: int | None = None,
+            option_overrides: dict[str, Any] | None = None) -> Outcome:
+    """Judge the stored transcripts of `source` with a new judge: judge calls only."""
+    from oversight_bench.protocol import ProtocolOptions
+
+    reg = get_registry()
+    src = Store.open(source)
+    try:
+        src_cfg = src.read_config() or {}
+        questions = src.questions()
+        turns_by_job: dict[str, list[dict]] = defaultdict(list)
+        first_judge: dict[str, str] = {}
+        decisions = []
+        for r in src.iter_records():
+            key = r["job_key"]
+            first_judge.setdefault(key, r["judge"])
+            if r["judge"] != first_judge[key]:
+                continue  # the same transcript judged by several judges: take it once
+            if r["kind"] == "turn":
+                turns_by_job[key].append(r)
+            else:
+                decisions.append(r)
+    finally:
+        src.close()
+
+    options = ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(option_overrides or {})})
+    jobs, not_rejudgeable = [], defaultdict(int)
+    for d in decisions:
+        protocol = reg.get("protocols", d["protocol"])
+        if not protocol.rejudgeable:
+            not_rejudgeable[d["protocol"]] += 1
+            continue
+        q = questions.get((d["task"], d["question_id"]))
+        if q is None:
+            raise BenchError(f"{source}: decision {d['job_key']} refers to a question missing from the store")
+        turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
+        jobs.append((protocol, Job(d["protocol"], q, d["answer_order"], d["assignment"]), turns))
+    if not jobs:
+        raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
+                         f"only QA and debate transcripts can be re-judged")
+
+    judge_text, debias = _split_debias(judge_spec)
+    judge_name = redact_spec(judge_spec)
+    agent_name = src_cfg.get("agent", "unknown")
+    stored = {"kind": "judge", "source": str(source), "judge": judge_name, "agent": agent_name,
+              "seed": src_cfg.get("seed", 0), "options": options.model_dump(mode="json"),
+              "tasks": src_cfg.get("tasks"), "protocols": sorted({j[1].protocol for j in jobs}),
+              "task_types": src_cfg.get("task_types"), "contains_gpqa": src_cfg.get("contains_gpqa", False),
+              "source_config": src_cfg, **provenance()}
+    store = Store.open(output, write=True)
+    try:
+        _check_identity(store, stored)
+        store.write_config(stored)
+        store.put_questions(list(questions.values()))
+        judge = build_model(judge_text)
+        check_capabilities(judge, None, debias, [], [j[1].question for j in jobs], judge_name, agent_name)
+        runner = Runner(store, judge=judge, agent=None, judge_name=judge_name, agent_name=agent_name,
+                        options=options, seed=stored["seed"], judge_debias=debias, concurrency=concurrency)
+        protocols = {n: reg.get("protocols", n) for n in reg.names("protocols")}
+        workers = _workers([judge], concurrency, len(jobs))
+        if progress:
+            stats = _run_with_progress(runner, jobs, protocols, len(jobs), workers, "judge")
+        else:
+            stats = asyncio.run(_drive(runner, jobs, protocols, len(jobs), workers, lambda s: None))
+        skipped = [{"task": "-", "reason": f"{p} is not re-judgeable", "count": c} for p, c in not_rejudgeable.items()]
+        return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir))
+    finally:
+        store.close()
+
+
+def export_jsonl(directory: str, write: Callable[[str], None]) -> int:
+    """Every record of a run as JSONL (kind = call | turn | decision); returns the count."""
+    store = Store.open(directory)
+    n = 0
+    try:
+        cfg = store.read_config() or {}
+        for call in store.iter_calls():
+            call.update(judge=cfg.get("judge"), agent=cfg.get("agent"))
+            write(json.dumps(call, ensure_ascii=False))
+            n += 1
+        for rec in store.iter_records():
+            write(json.dumps(rec, ensure_ascii=False))
+            n += 1
+    finally:
+        store.close()
+    return n

@@ -1,0 +1,22 @@
+"""The short table printed at the end of a run."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+
+def print_summary(outcome) -> None:
+    console = Console(stderr=False)
+    s = outcome.stats
+    table = Table(title=f"accuracy (valid answers) — {outcome.output}")
+    for col in ("judge", "protocol", "task", "n", "invalid", "accuracy"):
+        table.add_column(col, justify="right" if col in ("n", "invalid", "accuracy") else "left")
+    for r in outcome.summary:
+        acc = "-" if r["accuracy"] is None else f"{r['accuracy']:.3f}"
+        table.add_row(r["judge"], r["protocol"], r["task"], str(r["n"]), str(r["invalid"]), acc)
+    console.print(table)
+    for sk in outcome.skipped:
+        console.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
+    console.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "
+                  f"model calls: {s.calls}, cache hits: {s.cache_hits}, invalid answers: {s.invalid}")
