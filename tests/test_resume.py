@@ -12,10 +12,13 @@ import time
 import pytest
 
 from helpers import REPO, records
+from test_core import needs_example
+
+pytestmark = needs_example
 
 ARGS = ["--judge", "scripted:default,delay=0.01", "--agent", "scripted:default,delay=0.01",
-        "--tasks", "prontoqa", "--protocols", "qa_without_article,consultancy,debate,open_debate",
-        "--limit", "10", "--seed", "3", "--quiet", "--data-dir", "/nonexistent-so-the-generator-is-used"]
+        "--tasks", "arith", "--protocols", "qa_without_article,consultancy,debate,open_debate",
+        "--limit", "10", "--seed", "3", "--quiet"]
 
 
 def _cmd(out):
