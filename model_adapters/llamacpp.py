@@ -1,0 +1,202 @@
+"""`llamacpp:` — GGUF models in-process through llama-cpp-python (the embedded local default).
+
+`llamacpp:NAME_OR_PATH[,n_ctx=4096,n_threads=<cores>,n_batch=512,debias=true]` where NAME is one
+of the named local models (assembled on first use, see `local_models`) or a path to a .gguf file.
+
+Prompts are rendered here with the model's own chat template (or a plain-text format for base
+models such as gemma3-270m, which have none), so generation and judge probabilities see exactly
+the same prompt. Judge probabilities come from the next-token logits after "...Answer: " read in
+process: llama.cpp's echo logprobs are wrong in 0.3.36 (see the models README). One llama.cpp
+context can only run one sequence at a time, so calls are serialised by a per-model lock and run
+in a worker thread; a model loaded once is shared by every adapter that names it (judge == agent).
+`debias` is read by the CLI (position-debiased judging); the backend itself ignores it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from oversight_bench.errors import BenchError
+from oversight_bench.models import LOCAL_MODEL_NAMES, Capabilities, Completion, Model, Spec, text_of
+from model_adapters._batching import choice_token_ids, softmax_over
+
+OPTIONS = {"n_ctx", "n_threads", "n_batch", "debias", "concurrency", "verbose"}
+
+
+@dataclass
+class Loaded:
+    """One loaded llama.cpp model, its prompt formatter and the lock that serialises it."""
+
+    llm: Any
+    path: str
+    formatter: Any  # Jinja2ChatFormatter, or None for a base model (plain-text prompts)
+    eos_text: str
+    load_s: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    choice_ids: dict = field(default_factory=dict)  # (prefix, choices) -> token ids
+
+
+_LOADED: dict[tuple[str, int], Loaded] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def resolve_path(model: str) -> tuple[str, bool]:
+    """(path to the GGUF file, whether it is a named local model)."""
+    if model in LOCAL_MODEL_NAMES:
+        from model_adapters.local_models import model_path
+
+        return str(model_path(model)), True
+    path = Path(model).expanduser()
+    if path.is_file():
+        return str(path.resolve()), False
+    raise BenchError(
+        f"llamacpp model {model!r} is neither a local model name ({', '.join(LOCAL_MODEL_NAMES)}) "
+        f"nor an existing .gguf file"
+    )
+
+
+def _import_llama_cpp():
+    try:
+        import llama_cpp  # noqa: F401
+        from llama_cpp import llama_chat_format
+    except ImportError:
+        raise BenchError("the llamacpp backend needs llama-cpp-python; run: pip install 'oversight-bench[local]'") from None
+    return llama_cpp, llama_chat_format
+
+
+def load(path: str, n_ctx: int, n_threads: int, n_batch: int, verbose: bool = False) -> Loaded:
+    """Load (once per process and (path, n_ctx)) a GGUF model."""
+    key = (path, n_ctx)
+    with _LOAD_LOCK:
+        if key in _LOADED:
+            return _LOADED[key]
+        llama_cpp, chat_format = _import_llama_cpp()
+        t0 = time.perf_counter()
+        try:
+            llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
+                                  n_batch=n_batch, logits_all=False, verbose=verbose)
+        except (ValueError, RuntimeError) as exc:
+            raise BenchError(f"llama.cpp could not load {path}: {exc}") from None
+        eos_id, bos_id = llm.token_eos(), llm.token_bos()
+        eos = llm._model.token_get_text(eos_id) if eos_id != -1 else ""
+        bos = llm._model.token_get_text(bos_id) if bos_id != -1 else ""
+        template = llm.metadata.get("tokenizer.chat_template")
+        formatter = chat_format.Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos) if template else None
+        loaded = Loaded(llm, path, formatter, eos, time.perf_counter() - t0)
+        _LOADED[key] = loaded
+        return loaded
+
+
+def plain_prompt(messages: list[dict]) -> str:
+    """A base model's prompt: the conversation as text, roles labelled only when there are turns."""
+    texts = [(m["role"], text_of(m.get("content") or "")) for m in messages]
+    if sum(1 for r, _ in texts if r != "system") <= 1:
+        return "\n\n".join(t for _, t in texts).rstrip() + "\n\n"
+    labels = {"system": "", "user": "User: ", "assistant": "Assistant: "}
+    return "\n\n".join(labels.get(r, "") + t for r, t in texts) + "\n\nAssistant: "
+
+
+class LlamaCppModel(Model):
+    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
+    max_concurrency = 1
+
+    def __init__(self, spec: Spec):
+        super().__init__(spec)
+        unknown = set(spec.options) - OPTIONS
+        if unknown:
+            raise BenchError(f"llamacpp model: unknown option(s) {', '.join(sorted(unknown))}; expected {', '.join(sorted(OPTIONS))}")
+        self.path, self.named = resolve_path(spec.model)
+        self.n_ctx = int(spec.options.get("n_ctx", 4096))
+        self.n_threads = int(spec.options.get("n_threads", os.cpu_count() or 1))
+        self.n_batch = int(spec.options.get("n_batch", 512))
+        self.debias = bool(spec.options.get("debias", False))
+        self.verbose = bool(spec.options.get("verbose", False))
+        self._loaded: Loaded | None = None
+
+    # -- loading and prompts ----------------------------------------------------------------------
+    @property
+    def loaded(self) -> Loaded:
+        if self._loaded is None:
+            self._loaded = load(self.path, self.n_ctx, self.n_threads, self.n_batch, self.verbose)
+        return self._loaded
+
+    def render(self, messages: list[dict]) -> tuple[str, list[str]]:
+        """The prompt text up to the start of the assistant reply, and the template's stop strings."""
+        msgs = [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+        lo = self.loaded
+        if lo.formatter is None:
+            return plain_prompt(msgs), []
+        return lo.formatter(messages=msgs).prompt, [lo.eos_text] if lo.eos_text else []
+
+    def tokenize(self, text: str) -> list[int]:
+        # add_bos=False: the chat templates write their own BOS, as llama-cpp-python's handler assumes
+        bos = self.loaded.formatter is None
+        return self.loaded.llm.tokenize(text.encode("utf-8"), add_bos=bos, special=True)
+
+    # -- calls (worker thread, under the model's lock) ----------------------------------------------
+    def _generate_sync(self, messages, n, max_tokens, temperature, stop, seed) -> list[Completion]:
+        prompt, template_stop = self.render(messages)
+        tokens = self.tokenize(prompt)
+        budget = self.n_ctx - len(tokens)
+        if budget <= 0:
+            raise BenchError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.n_ctx} of {self.spec.model}; pass n_ctx=… in the model spec")
+        outs = []
+        lo = self.loaded
+        with lo.lock:
+            for i in range(n):
+                res = lo.llm.create_completion(
+                    tokens, max_tokens=min(max_tokens, budget), temperature=temperature,
+                    stop=list(stop or []) + template_stop, seed=None if seed is None else (seed + i) & 0x7FFFFFFF,
+                )
+                usage = res.get("usage") or {}
+                outs.append(Completion(res["choices"][0]["text"], usage.get("prompt_tokens", len(tokens)),
+                                       usage.get("completion_tokens", 0)))
+        return outs
+
+    def _choice_probs_sync(self, messages, prefix, choices) -> list[float]:
+        import numpy as np
+
+        prompt, _ = self.render(messages)
+        text = prompt + prefix
+        lo = self.loaded
+        with lo.lock:
+            key = (prefix, tuple(choices))
+            if key not in lo.choice_ids:
+                try:
+                    lo.choice_ids[key] = choice_token_ids(self.tokenize, text, choices)
+                except ValueError as exc:
+                    raise BenchError(f"{self.spec.model}: {exc}") from None
+            ids = lo.choice_ids[key]
+            tokens = self.tokenize(text)
+            if len(tokens) >= self.n_ctx:
+                raise BenchError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.n_ctx} of {self.spec.model}; pass n_ctx=… in the model spec")
+            llm = lo.llm
+            # reuse the cached prefix (the same judge prompt was often just generated from)
+            keep = 0
+            for a, b in zip(llm.input_ids[: llm.n_tokens], tokens):
+                if a != b:
+                    break
+                keep += 1
+            keep = min(keep, len(tokens) - 1)  # re-evaluate at least the last token for its logits
+            llm.n_tokens = keep
+            llm.eval(tokens[keep:])
+            logits = np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
+            return softmax_over([float(logits[i]) for i in ids])
+
+    # -- Model interface --------------------------------------------------------------------------
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+        return await asyncio.to_thread(self._generate_sync, messages, n, max_tokens, temperature, stop, seed)
+
+    async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
+        return await asyncio.to_thread(self._choice_probs_sync, messages, prefix, tuple(choices))
+
+    def request_fingerprint(self) -> dict[str, Any]:
+        # Named models are fixed by their digest; threads and batch size do not change outputs.
+        ident = self.spec.model if self.named else f"{Path(self.path).name}"
+        return {"model": f"llamacpp:{ident}", "n_ctx": self.n_ctx}
