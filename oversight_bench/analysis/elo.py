@@ -1,0 +1,206 @@
+"""Elo ratings of debaters from cross-play debates (paper §4.3, Appendix E).
+
+Expected win rate of i over j: 1 / (1 + 10^((E_j - E_i)/scale)), scale 500 as the paper states
+(following Khan et al. 2024). Ratings minimise the negative log-likelihood of the observed win-rate
+matrix with BFGS (the paper found NLL handled few games better than squared error). Correct-Elo and
+incorrect-Elo treat each debater's two sides as separate players. 95% intervals come from
+resampling the games with replacement over 500 seeds. Ratings are identified only up to a constant,
+so they are centred on `anchor` (mean rating).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from scipy.optimize import minimize
+
+from oversight_bench.errors import BenchError
+
+SCALE = 500.0
+N_BOOTSTRAP = 500
+
+#: a game: (player_1, player_2, winner) where winner is 1 or 2; optional sides ('correct'/'incorrect')
+Game = dict[str, Any]
+
+
+def expected_win(ei: float, ej: float, scale: float = SCALE) -> float:
+    return 1.0 / (1.0 + 10.0 ** ((ej - ei) / scale))
+
+
+def win_matrix(games: Iterable[Game], players: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(wins[i, j] = games i won against j, played[i, j] = games between i and j)."""
+    ix = {p: k for k, p in enumerate(players)}
+    w = np.zeros((len(players), len(players)))
+    for g in games:
+        a, b = ix[g["player_1"]], ix[g["player_2"]]
+        if g["winner"] == 1:
+            w[a, b] += 1
+        else:
+            w[b, a] += 1
+    return w, w + w.T
+
+
+def _fit_matrix(wins: np.ndarray, played: np.ndarray, scale: float, weighting: str) -> np.ndarray:
+    """BFGS on the NLL; `weighting='rates'` uses win rates (the paper's objective), 'counts' uses games."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        target = np.where(played > 0, wins / np.where(played > 0, played, 1), 0.0) if weighting == "rates" else wins
+    k = np.log(10.0) / scale
+    n = wins.shape[0]
+
+    def f(e):
+        diff = (e[:, None] - e[None, :]) * k  # log-odds that i beats j
+        # -log sigmoid(diff) computed stably
+        nll = np.sum(target * np.logaddexp(0.0, -diff))
+        # pin the free constant: ratings are only defined up to a shift
+        nll += 1e-6 * np.sum(e) ** 2
+        sig = 1.0 / (1.0 + np.exp(diff))  # 1 - sigmoid(diff)
+        g_ij = -target * sig * k
+        grad = g_ij.sum(axis=1) - g_ij.sum(axis=0) + 2e-6 * np.sum(e)
+        return nll, grad
+
+    res = minimize(f, np.zeros(n), jac=True, method="BFGS", options={"gtol": 1e-8, "maxiter": 2000})
+    e = res.x
+    return e - e.mean()
+
+
+def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOOTSTRAP, anchor: float = 0.0,
+            weighting: str = "rates", seed: int = 0, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """Ratings with 95% bootstrap intervals, plus the win-rate matrix.
+
+    Players are sorted by name and games put in a canonical order before resampling, so the result
+    does not depend on the order players or games are given in.
+    """
+    if not games:
+        raise BenchError("no cross-play games to fit Elo on; expected debate records with two named debaters")
+    if weighting not in ("rates", "counts"):
+        raise BenchError(f"Elo weighting {weighting!r} is unknown; expected 'rates' or 'counts'")
+    players = sorted(set(players or []) | {g["player_1"] for g in games} | {g["player_2"] for g in games})
+    canon = sorted(games, key=lambda g: (g["player_1"], g["player_2"], g["winner"], str(g.get("id", ""))))
+    wins, played = win_matrix(canon, players)
+    point = _fit_matrix(wins, played, scale, weighting) + anchor
+    ix = {p: k for k, p in enumerate(players)}
+    win_i = np.array([ix[g["player_1"]] if g["winner"] == 1 else ix[g["player_2"]] for g in canon])
+    lose_i = np.array([ix[g["player_2"]] if g["winner"] == 1 else ix[g["player_1"]] for g in canon])
+    boots = []
+    rng = np.random.default_rng(seed)
+    for _ in range(n_bootstrap):
+        pick = rng.integers(0, len(canon), len(canon))
+        w = np.zeros_like(wins)
+        np.add.at(w, (win_i[pick], lose_i[pick]), 1.0)
+        boots.append(_fit_matrix(w, w + w.T, scale, weighting) + anchor)
+    boots = np.array(boots) if boots else np.empty((0, len(players)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(played > 0, wins / np.where(played > 0, played, 1), np.nan)
+    out = {
+        "scale": scale, "weighting": weighting, "n_games": len(games), "n_bootstrap": n_bootstrap,
+        "players": players,
+        "ratings": {p: float(point[i]) for i, p in enumerate(players)},
+        "ci_low": {p: (float(np.percentile(boots[:, i], 2.5)) if len(boots) else None) for i, p in enumerate(players)},
+        "ci_high": {p: (float(np.percentile(boots[:, i], 97.5)) if len(boots) else None) for i, p in enumerate(players)},
+        "win_rate": [[None if np.isnan(v) else float(v) for v in row] for row in rate],
+        "games_played": played.astype(int).tolist(),
+    }
+    return out
+
+
+def split_by_side(games: list[Game]) -> list[Game]:
+    """Games with each debater split into '<name>@correct' and '<name>@incorrect' players."""
+    out = []
+    for g in games:
+        if not g.get("side_1") or not g.get("side_2"):
+            raise BenchError("correct/incorrect Elo needs each game's sides (side_1, side_2 = 'correct'/'incorrect')")
+        out.append({**g, "player_1": f"{g['player_1']}@{g['side_1']}", "player_2": f"{g['player_2']}@{g['side_2']}"})
+    return out
+
+
+def elo_analysis(games: list[Game], **kw) -> dict[str, Any]:
+    """Aggregate Elo, plus correct/incorrect Elo when sides are known."""
+    out = {"aggregate": fit_elo(games, **kw)}
+    if all(g.get("side_1") and g.get("side_2") for g in games):
+        out["by_side"] = fit_elo(split_by_side(games), **kw)
+        out["truth_advantage"] = {
+            p: out["by_side"]["ratings"].get(f"{p}@correct", np.nan) - out["by_side"]["ratings"].get(f"{p}@incorrect", np.nan)
+            for p in out["aggregate"]["players"]
+        }
+        out["truth_advantage"] = {k: (None if np.isnan(v) else float(v)) for k, v in out["truth_advantage"].items()}
+    return out
+
+
+# -- from stored cross-play runs -----------------------------------------------------------------
+
+def _debaters_of(decision: dict[str, Any], turns: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """The debaters defending displayed answers 1 and 2.
+
+    Read from `extra.debaters` ([spec for answer 1, spec for answer 2]) when the protocol records it,
+    otherwise from the debate turns' `extra.model` (or `extra.agent`) with `defends`.
+    """
+    extra = decision.get("extra") or {}
+    deb = extra.get("debaters") or decision.get("debaters")
+    if isinstance(deb, dict):
+        deb = [deb.get("1") or deb.get(1), deb.get("2") or deb.get(2)]
+    if deb and len(deb) == 2 and all(deb):
+        return str(deb[0]), str(deb[1])
+    found: dict[int, str] = {}
+    for t in turns:
+        te = t.get("extra") or {}
+        m = te.get("model") or te.get("agent")
+        if t.get("defends") in (1, 2) and m:
+            found[int(t["defends"])] = str(m)
+    if 1 in found and 2 in found:
+        return found[1], found[2]
+    return None
+
+
+def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
+    """Cross-play games (one per valid judged debate naming two debaters) and every debate decision
+    with its debaters, for the Elo-vs-accuracy plot."""
+    games, rows = [], []
+    for run in runs:
+        for d in run.decisions:
+            if d.get("unjudged") or "debate" not in str(d.get("protocol")):
+                continue
+            deb = _debaters_of(d, run.turns.get((d["job_key"], d["judge"]), []))
+            if deb is None:
+                continue
+            ci = int(d["correct_index"])
+            sides = ("correct", "incorrect") if ci == 1 else ("incorrect", "correct")
+            rows.append({**d, "debater_1": deb[0], "debater_2": deb[1]})
+            if d.get("answer") is None:
+                continue
+            games.append({"player_1": deb[0], "player_2": deb[1], "winner": int(d["answer"]),
+                          "side_1": sides[0], "side_2": sides[1],
+                          "id": f"{d['run_dir']}|{d['job_key']}|{d['judge']}", "task": d.get("task"),
+                          "task_type": d.get("task_type"), "judge": d.get("judge")})
+    return games, rows
+
+
+def accuracy_by_debater(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Judge accuracy on debates in which a debater took part (either side), for Elo vs accuracy."""
+    from oversight_bench.analysis.stats import accuracy
+
+    by: dict[str, list] = defaultdict(list)
+    for r in rows:
+        for p in {r["debater_1"], r["debater_2"]}:
+            by[p].append(r)
+    return {p: accuracy(v) for p, v in by.items()}
+
+
+def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
+    """Elo from stored cross-play debate runs: the boundary the `elo` command's runner feeds."""
+    from oversight_bench.analysis.load import load_runs
+
+    runs = load_runs(list(dirs), with_turns=True, with_calls=False)
+    games, rows = games_from_runs(runs)
+    if not games:
+        raise BenchError("no cross-play debates found in " + ", ".join(str(d) for d in dirs)
+                         + "; expected debate decisions naming their two debaters (extra.debaters or turn extra.model)")
+    out = elo_analysis(games, **kw)
+    out["accuracy_by_debater"] = accuracy_by_debater(rows)
+    by_type: dict[str, list] = defaultdict(list)
+    for r in rows:
+        by_type[r.get("task_type") or "unknown"].append(r)
+    out["accuracy_by_debater_and_task_type"] = {t: accuracy_by_debater(v) for t, v in sorted(by_type.items())}
+    return out

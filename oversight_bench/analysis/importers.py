@@ -1,0 +1,364 @@
+"""Peer transcripts as ordinary run directories, so `report` measures their judges and
+`judge --from` can re-judge the very transcripts human judges saw.
+
+* `import_nyu_debate`: Michael et al. 2023 ("Debate Helps Supervise Unreliable Experts") rooms from
+  `debates_official.tar.xz` + `debates-metadata.jsonl`. A room's verdict is its live judge's final
+  reported belief (`judgingInfo.finalJudgement`, else the last belief in the transcript); rooms
+  without a live verdict (unfinished, or judged offline only) are skipped and counted.
+* `import_llm_debate`: the Khan et al. 2024 `llm_debate` CSV (its `transcript` JSON column).
+
+Each room becomes one job. Its key appends the room name to the usual
+`protocol|task|question|assignment|order`, because one question can have several rooms; re-judging
+should keep the source `job_key`. Quotes become `<v_passage>` (NYU quotes are spans of the story, so
+verified by construction; llm_debate quotes are checked by exact substring) or `<u_passage>`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import hashlib
+import json
+import re
+import tarfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from oversight_bench import __version__
+from oversight_bench.errors import BenchError
+from oversight_bench.questions import Question
+from oversight_bench.store import Store
+
+NYU_JUDGE = "human:nyu-2023"
+_NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}
+_PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
+
+
+def detokenize(tokens: list[str]) -> str:
+    """Approximate plain text from the NYU CoreNLP token lists (see the datasets README)."""
+    out: list[str] = []
+    prev = None
+    for tok in tokens:
+        if tok == "\n":
+            out.append("\n")
+            prev = "\n"
+            continue
+        text = _PTB.get(tok, tok)
+        if out and prev not in ("\n", "``", "-LRB-", "-LSB-", "-LCB-") and tok not in _NO_SPACE_BEFORE and tok not in ("-RRB-", "-RSB-", "-RCB-"):
+            out.append(" ")
+        out.append(text)
+        prev = tok
+    return "".join(out)
+
+
+def _qid(prefix: str, *parts: str) -> str:
+    return f"{prefix}-{parts[0]}-{hashlib.sha1('|'.join(parts).encode()).hexdigest()[:10]}"
+
+
+def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict) -> dict:
+    from oversight_bench.protocol import ProtocolOptions
+
+    return {
+        "judge": judge, "agent": agent, "tasks": [task], "protocols": protocols, "seed": None,
+        "options": ProtocolOptions().model_dump(mode="json"),
+        "versions": {"oversight_bench": __version__},
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "import": {"kind": kind, "source": str(source), **extra},
+    }
+
+
+def _out_store(output: str | Path) -> Store:
+    output = Path(output)
+    if output.exists() and (output / "results.sqlite").exists():
+        raise BenchError(f"output directory {output} already holds a run; expected a new or empty folder for the import")
+    return Store.open(output, write=True)
+
+
+# -- NYU 2023 --------------------------------------------------------------------------------------
+
+def _nyu_render(content: list[dict], tokens: list[str]) -> tuple[str, str]:
+    """(content with <quote>, shown with <v_passage>) from a speech's Text/Quote segments."""
+    raw, shown = [], []
+    for seg in content:
+        if "Text" in seg:
+            t = seg["Text"].get("text", "")
+            raw.append(t)
+            shown.append(t)
+        elif "Quote" in seg:
+            a, b = seg["Quote"]["span"]
+            q = detokenize(tokens[a:b]).strip()
+            raw.append(f"<quote>{q}</quote>")
+            shown.append(f"<v_passage>{q}</v_passage>")
+    return "".join(raw), "".join(shown)
+
+
+def _read_nyu(path: Path) -> tuple[dict[str, dict], dict[str, dict]]:
+    tar_p, meta_p = path / "debates_official.tar.xz", path / "debates-metadata.jsonl"
+    for p in (tar_p, meta_p):
+        if not p.exists():
+            raise BenchError(f"{path} is not the NYU debate dataset: expected {p.name} there (julianmichael/debate pub/)")
+    meta = {}
+    for line in meta_p.read_text().splitlines():
+        if line.strip():
+            m = json.loads(line)
+            meta[m["name"]] = m
+    rooms = {}
+    with tarfile.open(tar_p) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and member.name.startswith("debates/official/") and member.name.endswith(".json"):
+                rooms[Path(member.name).stem] = json.load(tar.extractfile(member))
+    return meta, rooms
+
+
+def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool = False, task: str = "quality") -> dict[str, Any]:
+    """Write the NYU rooms with a live verdict into a new run directory; return counts."""
+    path = Path(path)
+    if not path.is_dir():
+        raise BenchError(f"NYU debate path {path} is not a folder; expected quality/michael2023_debates/")
+    meta, rooms = _read_nyu(path)
+    skipped: Counter = Counter()
+    jobs, questions = [], {}
+    for name in sorted(rooms):
+        room, m = rooms[name], meta.get(name)
+        if m is None:
+            skipped["no metadata"] += 1
+            continue
+        if paper_only and not m.get("includedInPaper"):
+            skipped["not included in paper"] += 1
+            continue
+        setup = room["setup"]
+        result = (m.get("status") or {}).get("Complete", {}).get("result") or {}
+        final = (result.get("judgingInfo") or {}).get("finalJudgement")
+        roles = setup.get("roles") or {}
+        live_judge = roles.get("Judge")
+        if not live_judge:
+            skipped["no live judge"] += 1
+            continue
+        if final is None:
+            beliefs = [r["JudgeFeedback"]["distribution"] for r in room["rounds"] if "JudgeFeedback" in r and r["JudgeFeedback"].get("endDebate")]
+            final = beliefs[-1] if beliefs else None
+        if final is None:
+            skipped["no final verdict (unfinished)"] += 1
+            continue
+        src = setup["sourceMaterial"]
+        src = src.get("QuALITYSourceMaterial") or next(iter(src.values()))
+        tokens = src.get("contents") or []
+        answers, ci0 = setup["answers"], int(setup["correctAnswerIndex"])
+        correct, incorrect = answers[ci0], answers[1 - ci0]
+        qid = _qid("nyu", str(src.get("articleId")), setup["question"])
+        if qid not in questions:
+            questions[qid] = Question(id=qid, task=task, task_type="extractive", question=setup["question"],
+                                      correct=correct, incorrect=incorrect, article=detokenize(tokens),
+                                      meta={"source": "michael2023", "article_id": src.get("articleId"), "title": src.get("title")})
+        is_debate = bool(m["setting"]["isDebate"])
+        is_human = bool(m["setting"]["isHuman"])
+        debaters = {k: v for k, v in roles.items() if k.startswith("Debater")}
+        answer_order = "correct_first" if ci0 == 0 else "correct_second"
+        protocol = "debate" if is_debate else "consultancy"
+        assignment = None
+        if not is_debate:
+            defends = 1 if "Debater A" in debaters else 2
+            assignment = "correct" if defends == ci0 + 1 else "incorrect"
+        turns, rnd = [], 0
+        role = "debater" if is_debate else "consultant"
+        for r in room["rounds"]:
+            if "JudgeFeedback" in r:
+                jf = r["JudgeFeedback"]
+                if jf.get("endDebate"):
+                    continue  # the verdict itself: kept in the decision, not shown to a re-judge
+                text, shown = _nyu_render((jf.get("feedback") or {}).get("content") or [], tokens)
+                if text.strip():
+                    turns.append({"round": rnd, "role": "judge", "speaker": "Judge", "content": text, "shown": shown,
+                                  "defends": None, "extra": {"belief": jf.get("distribution"), "human": True}})
+            elif "SimultaneousSpeeches" in r or "SequentialSpeeches" in r:
+                rnd += 1
+                kind = "simultaneous" if "SimultaneousSpeeches" in r else "sequential"
+                speeches = next(iter(r.values()))["speeches"]
+                for key in sorted(speeches, key=int):
+                    sp = speeches[key]
+                    text, shown = _nyu_render(sp.get("content") or [], tokens)
+                    letter = "A" if int(key) == 0 else "B"
+                    turns.append({"round": rnd, "role": role, "speaker": f"Debater {letter}" if is_debate else "Consultant",
+                                  "content": text, "shown": shown, "defends": int(key) + 1,
+                                  "extra": {"turn_style": kind, "author": sp.get("speaker"),
+                                            "model": "gpt-4" if not is_human else "human"}})
+        p = [float(x) for x in final]
+        ans = None if abs(p[0] - p[1]) < 1e-9 else (1 if p[0] > p[1] else 2)
+        decision = {
+            "raw": f"final belief {p}", "answer": ans, "correct": None if ans is None else ans == ci0 + 1,
+            "probs": p, "correct_index": ci0 + 1, "answers": list(answers),
+            "extra": {"room": name, "judge_id": live_judge, "debaters": {k: v for k, v in debaters.items()},
+                      "included_in_paper": bool(m.get("includedInPaper")), "is_human_debate": is_human,
+                      "ended_by": next(iter(result.get("endedBy") or {"unknown": 0})),
+                      "num_continues": (result.get("judgingInfo") or {}).get("numContinues"),
+                      "judge_reward": (result.get("judgingInfo") or {}).get("judgeReward"),
+                      "source": "michael2023"},
+        }
+        fields = {"judge": NYU_JUDGE, "agent": "human" if is_human else "gpt-4", "protocol": protocol, "task": task,
+                  "question_id": qid, "assignment": assignment, "answer_order": answer_order}
+        key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|{name}"
+        jobs.append((key, fields, turns, decision))
+    if not jobs:
+        raise BenchError(f"no NYU rooms with a live verdict found in {path}" + (" with --paper-only" if paper_only else ""))
+    store = _out_store(output)
+    try:
+        store.put_questions(list(questions.values()))
+        for key, fields, turns, decision in jobs:
+            store.write_job(key, fields, turns, decision)
+        counts = nyu_counts(jobs)
+        counts["skipped"] = dict(skipped)
+        counts["questions"] = len(questions)
+        store.record_skipped(task, dict(skipped))
+        store.write_config(_base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
+                                        {"paper_only": paper_only, "counts": counts}))
+    finally:
+        store.close()
+    return counts
+
+
+def nyu_counts(jobs) -> dict[str, Any]:
+    """Rooms, protocols, human/AI debaters and judges, and judge accuracy, of imported jobs."""
+    c: dict[str, Any] = {"rooms": len(jobs)}
+    c["by_protocol"] = dict(Counter(f["protocol"] for _, f, _, _ in jobs))
+    c["by_protocol_agent"] = dict(Counter(f"{f['protocol']}/{f['agent']}" for _, f, _, _ in jobs))
+    c["human_judges"] = len({d["extra"]["judge_id"] for *_, d in jobs})
+    c["human_debaters"] = len({v for *_, d in jobs for v in d["extra"]["debaters"].values() if v != "GPT-4"})
+    acc: dict[str, list] = {}
+    for _, f, _, d in jobs:
+        if d["correct"] is not None:
+            acc.setdefault(f"{f['protocol']}/{f['agent']}", []).append(d["correct"])
+    c["judge_accuracy_by_room"] = {k: sum(v) / len(v) for k, v in sorted(acc.items())}
+    return c
+
+
+# -- Khan et al. llm_debate CSV ----------------------------------------------------------------------
+
+_QUOTE = re.compile(r"<(v_|u_)?quote>(.*?)</(v_|u_)?quote>", re.S)
+_STRIP = " \t\n\"'“”‘’."
+
+
+def _norm(text: str) -> str:
+    """Whitespace collapsed and curly quotes straightened: the story's hard line breaks and
+    typography should not make a faithful quote unverified."""
+    text = text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"}))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def verify_quotes(text: str, article: str) -> str:
+    """Rewrite each <quote> as <v_passage> if it is in the article (exact up to whitespace and quote
+    marks; a trailing/leading ellipsis is allowed), else <u_passage>."""
+    norm_article = _norm(article)
+
+    def sub(m: re.Match) -> str:
+        q = m.group(2)
+        core = _norm(q).strip(_STRIP).strip(".… ").strip(_STRIP)
+        ok = bool(core) and core in norm_article
+        tag = "v_passage" if ok else "u_passage"
+        return f"<{tag}>{q}</{tag}>"
+
+    return _QUOTE.sub(sub, text)
+
+
+def _argument(text: str) -> str:
+    m = re.search(r"<argument>(.*?)(</argument>|$)", text or "", re.S)
+    return (m.group(1) if m else (text or "")).strip()
+
+
+def _parse_khan_answer(ans: str, names: dict) -> int | None:
+    """The judge column when filled: 'Answer: A'/'B' (or 1/2); None otherwise."""
+    m = re.search(r"Answer:\s*<?([AB12])>?", ans or "")
+    if not m:
+        return None
+    return {"A": 1, "B": 2, "1": 1, "2": 2}[m.group(1)]
+
+
+def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt-4o-2024-08-06", task: str = "quality") -> dict[str, Any]:
+    """Write each CSV row's debate (or consultancy) into a new run directory; return counts.
+
+    The TH_first40 file was generated by gpt-4o-2024-08-06 debaters with best-of-4; pass `agent` for
+    other files. Rows with no judge verdict are stored with judge 'unjudged' for re-judging.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise BenchError(f"llm-debate path {path} is not a file; expected a CSV with a 'transcript' column (e.g. data0.csv)")
+    csv.field_size_limit(1 << 30)
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        if not reader.fieldnames or "transcript" not in reader.fieldnames:
+            raise BenchError(f"{path}: no 'transcript' column; expected the Khan et al. llm_debate CSV format")
+        rows = list(reader)
+    skipped: Counter = Counter()
+    questions, jobs = {}, []
+    for row in rows:
+        try:
+            t = json.loads(row["transcript"])
+        except (json.JSONDecodeError, TypeError):
+            skipped["unreadable transcript"] += 1
+            continue
+        story = row.get("story") or t.get("story") or ""
+        names = t.get("names") or {}
+        ans = t.get("answers") or {"correct": row.get("correct answer"), "incorrect": row.get("negative answer")}
+        qid = _qid("khan", str(row.get("question_set_id") or t.get("question_set_id") or ""), row.get("question") or t.get("question", ""))
+        rtype = str(t.get("rollout_type") or "")
+        is_consult = "consult" in rtype
+        protocol = "consultancy" if is_consult else "debate"
+        correct_first = names.get("correct") == "Debater A" if names.get("correct") else not t.get("swap")
+        answer_order = "correct_first" if correct_first else "correct_second"
+        ci = 1 if correct_first else 2
+        side_idx = {"correct": ci, "incorrect": 3 - ci}
+        if qid not in questions:
+            questions[qid] = Question(id=qid, task=task, task_type="extractive", question=row.get("question") or t["question"],
+                                      correct=ans["correct"], incorrect=ans["incorrect"], article=story,
+                                      meta={"source": "khan2024", "question_set_id": row.get("question_set_id"),
+                                            "title": row.get("story_title")})
+        turns, assigned = [], set()
+        for i, rd in enumerate(t.get("rounds") or [], start=1):
+            for side in ("correct", "incorrect"):
+                text = rd.get(side)
+                if not text:
+                    continue
+                assigned.add(side)
+                arg = _argument(text)
+                speaker = names.get(side) or ("Debater A" if side_idx[side] == 1 else "Debater B")
+                turns.append({"round": i, "role": "consultant" if is_consult else "debater",
+                              "speaker": "Consultant" if is_consult else speaker, "content": text,
+                              "shown": verify_quotes(arg, story), "defends": side_idx[side],
+                              "extra": {"model": agent, "turn_style": "simultaneous" if rtype.endswith("sim") else rtype}})
+            for who in ("cross_examiner", "judge"):
+                if rd.get(who):
+                    turns.append({"round": i, "role": "judge", "speaker": "Judge", "content": rd[who],
+                                  "shown": rd[who], "defends": None, "extra": {}})
+        if not turns:
+            skipped["no turns"] += 1
+            continue
+        assignment = None
+        if is_consult:
+            assignment = "correct" if assigned == {"correct"} else "incorrect"
+        a = _parse_khan_answer(row.get("answer") or "", names)
+        judge = "llm-debate:judge" if a is not None else "unjudged"
+        decision = {"raw": row.get("answer") or "", "answer": a, "correct": None if a is None else a == ci, "probs": None,
+                    "correct_index": ci, "answers": [ans["correct"], ans["incorrect"]] if ci == 1 else [ans["incorrect"], ans["correct"]],
+                    "extra": {"source": "khan2024", "row_id": row.get("id"), "unjudged": a is None,
+                              "debaters": [agent, agent], "rollout_type": rtype}}
+        fields = {"judge": judge, "agent": agent, "protocol": protocol, "task": task, "question_id": qid,
+                  "assignment": assignment, "answer_order": answer_order}
+        key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|row{row.get('id')}"
+        jobs.append((key, fields, turns, decision))
+    if not jobs:
+        raise BenchError(f"no debates found in {path}; expected rows whose 'transcript' JSON has rounds")
+    store = _out_store(output)
+    try:
+        store.put_questions(list(questions.values()))
+        for key, fields, turns, decision in jobs:
+            store.write_job(key, fields, turns, decision)
+        counts = {"rooms": len(jobs), "questions": len(questions),
+                  "by_protocol": dict(Counter(f["protocol"] for _, f, _, _ in jobs)),
+                  "judged": sum(1 for *_, d in jobs if d["answer"] is not None),
+                  "rounds": dict(Counter(max(t["round"] for t in tr) for _, _, tr, _ in jobs)),
+                  "skipped": dict(skipped)}
+        store.record_skipped(task, dict(skipped))
+        store.write_config(_base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, {"counts": counts}))
+    finally:
+        store.close()
+    return counts

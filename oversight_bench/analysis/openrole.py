@@ -1,0 +1,126 @@
+"""Open consultancy and open debate (paper §3.2.3, Figure 3), with a difficulty-stratified view.
+
+The agent picks its side with its own direct-QA answer. Metrics: win rate (the judge agrees with the
+protagonist/consultant), judge accuracy, and accuracy conditional on the agent having chosen the
+correct or the incorrect answer. The paper notes the questions an agent gets wrong are harder, so the
+conditional comparison is also reported within difficulty strata, difficulty being the judge's own
+QA-without-article correctness on the question.
+
+Two sources: records of open protocols (with `agent_choice` / `protagonist_correct` / `win`, at the
+top level or in `extra`), or the paper's filter over assigned-role runs given the agent's choices.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from oversight_bench.analysis.stats import mean_ci, per_question
+
+OPEN_OF = {"consultancy": "open_consultancy", "debate": "open_debate"}
+AGENT_QA = {"extractive": "qa_with_article"}  # otherwise qa_without_article
+
+
+def is_open(protocol: str | None) -> bool:
+    return str(protocol or "").startswith("open_")
+
+
+def agent_choices(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str], bool]:
+    """Whether the agent chose the correct answer, keyed by (agent, task, question_id).
+
+    From open-protocol records, or from direct-QA records in which the agent model itself was the
+    judge (QA with article on extractive tasks, without otherwise), by majority over replicates.
+    """
+    votes: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    for d in decisions:
+        if is_open(d.get("protocol")) and d.get("protagonist_correct") is not None:
+            votes[(d["agent"], d["task"], d["question_id"])].append(float(bool(d["protagonist_correct"])))
+    qa_votes: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    for d in decisions:
+        want = AGENT_QA.get(d.get("task_type"), "qa_without_article")
+        if d.get("protocol") == want and d.get("correct") is not None:
+            qa_votes[(d["judge"], d["task"], d["question_id"])].append(float(d["correct"]))
+    out = {k: sum(v) / len(v) >= 0.5 for k, v in qa_votes.items()}
+    out.update({k: sum(v) / len(v) >= 0.5 for k, v in votes.items()})
+    return out
+
+
+def filter_assigned(decisions: list[dict[str, Any]], choices: dict[tuple[str, str, str], bool]) -> list[dict[str, Any]]:
+    """The paper's construction of open roles from assigned-role runs.
+
+    Consultancy: keep the run whose assigned side is the side the agent chose. Debate: every run
+    qualifies; the protagonist is the debater on the agent's chosen side. `win` is whether the judge
+    picked the agent's side.
+    """
+    out = []
+    for d in decisions:
+        proto = d.get("protocol")
+        if proto not in OPEN_OF or d.get("unjudged"):
+            continue
+        chose_correct = choices.get((d.get("agent"), d.get("task"), d.get("question_id")))
+        if chose_correct is None:
+            continue
+        if proto == "consultancy" and d.get("assignment") != ("correct" if chose_correct else "incorrect"):
+            continue
+        ci = int(d["correct_index"])
+        side = ci if chose_correct else 3 - ci
+        win = None if d.get("answer") is None else int(d["answer"]) == side
+        out.append({**d, "protocol": OPEN_OF[proto], "derived_from": proto, "agent_choice": side,
+                    "protagonist_correct": chose_correct, "win": win})
+    return out
+
+
+def _block(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    valid = [d for d in decisions if d.get("answer") is not None]
+    out: dict[str, Any] = {"n_records": len(decisions), "n": len(per_question(valid))}
+    for name, subset in (("all", valid),
+                         ("agent_correct", [d for d in valid if d.get("protagonist_correct")]),
+                         ("agent_incorrect", [d for d in valid if d.get("protagonist_correct") is False])):
+        m, lo, hi = mean_ci(per_question(subset).values())
+        suffix = "" if name == "all" else f"_{name}"
+        out[f"accuracy{suffix}"], out[f"ci_low{suffix}"], out[f"ci_high{suffix}"] = m, lo, hi
+        out[f"n{suffix}"] = len(per_question(subset))
+    w, wlo, whi = mean_ci(per_question(valid, "win").values())
+    out.update(win_rate=w, win_ci_low=wlo, win_ci_high=whi)
+    pc = [d for d in decisions if d.get("protagonist_correct") is not None]
+    out["agent_correct_rate"] = (sum(bool(d["protagonist_correct"]) for d in pc) / len(pc)) if pc else None
+    return out
+
+
+def judge_difficulty(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str], str]:
+    """'judge_qa_correct' / 'judge_qa_incorrect' per (judge, task, question_id), from the judge's own
+    QA-without-article accuracy on the question (majority over replicates)."""
+    acc: dict[tuple, list[float]] = defaultdict(list)
+    for d in decisions:
+        if d.get("protocol") == "qa_without_article" and d.get("correct") is not None:
+            acc[(d["judge"], d["task"], d["question_id"])].append(float(d["correct"]))
+    return {k: ("judge_qa_correct" if sum(v) / len(v) >= 0.5 else "judge_qa_incorrect") for k, v in acc.items()}
+
+
+def open_role_metrics(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per judge × agent × open protocol × task (and task type), with strata.
+
+    Uses open-protocol records where present; otherwise derives open roles from assigned runs.
+    """
+    open_recs = [d for d in decisions if is_open(d.get("protocol")) and not d.get("unjudged")]
+    have = {(d["judge"], d["agent"], d["protocol"], d["task"]) for d in open_recs}
+    derived = [d for d in filter_assigned(decisions, agent_choices(decisions))
+               if (d["judge"], d["agent"], d["protocol"], d["task"]) not in have]
+    recs = open_recs + derived
+    difficulty = judge_difficulty(decisions)
+    groups: dict[tuple, list] = defaultdict(list)
+    for d in recs:
+        groups[(d["judge"], d["agent"], d["protocol"], "task", d["task"])].append(d)
+        groups[(d["judge"], d["agent"], d["protocol"], "task_type", d.get("task_type") or "unknown")].append(d)
+    rows = []
+    for (judge, agent, proto, level, name), ds in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        row = {"judge": judge, "agent": agent, "protocol": proto, "level": level, level: name,
+               "source": "derived" if any(d.get("derived_from") for d in ds) else "open_protocol", **_block(ds)}
+        strata = {}
+        for d in ds:
+            s = difficulty.get((d["judge"], d["task"], d["question_id"]))
+            if s:
+                strata.setdefault(s, []).append(d)
+        row["by_difficulty"] = {s: _block(v) for s, v in sorted(strata.items())}
+        rows.append(row)
+    return rows
