@@ -5,4 +5,12 @@ from oversight_bench import hookimpl
 
 @hookimpl
 def register_protocols(register):
-    pass
+    from protocol_plugins.consultancy import Consultancy
+    from protocol_plugins.debate import Debate
+    from protocol_plugins.open_consultancy import OpenConsultancy
+    from protocol_plugins.open_debate import OpenDebate
+    from protocol_plugins.qa_with_article import QAWithArticle
+    from protocol_plugins.qa_without_article import QAWithoutArticle
+
+    for protocol in (QAWithoutArticle(), QAWithArticle(), Consultancy(), Debate(), OpenConsultancy(), OpenDebate()):
+        register(protocol)

@@ -1,0 +1,221 @@
+"""What the six protocols share: messages, agent turns (with best-of-N), the judge's decision
+(predict/CoT, few-shot, optional position debiasing), and the open-role filter (§3.2.3)."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import dataclasses
+from typing import Any, Callable
+
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Message
+from oversight_bench.processing import parse_answer, parse_choice, process_turn, turn_notes
+from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.questions import Question, correct_index
+from protocol_plugins import prompts
+
+ORDERS = ("correct_first", "correct_second")
+OUTCOME_KEYS = ("agent_choice", "protagonist", "protagonist_correct", "win")
+
+PromptFor = Callable[[str], list[Message]]
+
+
+def other_order(order: str) -> str:
+    return ORDERS[1] if order == ORDERS[0] else ORDERS[0]
+
+
+def relabel(index: int, job: Job, order: str) -> int:
+    """The number that answer `index` (as displayed in `job`) gets when displayed in `order`."""
+    return index if order == job.answer_order else 3 - index
+
+
+def is_correct(answer: int | None, job: Job) -> bool | None:
+    return None if answer is None else answer == job.correct_index
+
+
+def agent_article(question: Question) -> str | None:
+    """The article agents read and passages are checked against: extractive tasks only, so on closed
+    and multimodal tasks nobody gets passage instructions."""
+    if question.task_type != "extractive":
+        return None
+    if not question.article:
+        raise BenchError(f"question {question.task}/{question.id} is extractive but has no article")
+    return question.article
+
+
+def user_message(ctx: Context, role: str, question: Question, text: str) -> list[Message]:
+    """The single user message of a call (the paper uses no system role); a multimodal question's
+    images come first as image_url parts."""
+    if not question.images:
+        return [{"role": "user", "content": text}]
+    supports = getattr(ctx, "model_supports_images", None)
+    if supports is not None and not supports(role):
+        raise BenchError(f"question {question.task}/{question.id} shows images but the {role} model is text-only")
+    parts: list[dict[str, Any]] = [{"type": "image_url", "image_url": {"url": img.data_url()}} for img in question.images]
+    return [{"role": "user", "content": parts + [{"type": "text", "text": text}]}]
+
+
+def render_transcript(turns: list[Turn]) -> list[str]:
+    """Transcript entries as others see them: only `shown`, never the raw output with thinking."""
+    lines = []
+    for t in turns:
+        label = f"{t.speaker} (question after round {t.round})" if t.role == "judge" else f"{t.speaker} (round {t.round})"
+        lines.append(f"{label}:\n{t.shown}")
+    return lines
+
+
+def judge_examples(ctx: Context, question: Question) -> list[tuple[Question, tuple[str, str], int]]:
+    """Few-shot examples as (question, displayed answers, correct number)."""
+    k = ctx.options.few_shot
+    if not k:
+        return []
+    return [(q, q.answers(order), correct_index(order)) for q, order in ctx.few_shot_examples(question, k)]
+
+
+def qa_messages(ctx: Context, role: str, job: Job, order: str, *, article: str | None, mode: str,
+                examples: list) -> list[Message]:
+    q = job.question
+    text = prompts.qa_prompt(q, q.answers(order), mode=mode, article=article, examples=examples)
+    return user_message(ctx, role, q, text)
+
+
+# -- agent turns ------------------------------------------------------------------------------------
+
+
+async def agent_turn(ctx: Context, job: Job, *, messages: list[Message], round_no: int, role: str, speaker: str,
+                     defends: int, tag: str, pick_prompt: Callable[[list[str]], list[Message]] | None = None) -> Turn:
+    """Sample an agent turn (N samples when best-of-N applies, i.e. `pick_prompt` is given) and keep
+    the raw output for the record and the processed text for everyone else."""
+    n = ctx.options.best_of_n if pick_prompt is not None else 1
+    texts = (await ctx.generate("agent", messages, n=n, tag=tag))[:n] or [""]
+    article = agent_article(job.question)
+    shown = [process_turn(t, article, ctx.options.word_limit) for t in texts]
+    extra: dict[str, Any] = {}
+    chosen = 0
+    if len(texts) > 1 and pick_prompt is not None:
+        chosen, extra["best_of_n"] = await pick_most_persuasive(ctx, pick_prompt(shown), texts, tag)
+    notes = turn_notes(texts[chosen], ctx.options.word_limit)
+    if notes:
+        extra["format"] = notes
+    return Turn(round_no, role, speaker, texts[chosen], shown[chosen], defends, extra)
+
+
+async def pick_most_persuasive(ctx: Context, messages: list[Message], texts: list[str], tag: str) -> tuple[int, dict]:
+    """Ask the debater model which sample is most persuasive (seed Appendix H.7). An unparseable pick
+    falls back to the first sample and says so in the record. The pick is a judgement, so it uses the
+    judge's sampling settings."""
+    raw = (await ctx.generate("agent", messages, tag=f"bon_pick/{tag}", temperature=ctx.options.judge_temperature,
+                              max_tokens=ctx.options.judge_max_tokens) or [""])[0]
+    pick = parse_choice(raw, len(texts))
+    info: dict[str, Any] = {"samples": texts, "pick_raw": raw, "picked": pick or 1}
+    if pick is None:
+        info["pick_fallback"] = True
+    return (pick or 1) - 1, info
+
+
+# -- the judge's decision ---------------------------------------------------------------------------
+
+
+async def _judge_once(ctx: Context, messages: list[Message], tag: str, with_probs: bool) -> tuple[str, list[float] | None]:
+    raw = (await ctx.generate("judge", messages, tag=tag) or [""])[0]
+    probs = await ctx.choice_probs("judge", messages, tag=f"{tag}/probs") if with_probs else None
+    return raw, probs
+
+
+async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str = "judge") -> Decision:
+    """The judge's verdict on the prompt `prompt_for(job.answer_order)`.
+
+    Probabilities are asked for in predict mode only: after a chain of thought, P(next token after
+    "Answer: ") on the bare prompt would not be the probability of the reasoned answer.
+    """
+    if getattr(ctx, "judge_debias", False):
+        return await _debiased_decision(ctx, job, prompt_for, tag)
+    raw, probs = await _judge_once(ctx, prompt_for(job.answer_order), tag, ctx.options.judge_mode == "predict")
+    answer = parse_answer(raw)
+    return Decision(raw, answer, is_correct(answer, job), list(probs) if probs else None)
+
+
+async def _debiased_decision(ctx: Context, job: Job, prompt_for: PromptFor, tag: str) -> Decision:
+    """Judge the transcript in both displayed orders and average each option's probability across
+    them, so a preference for a position cancels out. The job's own order keeps the plain tag, so its
+    call is the same request as an undebiased judge's."""
+    if ctx.options.judge_mode != "predict":
+        raise BenchError("the position-debiased judge averages answer probabilities, which needs judge_mode predict, not cot")
+    orders = (job.answer_order, other_order(job.answer_order))
+    results = await asyncio.gather(*(
+        _judge_once(ctx, prompt_for(order), tag if order == job.answer_order else f"{tag}/swapped", True) for order in orders
+    ))
+    records = []
+    for order, (raw, probs) in zip(orders, results):
+        if probs is None:
+            raise BenchError("the position-debiased judge needs answer probabilities, but the judge backend gives none; "
+                             "use a backend with logprobs or drop debias")
+        records.append({"answer_order": order, "raw": raw, "answer": parse_answer(raw), "probs": list(probs)})
+    avg = [sum(r["probs"][relabel(i, job, r["answer_order"]) - 1] for r in records) / 2 for i in (1, 2)]
+    answer = None if avg[0] == avg[1] else (1 if avg[0] > avg[1] else 2)
+    return Decision(records[0]["raw"], answer, is_correct(answer, job), avg, extra={"debiased": True, "orders": records})
+
+
+# -- open roles (§3.2.3) ----------------------------------------------------------------------------
+
+
+async def agent_direct_answer(ctx: Context, job: Job) -> Turn:
+    """The agent model's own direct-QA answer: QA with article on extractive tasks, QA without
+    otherwise, same prompt as the judge's QA, zero-shot predict at temperature 0 so it is the
+    model's most likely answer rather than a judge ablation setting."""
+    article = agent_article(job.question)
+    messages = qa_messages(ctx, "agent", job, job.answer_order, article=article, mode="predict", examples=[])
+    raw = (await ctx.generate("agent", messages, tag="agent_qa", temperature=0.0,
+                              max_tokens=ctx.options.judge_max_tokens) or [""])[0]
+    via = "qa_with_article" if article is not None else "qa_without_article"
+    return Turn(0, "agent", "Agent", raw, raw, parse_answer(raw), {"direct_qa": via})
+
+
+class OpenRoleProtocol(Protocol):
+    """An assigned-role run filtered by the agent's own answer: the protagonist is the speaker whose
+    side matches the agent's direct-QA choice. The first turn records that choice."""
+
+    base: Protocol
+
+    @abc.abstractmethod
+    def sub_job(self, job: Job, choice: int) -> Job:
+        """The assigned-role job whose protagonist defends `choice`."""
+
+    @abc.abstractmethod
+    def protagonist(self, choice: int) -> str:
+        """The speaker who defends `choice`."""
+
+    async def run(self, ctx: Context, job: Job) -> tuple[list[Turn], Decision]:
+        qa = await agent_direct_answer(ctx, job)
+        if qa.defends is None:
+            return [qa], dropped_decision()
+        turns, decision = await ctx.sub_run(self.sub_job(job, qa.defends))
+        return [qa, *turns], self.outcome(job, qa.defends, decision)
+
+    async def play(self, ctx: Context, job: Job) -> list[Turn]:
+        """The agent's answer and the matching assigned-role transcript (its judging is cached)."""
+        return (await self.run(ctx, job))[0]
+
+    async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
+        """Judge a stored transcript again: the assigned-role judge on the turns after the agent's answer."""
+        choice = turns[0].defends if turns and turns[0].role == "agent" else None
+        if choice is None:
+            return dropped_decision()
+        decision = await self.base.judge(ctx, self.sub_job(job, choice), turns[1:])
+        return self.outcome(job, choice, decision)
+
+    def outcome(self, job: Job, choice: int, decision: Decision) -> Decision:
+        extra = {**decision.extra, "agent_choice": choice, "protagonist": self.protagonist(choice),
+                 "protagonist_correct": choice == job.correct_index,
+                 "win": None if decision.answer is None else decision.answer == choice}
+        return dataclasses.replace(decision, extra=extra)
+
+    def describe_outcome(self, job: Job, turns: list[Turn], decision: Decision) -> dict[str, Any]:
+        return {k: decision.extra.get(k) for k in OUTCOME_KEYS}
+
+
+def dropped_decision() -> Decision:
+    """No assigned run matches an agent whose own answer did not parse: the question drops out."""
+    return Decision("", None, None, extra={"reason": "agent's direct-QA answer did not parse; question dropped",
+                                           **dict.fromkeys(OUTCOME_KEYS)})

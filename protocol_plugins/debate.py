@@ -1,0 +1,71 @@
+"""Assigned-role debate (§3.2.2): Alice defends answer 1, Bob answer 2, for `rounds` rounds.
+
+Simultaneous turns (default): both debaters see only the previous rounds. Sequential: Bob also sees
+Alice's argument of the current round. Only processed text (thinking stripped, words limited,
+passages verified) reaches the opponent and the judge, who reads the whole transcript and asks
+nothing, so stored debates can be re-judged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from protocol_plugins import prompts
+from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
+                                     render_transcript, user_message)
+
+DEBATERS = {"Alice": 1, "Bob": 2}
+
+
+def opponent_of(name: str) -> str:
+    return "Bob" if name == "Alice" else "Alice"
+
+
+class Debate(Protocol):
+    name = "debate"
+    description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
+
+    async def play(self, ctx: Context, job: Job) -> list[Turn]:
+        turns: list[Turn] = []
+        for r in range(1, ctx.options.rounds + 1):
+            if ctx.options.turn_style == "sequential":
+                alice = await self.debater_turn(ctx, job, "Alice", r, turns)
+                bob = await self.debater_turn(ctx, job, "Bob", r, [*turns, alice])
+            else:
+                alice, bob = await asyncio.gather(self.debater_turn(ctx, job, "Alice", r, turns),
+                                                  self.debater_turn(ctx, job, "Bob", r, turns))
+            turns += [alice, bob]
+        return turns
+
+    async def debater_turn(self, ctx: Context, job: Job, name: str, round_no: int, visible: list[Turn]) -> Turn:
+        """One debater's turn, written having seen only `visible`."""
+        q, defends = job.question, DEBATERS[name]
+        article = agent_article(q)
+        transcript = render_transcript(visible)
+        text = prompts.debater_prompt(name=name, opponent=opponent_of(name), question=q, answers=job.answers,
+                                      defends=defends, article=article, round_no=round_no,
+                                      word_limit=ctx.options.word_limit, transcript=transcript)
+
+        def pick_prompt(candidates: list[str]):
+            return user_message(ctx, "agent", q, prompts.best_of_n_prompt(
+                name=name, question=q, answers=job.answers, defends=defends, extractive=article is not None,
+                transcript=transcript, candidates=candidates))
+
+        return await agent_turn(ctx, job, messages=user_message(ctx, "agent", q, text), round_no=round_no,
+                                role="debater", speaker=name, defends=defends, tag=f"round{round_no}/{name}",
+                                pick_prompt=pick_prompt)
+
+    async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
+        q = job.question
+        extractive = agent_article(q) is not None
+        transcript = render_transcript([t for t in turns if t.role == "debater"])
+        examples = judge_examples(ctx, q)
+
+        def prompt_for(order: str):
+            sides = {name: relabel(idx, job, order) for name, idx in DEBATERS.items()}
+            return user_message(ctx, "judge", q, prompts.debate_judge_prompt(
+                question=q, answers=q.answers(order), sides=sides, extractive=extractive, transcript=transcript,
+                mode=ctx.options.judge_mode, examples=examples))
+
+        return await judge_decide(ctx, job, prompt_for)
