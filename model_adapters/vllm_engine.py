@@ -1,0 +1,115 @@
+"""`vllm:` — vLLM's offline engine for GPU users; every concurrent prompt goes into one batch.
+
+`vllm:MODEL[,tensor_parallel_size=N,pipeline_parallel_size=N,data_parallel_size=N,
+distributed_executor_backend=ray,gpu_memory_utilization=0.9,max_model_len=…,dtype=…,
+concurrency=512,images=true,…]` — every option except `concurrency` and `images` is passed to `vllm.LLM(...)` unchanged,
+so scaling past one machine is vLLM's own (tensor/pipeline parallel over Ray), not ours.
+
+The runner fires the calls of a whole round across questions at once; a `BatchQueue` hands all
+of them to one `llm.chat` call (per-request `SamplingParams`: n, seed, stop, max tokens) in a
+worker thread, and judge probabilities to one `llm.generate` call that reads the top-20 logprobs
+of the single next token after "Answer: ". vllm is imported only when a model is built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+from model_adapters._batching import BatchQueue, choice_token_ids, normalise, truncate_at_stop
+from model_adapters.hf import GenRequest, ProbRequest
+
+INSTALL_HINT = "pip install 'oversight-bench[vllm]' (on a CUDA machine)"
+TOP_LOGPROBS = 20
+
+
+def _make_engine(model: str, options: dict[str, Any]):
+    try:
+        import vllm
+    except ImportError:
+        raise BenchError(f"the vllm backend needs vLLM, which is not installed; run: {INSTALL_HINT}") from None
+    try:
+        return vllm.LLM(model=model, **options), vllm.SamplingParams
+    except TypeError as exc:
+        raise BenchError(f"vllm model {model!r}: bad option ({exc})") from None
+
+
+class VLLMModel(Model):
+    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
+
+    def __init__(self, spec: Spec, *, engine: Any = None, sampling_params: Any = None):
+        super().__init__(spec)
+        opts = dict(spec.options)
+        self.max_concurrency = int(opts.pop("concurrency", 512))
+        self.images = bool(opts.pop("images", False))  # a multimodal model: image parts pass through
+        self.capabilities = Capabilities(images=self.images, logprobs=True, multi_sample=True)
+        self.engine_options = opts
+        if engine is None:
+            engine, sampling_params = _make_engine(spec.model, opts)
+        self.llm = engine
+        self.SamplingParams = sampling_params
+        self.queue = BatchQueue(self._run_batch)
+        self._choice_ids: dict[tuple, list[int]] = {}
+
+    def _messages(self, messages: list[dict]) -> list[dict]:
+        if self.images:
+            return messages
+        return [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+
+    def sampling(self, r: GenRequest):
+        kw: dict[str, Any] = {"n": r.n, "max_tokens": r.max_tokens, "temperature": r.temperature}
+        if r.stop:
+            kw["stop"] = list(r.stop)
+        if r.seed is not None:
+            kw["seed"] = r.seed
+        return self.SamplingParams(**kw)
+
+    # -- batch execution (worker thread) ----------------------------------------------------------
+    def _run_batch(self, items: list) -> list[Any]:
+        results: list[Any] = [None] * len(items)
+        gen = [i for i, it in enumerate(items) if isinstance(it, GenRequest)]
+        probs = [i for i, it in enumerate(items) if isinstance(it, ProbRequest)]
+        if gen:
+            outs = self.llm.chat([items[i].prompt for i in gen], [self.sampling(items[i]) for i in gen], use_tqdm=False)
+            for i, out in zip(gen, outs):
+                ptoks = len(out.prompt_token_ids or [])
+                results[i] = [Completion(truncate_at_stop(o.text, items[i].stop), ptoks, len(o.token_ids)) for o in out.outputs]
+        if probs:
+            texts = [self._prob_prompt(items[i]) for i in probs]
+            params = self.SamplingParams(max_tokens=1, temperature=0.0, logprobs=TOP_LOGPROBS)
+            outs = self.llm.generate(texts, params, use_tqdm=False)
+            for i, text, out in zip(probs, texts, outs):
+                results[i] = self._read_probs(out, text, items[i].choices)
+        return results
+
+    def _prob_prompt(self, r: ProbRequest) -> str:
+        messages, prefix = r.prompt
+        tok = self.llm.get_tokenizer()
+        return tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefix
+
+    def _read_probs(self, out, text: str, choices: tuple[str, ...]) -> list[float] | None:
+        import math
+
+        key = (text[-16:], choices)
+        if key not in self._choice_ids:
+            tok = self.llm.get_tokenizer()
+            self._choice_ids[key] = choice_token_ids(lambda s: tok.encode(s, add_special_tokens=False), text, choices)
+        ids = self._choice_ids[key]
+        top = out.outputs[0].logprobs[0] if out.outputs and out.outputs[0].logprobs else {}
+        got = {c: math.exp(top[t].logprob) for c, t in zip(choices, ids) if t in top}
+        return normalise(got, choices)
+
+    # -- Model interface --------------------------------------------------------------------------
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+        req = GenRequest(self._messages(messages), n, max_tokens, float(temperature), tuple(stop or ()), seed)
+        return await self.queue.submit(req)
+
+    async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
+        text_only = [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+        return await self.queue.submit(ProbRequest((text_only, prefix), tuple(choices)))
+
+    def request_fingerprint(self) -> dict[str, Any]:
+        # parallelism and memory options do not change outputs; precision and length can
+        keep = {k: v for k, v in self.engine_options.items() if k in ("dtype", "quantization", "max_model_len", "revision")}
+        return {"model": f"vllm:{self.spec.model}", **keep}
