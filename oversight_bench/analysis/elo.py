@@ -197,6 +197,9 @@ def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
     if not games:
         raise BenchError("no cross-play debates found in " + ", ".join(str(d) for d in dirs)
                          + "; expected debate decisions naming their two debaters (extra.debaters or turn extra.model)")
+    if not any(g["player_1"] != g["player_2"] for g in games):
+        raise BenchError("the debates in " + ", ".join(str(d) for d in dirs) + " never pit two different debaters "
+                         "against each other; Elo needs cross-play (expected at least two debaters meeting)")
     out = elo_analysis(games, **kw)
     out["accuracy_by_debater"] = accuracy_by_debater(rows)
     by_type: dict[str, list] = defaultdict(list)

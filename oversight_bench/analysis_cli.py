@@ -1,0 +1,113 @@
+"""Analysis commands: `report`, `leaderboard`, `import nyu-debate|llm-debate`, `elo`.
+
+The core CLI adds them with `cli.add_command(...)`; user errors are BenchError (one line).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from oversight_bench.errors import BenchError
+
+
+@click.command()
+@click.argument("dirs", nargs=-1, required=True)
+@click.option("--output", "-o", required=True, help="folder for report.json, report.md, CSV tables and PNG figures")
+@click.option("--no-figures", is_flag=True, help="tables only")
+def report(dirs, output, no_figures):
+    """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
+    from oversight_bench.analysis.report import build_report
+
+    rep = build_report(dirs, output, figures=not no_figures)
+    n = sum(1 for g in rep["groups"] if g["level"] == "task")
+    click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}")
+
+
+@click.command()
+@click.argument("dirs", nargs=-1, required=True)
+@click.option("--output", "-o", default="leaderboards", show_default=True, help="leaderboard folder")
+def leaderboard(dirs, output):
+    """Aggregate runs into results.json, a Markdown table and a static HTML page with transcripts."""
+    from oversight_bench.analysis.leaderboard import build_leaderboard
+
+    res = build_leaderboard(dirs, output)
+    click.echo(f"leaderboard: {len(res['rows'])} rows, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
+
+
+@click.group(name="import")
+def import_cmd():
+    """Import peer transcripts (human and LLM debates) as ordinary run directories."""
+
+
+@import_cmd.command(name="nyu-debate")
+@click.argument("path", type=click.Path())
+@click.option("--output", "-o", required=True, help="new run directory")
+@click.option("--paper-only", is_flag=True, help="keep only the rooms Michael et al. 2023 included in their paper")
+@click.option("--task", default="quality", show_default=True, help="task name recorded for the rooms")
+def nyu_debate(path, output, paper_only, task):
+    """Michael et al. 2023 human/GPT-4 debates and consultancies with human judges."""
+    from oversight_bench.analysis.importers import import_nyu_debate
+
+    counts = import_nyu_debate(path, output, paper_only=paper_only, task=task)
+    click.echo(json.dumps(counts, indent=1))
+
+
+@import_cmd.command(name="llm-debate")
+@click.argument("path", type=click.Path())
+@click.option("--output", "-o", required=True, help="new run directory")
+@click.option("--agent", default="gpt-4o-2024-08-06", show_default=True, help="the debater model that wrote the file")
+@click.option("--task", default="quality", show_default=True, help="task name recorded for the debates")
+def llm_debate(path, output, agent, task):
+    """Khan et al. 2024 llm_debate CSV (the `transcript` JSON column)."""
+    from oversight_bench.analysis.importers import import_llm_debate
+
+    counts = import_llm_debate(path, output, agent=agent, task=task)
+    click.echo(json.dumps(counts, indent=1))
+
+
+@click.command()
+@click.argument("dirs", nargs=-1)
+@click.option("--debaters", help="comma-separated debater specs for new cross-play debates")
+@click.option("--judge", help="judge spec for new cross-play debates")
+@click.option("--tasks", help="comma-separated tasks (equal questions per task)")
+@click.option("--pairings", type=int, default=512, show_default=True, help="cross-play pairings to run")
+@click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
+@click.option("--scale", type=float, default=500.0, show_default=True, help="Elo scale (the paper: 500)")
+@click.option("--bootstrap", type=int, default=500, show_default=True, help="bootstrap seeds for 95% CIs")
+@click.option("--output", "-o", required=True, help="folder for elo.json and the figure")
+def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, output):
+    """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
+    Elo, bootstrap CIs, Elo vs judge accuracy.
+
+    Computes from stored cross-play runs (DIRS or --from). Running new cross-play debates needs
+    --debaters/--judge/--tasks and the runner's cross-play support.
+    """
+    from oversight_bench.analysis.elo import elo_from_store
+    from oversight_bench.analysis.report import _clean, fig_elo
+
+    sources = list(dirs) + list(from_dirs)
+    if debaters or judge or tasks:
+        if not (debaters and judge and tasks):
+            raise BenchError("elo: new cross-play needs --debaters SPEC,SPEC,... --judge SPEC --tasks ...; or give stored run directories")
+        try:
+            from oversight_bench.evaluate import run_crossplay  # the runner's side, wired by the core
+        except ImportError:
+            raise BenchError("elo: running new cross-play debates is not available in this build; "
+                             "expected stored cross-play run directories as arguments") from None
+        crossplay_dir = Path(output) / "crossplay"
+        run_crossplay([s.strip() for s in debaters.split(",") if s.strip()], judge,
+                      [t.strip() for t in tasks.split(",") if t.strip()], pairings, str(crossplay_dir))
+        sources.append(str(crossplay_dir))
+    if not sources:
+        raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
+    res = _clean(elo_from_store(sources, scale=scale, n_bootstrap=bootstrap))
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "elo.json").write_text(json.dumps(res, indent=1))
+    fig_elo(res, out / "fig4_elo.png")
+    agg = res["aggregate"]
+    for p in agg["players"]:
+        click.echo(f"{p:<40} {agg['ratings'][p]:8.1f}  [{agg['ci_low'][p]:.1f}, {agg['ci_high'][p]:.1f}]")
