@@ -59,12 +59,14 @@ def _qid(prefix: str, *parts: str) -> str:
 def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict) -> dict:
     from oversight_bench.protocol import ProtocolOptions
 
+    from oversight_bench.provenance import provenance
+
     return {
-        "judge": judge, "agent": agent, "tasks": [task], "protocols": protocols, "seed": None,
+        "judge": judge, "agent": agent, "tasks": [task], "task_types": ["extractive"], "protocols": protocols, "seed": None,
         "options": ProtocolOptions().model_dump(mode="json"),
-        "versions": {"oversight_bench": __version__},
+        **provenance(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "import": {"kind": kind, "source": str(source), **extra},
+        "import": {"kind": kind, "source": str(source), "oversight_bench": __version__, **extra},
     }
 
 

@@ -57,7 +57,7 @@ def _git_commit() -> str | None:
 def run_provenance(run: Run) -> dict[str, Any]:
     c = run.config or {}
     return {"dir": str(run.dir), "judge": c.get("judge"), "agent": c.get("agent"), "seed": c.get("seed"),
-            "versions": c.get("versions"), "created": c.get("created"), "commit": c.get("commit") or (c.get("versions") or {}).get("commit"),
+            "versions": c.get("versions"), "created": c.get("created") or c.get("started"), "commit": c.get("commit") or (c.get("versions") or {}).get("commit"),
             "import": c.get("import"), "options": c.get("options")}
 
 
