@@ -67,7 +67,7 @@ for _name in ("openai", "httpx", "httpx2", "httpcore", "httpcore2"):
 class OpenAIModel(Model):
     max_concurrency = 8
 
-    def __init__(self, spec: Spec, *, http_client: Any = None):
+    def __init__(self, spec: Spec, *, transport: Any = None):
         super().__init__(spec)
         o = spec.options
         unknown = set(o) - OPTIONS
@@ -92,7 +92,7 @@ class OpenAIModel(Model):
         self.capabilities = Capabilities(images=bool(o.get("images", False)), logprobs=bool(o.get("logprobs", False)),
                                          multi_sample=True)
         self.retries = 0  # requests the client re-sent after 429/5xx/timeouts
-        self._http_client = http_client
+        self._transport = transport  # tests inject a mock transport
         self._client = None
 
     def request_fingerprint(self) -> dict[str, Any]:
@@ -111,7 +111,8 @@ class OpenAIModel(Model):
         if self._client is None:
             import openai
 
-            http = self._http_client or openai.DefaultAsyncHttpxClient(event_hooks={"request": [self._count_retry]})
+            extra = {"transport": self._transport} if self._transport is not None else {}
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [self._count_retry]}, **extra)
             self._client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, timeout=self.timeout,
                                               max_retries=self.max_retries, http_client=http)
         return self._client
