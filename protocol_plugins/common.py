@@ -138,8 +138,9 @@ async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str =
 
 async def _debiased_decision(ctx: Context, job: Job, prompt_for: PromptFor, tag: str) -> Decision:
     """Judge the transcript in both displayed orders and average each option's probability across
-    them, so a preference for a position cancels out. The job's own order keeps the plain tag, so its
-    call is the same request as an undebiased judge's."""
+    them, so a preference for a position cancels out. `probs` holds the averages numbered as in the
+    job's order; an exact tie is invalid (never guessed). The job's own order keeps the plain tag, so
+    its call is the same request as an undebiased judge's."""
     if ctx.options.judge_mode != "predict":
         raise BenchError("the position-debiased judge averages answer probabilities, which needs judge_mode predict, not cot")
     orders = (job.answer_order, other_order(job.answer_order))

@@ -363,6 +363,20 @@ def test_debias_relabels_the_consultant_side(tmp_path):
     assert 'The consultant argues for answer 1: "blue"' in swapped
 
 
+class IndifferentJudge(BiasedJudge):
+    """Always P(1) = 0.8: pure position bias, no preference between the answers themselves."""
+
+    async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
+        return [0.8, 0.2]
+
+
+def test_debias_tie_is_invalid(tmp_path):
+    register_script("test-protocols-indifferent", lambda messages, n, seed: ["Answer: 1"] * n)
+    judge = IndifferentJudge(parse_spec("scripted:test-protocols-indifferent,logprobs=true"))
+    _, decision = Bench(tmp_path, judge=judge, debias=True).run("qa_without_article")
+    assert decision.probs == pytest.approx([0.5, 0.5]) and (decision.answer, decision.correct) == (None, None)
+
+
 def test_debias_without_probabilities_fails_clearly(tmp_path):
     bench = Bench(tmp_path, debias=True)
     with pytest.raises(BenchError, match="probabilities"):
