@@ -66,6 +66,14 @@ def _fit_matrix(wins: np.ndarray, played: np.ndarray, scale: float, weighting: s
     return e - e.mean()
 
 
+def _canonical(g: Game) -> Game:
+    """The same game with its players in name order, so listing order cannot change a bootstrap."""
+    if g["player_1"] <= g["player_2"]:
+        return g
+    return {**g, "player_1": g["player_2"], "player_2": g["player_1"], "winner": 3 - int(g["winner"]),
+            "side_1": g.get("side_2"), "side_2": g.get("side_1")}
+
+
 def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOOTSTRAP, anchor: float = 0.0,
             weighting: str = "rates", seed: int = 0, players: Sequence[str] | None = None) -> dict[str, Any]:
     """Ratings with 95% bootstrap intervals, plus the win-rate matrix.
@@ -78,7 +86,7 @@ def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOO
     if weighting not in ("rates", "counts"):
         raise BenchError(f"Elo weighting {weighting!r} is unknown; expected 'rates' or 'counts'")
     players = sorted(set(players or []) | {g["player_1"] for g in games} | {g["player_2"] for g in games})
-    canon = sorted(games, key=lambda g: (g["player_1"], g["player_2"], g["winner"], str(g.get("id", ""))))
+    canon = sorted((_canonical(g) for g in games), key=lambda g: (g["player_1"], g["player_2"], g["winner"], str(g.get("id", ""))))
     wins, played = win_matrix(canon, players)
     point = _fit_matrix(wins, played, scale, weighting) + anchor
     ix = {p: k for k, p in enumerate(players)}
@@ -174,6 +182,10 @@ def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
                           "side_1": sides[0], "side_2": sides[1],
                           "id": f"{d['run_dir']}|{d['job_key']}|{d['judge']}", "task": d.get("task"),
                           "task_type": d.get("task_type"), "judge": d.get("judge")})
+    # a debater who never meets another one has no identifiable rating: keep cross-play only
+    crossing = {p for g in games if g["player_1"] != g["player_2"] for p in (g["player_1"], g["player_2"])}
+    games = [g for g in games if g["player_1"] in crossing and g["player_2"] in crossing]
+    rows = [r for r in rows if r["debater_1"] in crossing and r["debater_2"] in crossing]
     return games, rows
 
 

@@ -190,8 +190,8 @@ def markdown(report: dict[str, Any]) -> str:
                   md_table(report["open_role"], [("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
                                                  ("task", "task", False), ("task_type", "type", False), ("n", "n", False),
                                                  ("win_rate", "win %", True), ("accuracy", "acc %", True),
-                                                 ("accuracy_agent_correct", "acc | agent right %", True),
-                                                 ("accuracy_agent_incorrect", "acc | agent wrong %", True),
+                                                 ("accuracy_agent_correct", "acc if agent right %", True),
+                                                 ("accuracy_agent_incorrect", "acc if agent wrong %", True),
                                                  ("agent_correct_rate", "agent right %", True)])]
         strat = []
         for r in report["open_role"]:
@@ -201,8 +201,8 @@ def markdown(report: dict[str, Any]) -> str:
             parts += ["", "### Stratified by difficulty (the judge's own QA-without-article correctness)", "",
                       md_table(strat, [("judge", "judge", False), ("protocol", "protocol", False), ("task", "task", False),
                                        ("task_type", "type", False), ("stratum", "stratum", False), ("n", "n", False),
-                                       ("accuracy_agent_correct", "acc | agent right %", True), ("n_agent_correct", "n right", False),
-                                       ("accuracy_agent_incorrect", "acc | agent wrong %", True), ("n_agent_incorrect", "n wrong", False)])]
+                                       ("accuracy_agent_correct", "acc if agent right %", True), ("n_agent_correct", "n right", False),
+                                       ("accuracy_agent_incorrect", "acc if agent wrong %", True), ("n_agent_incorrect", "n wrong", False)])]
     if report["calibration"]:
         parts += ["", "## Calibration", "", md_table(report["calibration"], [("judge", "judge", False), ("agent", "agent", False),
                                                                         ("protocol", "protocol", False), ("n", "n", False),
