@@ -1,0 +1,94 @@
+"""Task selection for the CLI: names and groups to task objects, the data directory, YAML folders.
+
+Also the public API for task packs: `YamlTask`, `load_yaml_tasks` and `register_loader`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+from oversight_bench.errors import BenchError
+from oversight_bench.task import GROUPS, TASK_TYPES, Task
+from task_configs.loaders import register_loader
+from task_configs.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
+
+DATA_ENV = "OVERSIGHT_BENCH_DATA"
+DEFAULT_DATA = Path("..") / "shared" / "datasets"
+#: the paper's order (§3.1); other tasks follow alphabetically
+PAPER_ORDER = ("quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu")
+
+
+def data_dir(flag: str | None = None) -> Path | None:
+    """`--data-dir`, else $OVERSIGHT_BENCH_DATA, else ../shared/datasets if it exists, else None."""
+    for value, where in ((flag, "--data-dir"), (os.environ.get(DATA_ENV), DATA_ENV)):
+        if value:
+            path = Path(value).expanduser()
+            if not path.is_dir():
+                raise BenchError(f"{where}: data directory {value} does not exist")
+            return path.resolve()
+    return DEFAULT_DATA.resolve() if DEFAULT_DATA.is_dir() else None
+
+
+def load_yaml_tasks(path: str | Path) -> list[YamlTask]:
+    """The tasks of an `--include-path` folder (every *.yaml in it) or of one YAML file."""
+    p = Path(path).expanduser()
+    if p.is_file():
+        return [YamlTask(parse_config(p), p)]
+    if not p.is_dir():
+        raise BenchError(f"--include-path {path}: no such file or directory; expected a folder of task YAML files")
+    tasks = load_yaml_dir(p)
+    if not tasks:
+        raise BenchError(f"--include-path {path}: no *.yaml task files in it")
+    return tasks
+
+
+def _order(task: Task) -> tuple:
+    return (PAPER_ORDER.index(task.name) if task.name in PAPER_ORDER else len(PAPER_ORDER), task.name)
+
+
+def available_tasks(include_paths: list[str] = ()) -> dict[str, Task]:
+    """Registered tasks plus those of the include paths (which may not reuse a registered name)."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    tasks = {name: reg.get("tasks", name) for name in reg.names("tasks")}
+    for inc in include_paths or ():
+        for task in load_yaml_tasks(inc):
+            if task.name in tasks and getattr(tasks[task.name], "path", None) != task.path:
+                raise BenchError(f"task name clash: {task.name!r} from {task.path} is already defined; rename it")
+            tasks[task.name] = task
+    return tasks
+
+
+def resolve_tasks(names: list[str], include_paths: list[str] = ()) -> list[Task]:
+    """Task objects for names and groups (extractive, closed, multimodal, all), deduplicated, in order."""
+    tasks = available_tasks(include_paths)
+    ordered = sorted(tasks.values(), key=_order)
+    out: list[Task] = []
+    for name in names:
+        name = name.strip()
+        if name in GROUPS:
+            picked = [t for t in ordered if name == "all" or t.task_type == name]
+        elif name in tasks:
+            picked = [tasks[name]]
+        elif include_paths:
+            known = sorted(tasks) + sorted(GROUPS)
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise BenchError(f"unknown task {name!r}{hint} Known tasks: {', '.join(sorted(tasks))}; groups: {', '.join(sorted(GROUPS))}")
+        else:
+            from oversight_bench.registry import get_registry
+
+            picked = [get_registry().get("tasks", name)]
+        out.extend(t for t in picked if all(t is not o for o in out))
+    if not out:
+        raise BenchError("no tasks selected; give task names or a group (extractive, closed, multimodal, all)")
+    return out
+
+
+__all__ = [
+    "DATA_ENV", "PAPER_ORDER", "TASK_TYPES", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
+    "load_yaml_tasks", "register_loader", "resolve_tasks",
+]

@@ -1,0 +1,33 @@
+"""Hub loading through `datasets.load_dataset`, for machines that can reach the Hugging Face hub.
+
+Without hub access the error says which local files would serve instead, because most machines
+that run this benchmark have the data directory and no hub.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from oversight_bench.errors import BenchError
+from task_configs.loaders.common import Records
+
+
+def hub_records(task, data_dir) -> Records:
+    hub = task.config.source.hub
+    try:
+        import datasets
+
+        ds = datasets.load_dataset(hub.path, hub.name, split=hub.split)
+    except Exception as exc:  # offline, unknown dataset, auth: all mean "use the local files"
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise BenchError(
+            f"task {task.name}: cannot load hub dataset {hub.path}"
+            f"{'/' + hub.name if hub.name else ''} split {hub.split} ({reason}); without hub access use the local "
+            f"files {task.local_hint(data_dir)} (--data-dir or OVERSIGHT_BENCH_DATA)"
+        ) from None
+    rows, skipped = [], Counter()
+    for i, row in enumerate(ds):
+        if any(row.get(k) in vals for k, vals in hub.exclude_rows.items()):
+            continue
+        rows.append({**row, "_row": i})
+    return Records(rows, skipped)

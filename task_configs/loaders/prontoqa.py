@@ -1,0 +1,84 @@
+"""PrOntoQA (Saparov & He 2023): logical reasoning over a small ontology, made binary as the paper did.
+
+Both options are a reasoning trace ending in a verdict. The correct one is the dataset's own
+proof; the wrong one negates statements of it ("is" <-> "is not", paper Appendix F.2): the
+conclusion and the rule that produced it, so the wrong trace misquotes one premise and reaches the
+opposite verdict. Reads the Logic-LLM and llm-reasoners copies; with no data directory the
+generator (`prontoqa_gen`) makes the same kind of questions, since PrOntoQA is itself generated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from task_configs.loaders.common import LoadContext, Records, read_rows
+
+_COPULA = re.compile(r"\b(is|are)( not)?\b")
+PROMPT = "Is the following statement true or false?"
+
+
+def negate(sentence: str) -> str:
+    """Flip the first copula: "X is Y." <-> "X is not Y.", "Xs are Y." <-> "Xs are not Y."."""
+    return _COPULA.sub(lambda m: m.group(1) if m.group(2) else f"{m.group(1)} not", sentence, count=1)
+
+
+def wrong_trace(trace: list[str]) -> list[str]:
+    """The correct proof with its conclusion and the last rule used negated."""
+    out = list(trace)
+    out[-1] = negate(out[-1])
+    if len(out) >= 2:
+        out[-2] = negate(out[-2])
+    return out
+
+
+def option(trace: list[str], statement: str) -> str:
+    verdict = "true" if trace[-1].strip() == statement.strip() else "false"
+    return f"{' '.join(trace)} So the statement \"{statement}\" is {verdict}."
+
+
+def make_row(ident: str, context: str, statement: str, trace: list[str], truth: bool, meta: dict) -> dict | str:
+    """A binary row, or the reason the proof does not fit the stated answer."""
+    if not trace or not statement:
+        return "missing_reasoning"
+    concludes = trace[-1].strip() == statement.strip()
+    if concludes != truth or (not concludes and trace[-1].strip() != negate(statement).strip()):
+        return "trace_conclusion_mismatch"
+    return {
+        "id": ident, "question": f"{context.strip()}\n\n{PROMPT} {statement}",
+        "correct": option(trace, statement), "incorrect": option(wrong_trace(trace), statement),
+        "_meta": {**meta, "answer": truth, "hops": (len(trace) - 1) // 2},
+    }
+
+
+def _from_logic_llm(r: dict) -> dict | str:
+    statement = r.get("question", "").split("?", 1)[-1].strip()
+    return make_row(f"logicllm/{r.get('id')}", r.get("context", ""), statement, r.get("explanation") or [],
+                    r.get("answer") == "A", {"prontoqa_source": "logic-llm (fictional ontology)"})
+
+
+def _from_reasoners(r: dict) -> dict | str:
+    t = r.get("test_example") or {}
+    statement = t.get("query", "").split(":", 1)[-1].strip()
+    return make_row(f"reasoners/{r.get('_key')}", t.get("question", ""), statement, t.get("chain_of_thought") or [],
+                    t.get("answer") == "True", {"prontoqa_source": "llm-reasoners (real-world ontology)"})
+
+
+def load(cfg, ctx: LoadContext) -> Records:
+    if ctx.source == "generator":
+        from task_configs.loaders.prontoqa_gen import generate_rows
+
+        gen = cfg.source.generator or {}
+        rows = generate_rows(int(gen.get("count", 500)), tuple(gen.get("hops", (3, 5))), int(gen.get("seed", 0)))
+        return Records(rows, notes=["PrOntoQA questions generated (no data directory)"])
+    rows, skipped = [], Counter()
+    for path in ctx.glob(cfg.source.local.files, cfg.source.local.exclude):
+        file_rows, bad = read_rows(path, "json")
+        skipped["malformed_row"] += bad
+        for r in file_rows:
+            out = _from_reasoners(r) if "test_example" in r else _from_logic_llm(r)
+            if isinstance(out, str):
+                skipped[out] += 1
+            else:
+                rows.append(out)
+    return Records(rows, +skipped)

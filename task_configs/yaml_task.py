@@ -1,0 +1,378 @@
+"""A task declared in YAML: the schema (pydantic), binary conversion, and seeded sampling.
+
+A loader gives rows; `fields` says which row keys hold the question, the answers and the article;
+`binary` says how to make the two options. Sampling shuffles every convertible row (sorted by id
+first, so file order and machine do not matter) with a seed made of the task's and the run's
+seeds and takes the first `limit`: the sample of n is a prefix of the sample of n + k, which the
+runner relies on for few-shot pools.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from oversight_bench.errors import BenchError
+from oversight_bench.questions import Image, LoadResult, Question
+from task_configs.loaders import get_loader
+from task_configs.loaders.common import LoadContext, Records
+
+SOURCE_ENV = "OVERSIGHT_BENCH_SOURCE"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HubSource(_Strict):
+    """A Hugging Face hub dataset, for machines with hub access."""
+
+    path: str
+    name: str | None = None
+    split: str = "test"
+    fields: dict[str, Any] = Field(default_factory=dict, description="overrides of `fields` for the hub's column names")
+    exclude_rows: dict[str, list[Any]] = Field(default_factory=dict, description="drop rows whose column has one of these values")
+
+
+class LocalSource(_Strict):
+    """Files under the data directory (globs, relative to it)."""
+
+    files: list[str]
+    exclude: list[str] = Field(default_factory=list)
+    format: Literal["auto", "csv", "jsonl", "json", "parquet"] = "auto"
+
+
+class Source(_Strict):
+    local: LocalSource | None = None
+    hub: HubSource | None = None
+    generator: dict[str, Any] | None = Field(None, description="options of the loader's built-in generator (no data needed)")
+
+
+class Fields(_Strict):
+    """Row keys (or `{key}` templates) for each part of a question."""
+
+    id: str | None = None
+    question: str
+    article: str | None = None
+    correct: str | None = None
+    incorrect: str | list[str] | None = None
+    choices: str | list[str] | None = None
+    answer: str | None = None
+    images: str | None = None
+    meta: list[str] = Field(default_factory=list)
+
+
+class Binary(_Strict):
+    """How the two options are made.
+
+    pair: `correct` against one of `incorrect` (a key, several keys, or a list; a text is split on
+    `separator`), picked at random per question. choices: `choices[answer]` against a random other
+    choice (`answer_format` index, letter or text). yes_no: a boolean `answer` becomes `labels`.
+    """
+
+    mode: Literal["pair", "choices", "yes_no"]
+    answer_format: Literal["index", "letter", "text", "bool"] = "index"
+    separator: str | None = None
+    labels: tuple[str, str] = ("Yes", "No")
+
+
+class TaskConfig(_Strict):
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    task_type: Literal["extractive", "closed", "multimodal"]
+    description: str = ""
+    loader: str = "table"
+    source: Source
+    fields: Fields
+    binary: Binary
+    options: dict[str, Any] = Field(default_factory=dict, description="loader-specific settings")
+    meta: dict[str, Any] = Field(default_factory=dict, description="added to every question's meta")
+    sample_size: int = Field(128, ge=1)
+    seed: int = 0
+    needs_images: bool | None = None
+
+
+def _err(path: Path, exc: ValidationError) -> BenchError:
+    e = exc.errors()[0]
+    loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
+    expected = e["msg"]
+    if e["type"] == "extra_forbidden":
+        expected = "no such field"
+    return BenchError(f"{path}: field {loc!r}: {expected} (got {e.get('input')!r})"[:400])
+
+
+def parse_config(path: Path) -> TaskConfig:
+    """Read and validate one task YAML; every problem is a one-line BenchError naming file and field."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BenchError(f"cannot read task config {path}: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise BenchError(f"{path}: invalid YAML{at}: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict):
+        raise BenchError(f"{path}: expected a mapping with name, task_type, source, fields, binary; got {type(data).__name__}")
+    try:
+        cfg = TaskConfig.model_validate(data)
+    except ValidationError as exc:
+        raise _err(path, exc) from None
+    if cfg.source.local is None and cfg.source.hub is None and cfg.source.generator is None:
+        raise BenchError(f"{path}: field 'source': expected at least one of local, hub, generator")
+    return cfg
+
+
+# -- conversion -------------------------------------------------------------------------------
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+
+def _get(row: dict, spec: str | None) -> Any:
+    if spec is None:
+        return None
+    if "{" in spec:
+        return _TEMPLATE.sub(lambda m: str(row.get(m.group(1), "")), spec)
+    return row.get(spec)
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _as_list(value: Any, separator: str | None) -> list:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, str) and value.strip().startswith("[") and separator is None:
+        import ast
+
+        try:
+            parsed = ast.literal_eval(value)
+            if isinstance(parsed, (list, tuple)):
+                return list(parsed)
+        except (ValueError, SyntaxError):
+            pass
+    if isinstance(value, str) and separator:
+        return value.split(separator)
+    return [value]
+
+
+def _bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    low = str(value).strip().lower()
+    return {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}.get(low)
+
+
+@dataclass
+class Candidate:
+    """A convertible row: the correct answer and every acceptable incorrect one."""
+
+    id: str
+    question: str
+    correct: str
+    incorrects: list[str]
+    article: str | None = None
+    images: tuple[Image, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def _options(row: dict, f: Fields, b: Binary) -> tuple[str | None, list, str | None]:
+    """(correct, incorrect candidates, skip reason)."""
+    if b.mode == "yes_no":
+        value = _bool(_get(row, f.answer))
+        if value is None:
+            return None, [], "missing_answer"
+        yes, no = b.labels
+        return (yes, [no], None) if value else (no, [yes], None)
+    if b.mode == "choices":
+        spec = f.choices
+        choices = [row.get(k) for k in spec] if isinstance(spec, list) else _as_list(_get(row, spec), b.separator)
+        choices = [_text(c) for c in choices]
+        raw = _get(row, f.answer)
+        if raw is None or str(raw).strip() == "":
+            return None, [], "missing_answer"
+        idx = None
+        text = str(raw).strip()
+        if b.answer_format == "index" and text.lstrip("-").isdigit():
+            idx = int(text)
+        elif b.answer_format == "letter" and len(text) == 1 and text.isalpha():
+            idx = ord(text.upper()) - ord("A")
+        elif b.answer_format == "text":
+            idx = next((i for i, c in enumerate(choices) if c is not None and _norm(c) == _norm(text)), None)
+        if idx is None or not 0 <= idx < len(choices) or choices[idx] is None:
+            return None, [], "bad_answer_key"
+        return choices[idx], [c for i, c in enumerate(choices) if i != idx], None
+    correct = _text(_get(row, f.correct))
+    spec = f.incorrect
+    if isinstance(spec, list):
+        incorrects = [row.get(k) for k in spec]
+    else:
+        incorrects = _as_list(_get(row, spec), b.separator)
+    return correct, incorrects, None
+
+
+def convert(row: dict, cfg: TaskConfig, fields: Fields) -> Candidate | str:
+    """A Candidate, or the reason the row cannot become a binary question."""
+    question = _text(_get(row, fields.question))
+    if question is None:
+        return "missing_question"
+    correct, incorrects, reason = _options(row, fields, cfg.binary)
+    if reason:
+        return reason
+    if correct is None:
+        return "missing_correct_answer"
+    seen, keep = {_norm(correct)}, []
+    for inc in incorrects:
+        t = _text(inc)
+        if t is not None and _norm(t) not in seen:
+            seen.add(_norm(t))
+            keep.append(t)
+    if not keep:
+        return "identical_options" if any(_text(i) for i in incorrects) else "missing_incorrect_answer"
+    article = None
+    if fields.article is not None:
+        article = _text(_get(row, fields.article))
+        if article is None:
+            return "missing_article"
+    images: tuple[Image, ...] = ()
+    if fields.images is not None:
+        images = tuple(row.get(fields.images) or ())
+        if not images:
+            return "missing_image"
+    digest = hashlib.sha1("\x1f".join([question, correct, article or ""]).encode()).hexdigest()[:12]
+    ident = (_text(_get({**row, "_hash": digest}, fields.id)) if fields.id else None) or digest
+    meta = {k: row[k] for k in fields.meta if k in row and row[k] is not None}
+    meta.update(row.get("_meta") or {})
+    return Candidate(str(ident), question, correct, keep, article, images, meta)
+
+
+# -- the task ---------------------------------------------------------------------------------
+@dataclass
+class Pool:
+    candidates: list[Candidate]
+    skipped: Counter
+    notes: list[str]
+    source: str
+
+
+class YamlTask:
+    """A Task (see oversight_bench.task) built from a TaskConfig."""
+
+    def __init__(self, config: TaskConfig, path: Path | None = None):
+        self.config = config
+        self.path = path
+        self.name = config.name
+        self.task_type = config.task_type
+        self.sample_size = config.sample_size
+        self.description = config.description
+        self.needs_images = config.needs_images if config.needs_images is not None else config.task_type == "multimodal"
+        self._pools: dict[tuple, Pool] = {}
+
+    def __repr__(self) -> str:
+        return f"YamlTask({self.name!r}, {self.task_type})"
+
+    def choose_source(self, data_dir: Path | None) -> str:
+        """local when the data dir has the files, else the generator, else the hub."""
+        src = self.config.source
+        forced = os.environ.get(SOURCE_ENV)
+        if forced:
+            if forced not in ("local", "hub", "generator") or getattr(src, forced) is None:
+                have = [k for k in ("local", "hub", "generator") if getattr(src, k) is not None]
+                raise BenchError(f"{SOURCE_ENV}={forced!r} but task {self.name} has sources: {', '.join(have)}")
+            return forced
+        if src.local is not None and data_dir is not None:
+            ctx = LoadContext(self.name, "local", data_dir)
+            if ctx.glob(src.local.files, src.local.exclude):
+                return "local"
+        if src.generator is not None:
+            return "generator"
+        if src.hub is not None:
+            return "hub"
+        where = f"{data_dir}" if data_dir else "no data directory (pass --data-dir or set OVERSIGHT_BENCH_DATA)"
+        raise BenchError(f"task {self.name}: its local files {', '.join(src.local.files)} were not found in {where}")
+
+    def local_hint(self, data_dir: Path | None) -> str:
+        local = self.config.source.local
+        if local is None:
+            return "(this task has no local source)"
+        base = str(data_dir) if data_dir else "<data dir>"
+        return ", ".join(f"{base}/{p}" for p in local.files)
+
+    def _pool(self, data_dir: Path | None) -> Pool:
+        source = self.choose_source(data_dir)
+        key = (str(data_dir.resolve()) if data_dir else None, source, os.environ.get("OVERSIGHT_BENCH_CACHE"))
+        if key in self._pools:
+            return self._pools[key]
+        ctx = LoadContext(self.name, source, data_dir)
+        fields = self.config.fields
+        if source == "hub":
+            from task_configs.loaders.hub import hub_records
+
+            records = hub_records(self, data_dir)
+            if self.config.source.hub.fields:
+                fields = Fields.model_validate({**fields.model_dump(), **self.config.source.hub.fields})
+        else:
+            records = get_loader(self.config.loader)(self.config, ctx)
+        pool = self._convert(records, fields, source)
+        self._pools[key] = pool
+        return pool
+
+    def _convert(self, records: Records, fields: Fields, source: str) -> Pool:
+        skipped = Counter(records.skipped)
+        by_id: dict[str, Candidate] = {}
+        for row in records.rows:
+            cand = convert(row, self.config, fields)
+            if isinstance(cand, str):
+                skipped[cand] += 1
+            elif cand.id in by_id:
+                skipped["duplicate_id"] += 1
+            else:
+                by_id[cand.id] = cand
+        cands = [by_id[k] for k in sorted(by_id)]
+        return Pool(cands, skipped, list(records.notes), source)
+
+    def available(self, data_dir: Path | None) -> int:
+        """How many convertible questions the source holds."""
+        return len(self._pool(data_dir).candidates)
+
+    def load(self, data_dir: Path | None, limit: int | None = None, seed: int = 0) -> LoadResult:
+        pool = self._pool(data_dir)
+        n = self.sample_size if limit is None else limit
+        mix = f"{self.name}:{self.config.seed}:{seed}"
+        order = list(pool.candidates)
+        random.Random(mix).shuffle(order)
+        questions = []
+        for c in order[:n]:
+            incorrect = random.Random(f"{mix}:{c.id}").choice(c.incorrects)
+            meta = {**self.config.meta, **c.meta, "source": pool.source}
+            questions.append(
+                Question(id=c.id, task=self.name, task_type=self.task_type, question=c.question, correct=c.correct,
+                         incorrect=incorrect, article=c.article, images=c.images, meta=meta)
+            )
+        notes = list(pool.notes)
+        if len(questions) < n:
+            notes.append(f"only {len(questions)} of {n} requested questions available")
+        return LoadResult(questions, Counter(pool.skipped), notes)
+
+
+def load_yaml_dir(directory: Path) -> list[YamlTask]:
+    """Every `*.yaml` task in a folder, sorted by file name."""
+    return [YamlTask(parse_config(p), p) for p in sorted(Path(directory).glob("*.yaml"))]
