@@ -135,8 +135,7 @@ def export(directory):
     """Write a run's records to stdout as JSONL (kind: call, turn or decision)."""
     from oversight_bench.evaluate import export_jsonl
 
-    out = click.get_text_stream("stdout")
-    export_jsonl(directory, lambda line: out.write(line + "\n"))
+    export_jsonl(directory, lambda line: sys.stdout.write(line + "\n"))
 
 
 def _add_optional_commands() -> None:

@@ -70,7 +70,7 @@ def build_models(judge_spec: str, agent_spec: str | None) -> tuple[Model, Model 
 
 
 def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocols: list[Protocol],
-                       questions: list[Question], judge_name: str, agent_name: str) -> None:
+                       questions: list[Question], judge_name: str, agent_name: str, options=None) -> None:
     """Fail before any call when a protocol or task needs what a model lacks."""
     if debias and not judge.capabilities.logprobs:
         raise BenchError(f"judge {judge_name} cannot give answer probabilities, which debias=true needs; drop debias or use a backend with logprobs")
@@ -83,6 +83,11 @@ def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocol
     for p in protocols:
         if agent is not None and p.uses_agent and p.agent_needs.multi_sample and not agent.capabilities.multi_sample:
             raise BenchError(f"protocol {p.name} needs n>1 samples but agent {agent_name} cannot sample several")
+    if options is not None:
+        if debias and options.judge_mode == "cot":
+            raise BenchError("debias=true reads answer probabilities, which chain-of-thought judging does not give; use judge_mode predict or drop debias")
+        if options.best_of_n > 1 and agent is not None and not agent.capabilities.multi_sample:
+            raise BenchError(f"best_of_n={options.best_of_n} needs several samples per call but agent {agent_name} gives one; use best_of_n 1")
 
 
 def _workers(models: list[Model | None], concurrency: int | None, n_jobs: int) -> int:
@@ -192,10 +197,11 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
 
         judge, agent, _ = build_models(config.judge, config.agent)
         uses_agent = any(p.uses_agent for p in protocols)
-        check_capabilities(judge, agent if uses_agent else None, debias, protocols, questions, judge_name, agent_name)
+        check_capabilities(judge, agent if uses_agent else None, debias, protocols, questions, judge_name, agent_name,
+                           config.options)
         runner = Runner(store, judge=judge, agent=agent, judge_name=judge_name, agent_name=agent_name,
                         options=config.options, seed=config.seed, judge_debias=debias,
-                        concurrency=config.concurrency, few_shot_pool=pool)
+                        concurrency=config.concurrency, few_shot_pool=pool, protocols=all_protocols)
         jobs = plan_jobs(protocols, questions, config.options.answer_order, config.seed)
         workers = _workers([judge, agent], config.concurrency, len(jobs))
         if progress:
@@ -262,10 +268,11 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
         store.write_config(stored)
         store.put_questions(list(questions.values()))
         judge = build_model(judge_text)
-        check_capabilities(judge, None, debias, [], [j[1].question for j in jobs], judge_name, agent_name)
-        runner = Runner(store, judge=judge, agent=None, judge_name=judge_name, agent_name=agent_name,
-                        options=options, seed=stored["seed"], judge_debias=debias, concurrency=concurrency)
+        check_capabilities(judge, None, debias, [], [j[1].question for j in jobs], judge_name, agent_name, options)
         protocols = {n: reg.get("protocols", n) for n in reg.names("protocols")}
+        runner = Runner(store, judge=judge, agent=None, judge_name=judge_name, agent_name=agent_name,
+                        options=options, seed=stored["seed"], judge_debias=debias, concurrency=concurrency,
+                        protocols=protocols)
         workers = _workers([judge], concurrency, len(jobs))
         if progress:
             stats = _run_with_progress(runner, jobs, protocols, len(jobs), workers, "judge")

@@ -53,6 +53,7 @@ class Runner:
         judge_debias: bool = False,
         concurrency: int | None = None,
         few_shot_pool: dict[str, list[Question]] | None = None,
+        protocols: dict[str, Protocol] | None = None,
     ):
         self.store = store
         self.models = {"judge": judge, "agent": agent}
@@ -62,6 +63,7 @@ class Runner:
         self.judge_debias = judge_debias
         self.few_shot_pool = few_shot_pool or {}
         self.stats = Stats()
+        self._protocols = protocols or {}
         self._inflight: dict[str, asyncio.Future] = {}
         # one semaphore per distinct model object, so judge == agent shares the bound
         self._sems: dict[int, asyncio.Semaphore] = {}
@@ -145,7 +147,7 @@ class Runner:
         on_progress: Callable[[Stats], None] = lambda s: None,
     ) -> Stats:
         """Run every (protocol, job, stored turns or None) not already in the store."""
-        self._protocols = protocols
+        self._protocols = protocols or self._protocols
         done = self.store.done_jobs(self.names["judge"])
         it = iter(work)
 
@@ -193,9 +195,16 @@ class JobContext(Context):
         if temperature is None:
             temperature = o.judge_temperature if role == "judge" else o.agent_temperature
         params = {"n": n, "max_tokens": max_tokens, "temperature": temperature, "stop": stop,
-                  "seed": derive_seed(self.runner.seed, self.job.key, role, tag)}
+                  "seed": self._seed(role, tag)}
         resp = await self.runner.call(role, "generate", messages, params, self._context(tag))
         return list(resp["texts"])
+
+    def _seed(self, role: str, tag: str) -> int:
+        """Per-call seed from the question, order, assignment, role and tag, not the protocol
+        name: the same request made by two protocols (e.g. the agent's own QA answer in open
+        consultancy and open debate) is then one cached call."""
+        j = self.job
+        return derive_seed(self.runner.seed, j.question.task, j.question.id, j.answer_order, j.assignment, role, tag)
 
     async def choice_probs(self, role, messages, tag=""):
         model = self.runner.models[role]
