@@ -1,0 +1,131 @@
+"""Importers on the real peer files (skipped where the shared datasets are absent)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from oversight_bench.analysis.importers import detokenize, import_llm_debate, import_nyu_debate, verify_quotes
+from oversight_bench.errors import BenchError
+from oversight_bench.protocol import Turn
+from oversight_bench.store import Store
+
+DATA = Path(os.environ.get("OVERSIGHT_BENCH_DATA") or Path(__file__).resolve().parents[2] / "shared" / "datasets")
+NYU = DATA / "quality" / "michael2023_debates"
+KHAN = DATA / "quality" / "khan2024_TH_first40" / "data0.csv"
+
+needs_nyu = pytest.mark.skipif(not (NYU / "debates_official.tar.xz").exists(), reason="NYU debate data not present")
+needs_khan = pytest.mark.skipif(not KHAN.exists(), reason="Khan et al. llm_debate CSV not present")
+
+
+@pytest.fixture(scope="module")
+def nyu_all(tmp_path_factory):
+    out = tmp_path_factory.mktemp("nyu") / "run"
+    return out, import_nyu_debate(NYU, out)
+
+
+@pytest.fixture(scope="module")
+def nyu_paper(tmp_path_factory):
+    out = tmp_path_factory.mktemp("nyup") / "run"
+    return out, import_nyu_debate(NYU, out, paper_only=True)
+
+
+@needs_nyu
+def test_nyu_counts(nyu_all):
+    out, c = nyu_all
+    # 631 rooms: 561 complete, of which 44 were judged offline only; 70 unfinished or not started
+    assert c["rooms"] == 517
+    assert c["skipped"] == {"no live judge": 44, "no final verdict (unfinished)": 70}
+    assert c["by_protocol"] == {"debate": 313, "consultancy": 204}
+    assert c["by_protocol_agent"] == {"debate/human": 222, "debate/gpt-4": 91, "consultancy/human": 110, "consultancy/gpt-4": 94}
+    assert c["human_judges"] == 19 and c["human_debaters"] == 19
+    store = Store.open(out)
+    try:
+        decisions = list(store.iter_records("decision"))
+        assert len(decisions) == 517
+        assert {d["judge"] for d in decisions} == {"human:nyu-2023"}
+        assert len({d["extra"]["judge_id"] for d in decisions}) == 19
+        assert len(store.questions()) == c["questions"] == 294
+    finally:
+        store.close()
+
+
+@needs_nyu
+def test_nyu_paper_only_matches_published_accuracy(nyu_paper):
+    _, c = nyu_paper
+    assert c["rooms"] == 413
+    assert c["by_protocol"] == {"debate": 241, "consultancy": 172}
+    # Michael et al. 2023: human debate 84%, human consultancy 74% (judge accuracy per room)
+    assert c["judge_accuracy_by_room"]["debate/human"] == pytest.approx(0.84, abs=0.01)
+    assert c["judge_accuracy_by_room"]["consultancy/human"] == pytest.approx(0.74, abs=0.015)
+
+
+@needs_nyu
+def test_nyu_rooms_are_rejudgeable_transcripts(nyu_paper):
+    out, _ = nyu_paper
+    store = Store.open(out)
+    try:
+        qs = store.questions()
+        turns = list(store.iter_records("turn"))
+        decisions = list(store.iter_records("decision"))
+    finally:
+        store.close()
+    by_job = Counter(t["job_key"] for t in turns)
+    assert all(by_job[d["job_key"]] > 0 for d in decisions)
+    parsed = [Turn.from_dict(t) for t in turns]
+    assert {t.role for t in parsed} == {"debater", "consultant", "judge"}
+    debater_turns = [t for t in parsed if t.role in ("debater", "consultant")]
+    assert all(t.defends in (1, 2) for t in debater_turns)
+    assert sum("<v_passage>" in t.shown for t in debater_turns) > 0.8 * len(debater_turns)
+    # the final verdict is not in the transcript a re-judge sees
+    assert all(not (t.extra or {}).get("belief") or t.role == "judge" for t in parsed)
+    for d in decisions[:50]:
+        q = qs[(d["task"], d["question_id"])]
+        shown = q.answers(d["answer_order"])
+        assert list(shown) == d["answers"]
+        assert q.article and len(q.article) > 5000
+
+
+@needs_nyu
+def test_nyu_import_refuses_existing_run(nyu_all):
+    out, _ = nyu_all
+    with pytest.raises(BenchError, match="already holds a run"):
+        import_nyu_debate(NYU, out)
+
+
+@needs_khan
+def test_llm_debate_import(tmp_path):
+    c = import_llm_debate(KHAN, tmp_path / "khan")
+    assert c["rooms"] == 40 and c["questions"] == 40
+    assert c["by_protocol"] == {"debate": 40} and c["rounds"] == {3: 40}
+    assert c["judged"] == 0
+    store = Store.open(tmp_path / "khan")
+    try:
+        turns = list(store.iter_records("turn"))
+        decisions = list(store.iter_records("decision"))
+    finally:
+        store.close()
+    assert len(turns) == 240  # two debaters x three rounds x 40
+    assert Counter(t["speaker"] for t in turns) == {"Debater A": 120, "Debater B": 120}
+    assert all(d["extra"]["unjudged"] and d["judge"] == "unjudged" for d in decisions)
+    n_v = sum(t["shown"].count("<v_passage>") for t in turns)
+    n_u = sum(t["shown"].count("<u_passage>") for t in turns)
+    assert n_v > 3 * n_u > 0
+    assert not any("<thinking>" in t["shown"] for t in turns)
+
+
+def test_missing_paths_are_user_errors(tmp_path):
+    with pytest.raises(BenchError, match="michael2023"):
+        import_nyu_debate(tmp_path / "nope", tmp_path / "out")
+    with pytest.raises(BenchError, match="CSV"):
+        import_llm_debate(tmp_path / "nope.csv", tmp_path / "out")
+
+
+def test_detokenize_and_quote_verification():
+    assert detokenize(["``", "Hello", ",", "world", "''", "-LRB-", "x", "-RRB-", "is", "n't", "."]) == '"Hello, world" (x) isn\'t.'
+    art = "The ship\n landed on the  red moon."
+    out = verify_quotes('<quote>"landed on the red moon"</quote> and <quote>blue sun</quote>', art)
+    assert out == '<v_passage>"landed on the red moon"</v_passage> and <u_passage>blue sun</u_passage>'
