@@ -242,6 +242,8 @@ def fig_accuracy(groups: list[dict[str, Any]], path: Path) -> bool:
         return False
     plt = _plt()
     types = sorted({r["task_type"] for r in rows})
+    all_protos = sorted({r["protocol"] for r in rows}, key=_proto_key)
+    colour = {p: f"C{i % 10}" for i, p in enumerate(all_protos)}  # one colour per protocol in every panel
     fig, axes = plt.subplots(1, len(types), figsize=(5.5 * len(types), 4.2), squeeze=False)
     for ax, tt in zip(axes[0], types):
         rr = [r for r in rows if r["task_type"] == tt]
@@ -259,14 +261,16 @@ def fig_accuracy(groups: list[dict[str, Any]], path: Path) -> bool:
                 ys.append(r["accuracy"])
                 lo.append(r["accuracy"] - (r["ci_low"] if r["ci_low"] is not None else r["accuracy"]))
                 hi.append((r["ci_high"] if r["ci_high"] is not None else r["accuracy"]) - r["accuracy"])
-            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=p)
+            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=p, color=colour[p])
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xticks(range(len(judges)))
         ax.set_xticklabels([j.split(":")[-1][:22] for j in judges], rotation=20, ha="right", fontsize=8)
         ax.set_ylim(0, 1)
         ax.set_title(tt)
         ax.set_ylabel("judge accuracy")
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+    from matplotlib.patches import Patch
+
+    axes[0][-1].legend(handles=[Patch(color=colour[p], label=p) for p in all_protos], fontsize=7, loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
