@@ -1,0 +1,334 @@
+"""Throughput, scale and cache benchmark of oversight-bench against lm-evaluation-harness.
+
+Both harnesses run the same QA-without-article evaluation (the judge sees a question and two
+answers and replies `Answer: <1|2>`) against one fake OpenAI-compatible server with a fixed
+latency L, at the same concurrency C, each in its own process. Throughput is measured at the
+server (first request in to last response out), so neither harness's own bookkeeping is trusted;
+end-to-end wall time is the process's, start-up and saving included. The limit is C/L requests
+per second: every figure is also given as a fraction of it.
+
+oversight-bench runs with the `openai:` backend, the crash-safe store and the call cache on, on
+the example plugin's generated `arith` task (`pip install -e tests/plugin_example`). lm-eval
+(`pip install 'lm-eval[api]==0.4.13'`) runs its `local-chat-completions` backend on a task
+written here whose documents are the exact prompts oversight-bench sent.
+
+    python benchmarks/throughput.py            # everything (about 10 minutes on 2 cores)
+    python benchmarks/throughput.py --quick    # C=64, L=200 ms vs lm-eval only (under 2 minutes)
+
+The last line is `efficiency=<fraction of C/L at C=64, L=200 ms> ratio_vs_lmeval=<lm-eval
+end-to-end seconds / ours>`. Results also go to `--json` (default benchmarks/results.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from fake_openai_server import ServerHandle, start_server  # noqa: E402
+
+MODEL = "fake-judge"
+TASK = "arith"
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def timed(cmd: list[str], *, env: dict | None = None, cwd: Path = REPO, log_to: Path | None = None) -> dict[str, Any]:
+    """Run a command to completion; wall seconds and the peak RSS of that process alone (wait4)."""
+    out = open(log_to, "w") if log_to else subprocess.DEVNULL
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env={**os.environ, **(env or {})}, stdout=out, stderr=out)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if log_to:
+        out.close()
+    if proc.returncode != 0:
+        tail = log_to.read_text()[-3000:] if log_to else ""
+        raise RuntimeError(f"{' '.join(cmd[:4])} ... exited {proc.returncode}\n{tail}")
+    return {"wall_s": wall, "peak_rss_mb": usage.ru_maxrss / 1024, "cpu_s": usage.ru_utime + usage.ru_stime}
+
+
+def served(srv: ServerHandle, C: int, L: float) -> dict[str, Any]:
+    s = srv.stats()
+    rps = s["requests_per_s"]
+    return {"requests": s["requests"], "responses": s["responses"], "window_s": s["window_s"], "requests_per_s": rps,
+            "limit_rps": C / L if L else None, "efficiency": rps / (C / L) if L else None,
+            "max_inflight": s["max_inflight"]}
+
+
+def spec(srv: ServerHandle, C: int) -> str:
+    return f"openai:{MODEL},base_url={srv.url},concurrency={C},timeout=60"
+
+
+def run_ours(srv: ServerHandle, work: Path, name: str, *, C: int, L: float, n: int, protocol: str = "qa_without_article",
+             extra: tuple[str, ...] = (), fresh: bool = True) -> dict[str, Any]:
+    """One `oversight-bench run` in a subprocess, store and cache on."""
+    out = work / name
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    srv.reset()
+    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec(srv, C), "--agent", spec(srv, C),
+           "--tasks", TASK, "--protocols", protocol, "--limit", str(n), "--seed", "0", "--output", str(out),
+           "--quiet", *extra]
+    res = timed(cmd, log_to=work / f"{name}.log")
+    res.update(served(srv, C, L), calls_in_store=_count(out, "calls"), decisions=_count(out, "records", "kind='decision'"),
+               output=str(out))
+    return res
+
+
+def _count(out: Path, table: str, where: str = "1") -> int:
+    con = sqlite3.connect(out / "results.sqlite")
+    try:
+        return con.execute(f"SELECT COUNT(*) FROM {table} WHERE {where}").fetchone()[0]
+    finally:
+        con.close()
+
+
+def prompts_of(out: Path) -> list[str]:
+    """The judge prompts oversight-bench sent, in question order: lm-eval gets the same ones."""
+    con = sqlite3.connect(out / "results.sqlite")
+    try:
+        rows = con.execute("SELECT question_id, request FROM calls WHERE role='judge'").fetchall()
+    finally:
+        con.close()
+    rows.sort(key=lambda r: int(r[0].rsplit("-", 1)[-1]))
+    texts = []
+    for _, req in rows:
+        msgs = json.loads(req)["messages"]
+        assert len(msgs) == 1 and msgs[0]["role"] == "user", "QA without article sends one user message"
+        texts.append(msgs[0]["content"])
+    return texts
+
+
+def write_lmeval_task(work: Path, prompts: list[str]) -> Path:
+    """A generate_until task whose documents are the given prompts (one user message each)."""
+    d = work / "lmeval_task"
+    d.mkdir(exist_ok=True)
+    with open(d / "docs.jsonl", "w") as f:
+        for i, p in enumerate(prompts):
+            f.write(json.dumps({"id": i, "prompt": p, "target": "Answer: 1"}) + "\n")
+    (d / "obench_qa.yaml").write_text(
+        "task: obench_qa\n"
+        "dataset_path: json\n"
+        f"dataset_kwargs:\n  data_files:\n    test: {d / 'docs.jsonl'}\n"
+        "test_split: test\n"
+        "output_type: generate_until\n"
+        "doc_to_text: '{{prompt}}'\n"
+        "doc_to_target: '{{target}}'\n"
+        "target_delimiter: ''\n"
+        "generation_kwargs:\n  until: ['\\n\\n']\n  max_gen_toks: 256\n  do_sample: false\n  temperature: 0.0\n"
+        "metric_list:\n  - metric: exact_match\n    aggregation: mean\n    higher_is_better: true\n"
+    )
+    return d
+
+
+def lmeval_env(work: Path) -> dict[str, str]:
+    return {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_DATASETS_CACHE": str(work / "hf_cache"),
+            "HF_HOME": str(work / "hf_home"), "TOKENIZERS_PARALLELISM": "false"}
+
+
+def warm_lmeval(work: Path, task_dir: Path) -> None:
+    """Build the datasets cache of the JSON file once, untimed, so lm-eval is not charged for it."""
+    code = ("import datasets; datasets.load_dataset('json', data_files={'test': %r})" % str(task_dir / "docs.jsonl"))
+    subprocess.run([sys.executable, "-c", code], env={**os.environ, **lmeval_env(work)}, check=True,
+                   capture_output=True)
+
+
+def run_lmeval(srv: ServerHandle, work: Path, task_dir: Path, name: str, *, C: int, L: float) -> dict[str, Any]:
+    exe = shutil.which("lm_eval") or str(Path(sys.executable).with_name("lm_eval"))
+    out = work / name
+    srv.reset()
+    cmd = [exe, "--model", "local-chat-completions",
+           "--model_args", f"model={MODEL},base_url={srv.url}/chat/completions,num_concurrent={C},max_retries=3,"
+                           f"tokenizer_backend=none,tokenized_requests=False,timeout=60",
+           "--tasks", "obench_qa", "--include_path", str(task_dir), "--apply_chat_template",
+           "--output_path", str(out), "--log_samples", "--batch_size", "1"]
+    res = timed(cmd, env=lmeval_env(work), log_to=work / f"{name}.log")
+    res.update(served(srv, C, L))
+    return res
+
+
+def lmeval_available() -> bool:
+    try:
+        import lm_eval  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def report_cmd_available() -> bool:
+    from oversight_bench.cli import cli
+    return "report" in cli.commands
+
+
+def machine() -> dict[str, Any]:
+    cpu = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    versions = {}
+    for mod in ("openai", "uvicorn", "uvloop", "httptools", "lm_eval", "aiohttp"):
+        try:
+            m = __import__(mod)
+            versions[mod] = getattr(m, "__version__", "?")
+        except ImportError:
+            versions[mod] = None
+    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem, 1), "python": platform.python_version(),
+            "load_avg_at_start": os.getloadavg(), "versions": versions, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+
+
+def compare(srv: ServerHandle, work: Path, tag: str, *, C: int, L: float, n: int, lmeval: bool) -> dict[str, Any]:
+    log(f"[{tag}] oversight-bench: {n} questions, C={C}, L={L * 1000:.0f} ms")
+    ours = run_ours(srv, work, f"ours_{tag}", C=C, L=L, n=n)
+    row = {"C": C, "L": L, "n": n, "ours": ours}
+    if lmeval:
+        task_dir = write_lmeval_task(work, prompts_of(Path(ours["output"])))
+        warm_lmeval(work, task_dir)
+        log(f"[{tag}] lm-eval local-chat-completions: same {n} prompts")
+        theirs = run_lmeval(srv, work, task_dir, f"lmeval_{tag}", C=C, L=L)
+        row["lmeval"] = theirs
+        row["throughput_ratio"] = ours["requests_per_s"] / theirs["requests_per_s"]
+        row["wall_ratio_lmeval_over_ours"] = theirs["wall_s"] / ours["wall_s"]
+    _print_row(tag, row)
+    return row
+
+
+def _print_row(tag: str, row: dict) -> None:
+    def one(name, r):
+        eff = f", {r['efficiency']:.3f} of C/L" if r.get("efficiency") is not None else ""
+        return (f"  {name:<15} {r['requests_per_s']:8.1f} req/s{eff}; window {r['window_s']:.2f} s; "
+                f"end to end {r['wall_s']:.2f} s; peak RSS {r['peak_rss_mb']:.0f} MB")
+    log(f"[{tag}] C={row['C']} L={row['L'] * 1000:.0f} ms n={row['n']}")
+    log(one("oversight-bench", row["ours"]))
+    if "lmeval" in row:
+        log(one("lm-eval", row["lmeval"]))
+        log(f"  throughput ratio ours/lm-eval {row['throughput_ratio']:.2f}; "
+            f"end-to-end lm-eval/ours {row['wall_ratio_lmeval_over_ours']:.2f}")
+
+
+def debate(srv: ServerHandle, work: Path, *, C: int, L: float, n: int) -> dict[str, Any]:
+    log(f"[debate] {n} debates, 3 rounds, 2 debaters, C={C}, L={L * 1000:.0f} ms")
+    r = run_ours(srv, work, "debate", C=C, L=L, n=n, protocol="debate", extra=("--rounds", "3"))
+    calls_per = r["calls_in_store"] / n
+    qps = n / r["window_s"]
+    limit = C / (L * calls_per)
+    out = {"C": C, "L": L, "n": n, "calls_per_debate": calls_per, "questions_per_s": qps, "limit_questions_per_s": limit,
+           "efficiency": qps / limit, "ours": r}
+    log(f"  {qps:.1f} debates/s vs limit C/(L x {calls_per:.0f} calls) = {limit:.1f}: {qps / limit:.3f}; "
+        f"end to end {r['wall_s']:.1f} s")
+    return out
+
+
+def scale(srv: ServerHandle, work: Path, *, C: int, sizes: tuple[int, ...]) -> dict[str, Any]:
+    res: dict[str, Any] = {"C": C, "L": 0.0, "runs": {}}
+    for n in sizes:
+        log(f"[scale] {n} questions, C={C}, L=0")
+        r = run_ours(srv, work, f"scale_{n}", C=C, L=0.0, n=n)
+        res["runs"][str(n)] = r
+        log(f"  wall {r['wall_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB, {r['requests_per_s']:.0f} req/s")
+    small, big = str(sizes[0]), str(sizes[-1])
+    res["memory_ratio"] = res["runs"][big]["peak_rss_mb"] / res["runs"][small]["peak_rss_mb"]
+    log(f"  peak memory {big} / {small}: {res['memory_ratio']:.2f}x")
+
+    # a cached re-run: the same command again (every job already stored: zero calls)...
+    n = sizes[0]
+    r = run_ours(srv, work, f"scale_{n}", C=C, L=0.0, n=n, fresh=False)
+    res["rerun_same_dir"] = {"n": n, "wall_s": r["wall_s"], "model_calls_at_server": r["requests"]}
+    # ...and a re-run whose records were deleted, so every call is answered by the cache
+    con = sqlite3.connect(Path(r["output"]) / "results.sqlite")
+    con.execute("DELETE FROM records")
+    con.commit()
+    con.close()
+    r = run_ours(srv, work, f"scale_{n}", C=C, L=0.0, n=n, fresh=False)
+    res["rerun_from_cache"] = {"n": n, "wall_s": r["wall_s"], "model_calls_at_server": r["requests"],
+                               "decisions": r["decisions"]}
+    log(f"  cached re-run of {n}: {res['rerun_same_dir']['wall_s']:.1f} s (all stored), "
+        f"{res['rerun_from_cache']['wall_s']:.1f} s (all from the call cache); model calls "
+        f"{res['rerun_same_dir']['model_calls_at_server']} and {res['rerun_from_cache']['model_calls_at_server']}")
+
+    if report_cmd_available():
+        d = res["runs"][big]["output"]
+        rep = {}
+        for label, extra in (("tables", ["--no-figures"]), ("with_figures", [])):
+            o = work / f"report_{label}"
+            t = timed([sys.executable, "-m", "oversight_bench.cli", "report", d, "--output", str(o), *extra],
+                      log_to=work / f"report_{label}.log")
+            rep[label] = {"wall_s": t["wall_s"], "peak_rss_mb": t["peak_rss_mb"]}
+            log(f"  report on {big} records ({label}): {t['wall_s']:.1f} s, peak RSS {t['peak_rss_mb']:.0f} MB")
+        res["report"] = rep
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="C=64, L=200 ms against lm-eval only")
+    ap.add_argument("--n", type=int, default=2000, help="questions in the comparison runs")
+    ap.add_argument("--no-lmeval", action="store_true")
+    ap.add_argument("--scale", default="10000,100000", help="question counts of the scale runs")
+    ap.add_argument("--debate-n", type=int, default=300)
+    ap.add_argument("--json", default=str(HERE / "results.json"), help="where to write the figures")
+    ap.add_argument("--keep", action="store_true", help="keep the run directories")
+    a = ap.parse_args(argv)
+
+    lmeval = lmeval_available() and not a.no_lmeval
+    if not lmeval and not a.no_lmeval:
+        log("lm-eval is not installed (pip install 'lm-eval[api]==0.4.13'): comparing nothing")
+    work = Path(tempfile.mkdtemp(prefix="obench-throughput-"))
+    results: dict[str, Any] = {"machine": machine(), "quick": a.quick, "task": TASK, "protocol": "qa_without_article"}
+    servers: dict[float, ServerHandle] = {}
+
+    def server(L: float) -> ServerHandle:
+        if L not in servers:
+            servers[L] = start_server(latency=L)
+            results.setdefault("server", servers[L].info)
+        return servers[L]
+
+    t0 = time.perf_counter()
+    try:
+        results["c64_l200"] = compare(server(0.2), work, "c64_l200", C=64, L=0.2, n=a.n, lmeval=lmeval)
+        if not a.quick:
+            results["c256_l200"] = compare(server(0.2), work, "c256_l200", C=256, L=0.2, n=a.n, lmeval=lmeval)
+            results["c64_l0"] = compare(server(0.0), work, "c64_l0", C=64, L=0.0, n=a.n, lmeval=lmeval)
+            results["debate"] = debate(server(0.2), work, C=64, L=0.2, n=a.debate_n)
+            sizes = tuple(int(x) for x in a.scale.split(",") if x)
+            if sizes:
+                results["scale"] = scale(server(0.0), work, C=64, sizes=sizes)
+    finally:
+        for s in servers.values():
+            s.stop()
+        if a.keep:
+            log(f"run directories kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    results["benchmark_wall_s"] = time.perf_counter() - t0
+    Path(a.json).write_text(json.dumps(results, indent=1, default=str))
+    log(f"figures written to {a.json} ({results['benchmark_wall_s']:.0f} s)")
+    row = results["c64_l200"]
+    ratio = f"{row['wall_ratio_lmeval_over_ours']:.2f}" if "lmeval" in row else "n/a"
+    print(f"efficiency={row['ours']['efficiency']:.3f} ratio_vs_lmeval={ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
