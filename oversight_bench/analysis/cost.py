@@ -8,6 +8,7 @@ stores as `extra.samples` on qa_without_article decisions; without them it is re
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -70,8 +71,6 @@ def _sample_correct(sample: Any, correct_index: int) -> float | None:
     if isinstance(sample, dict):
         sample = sample.get("answer", sample.get("raw"))
     if isinstance(sample, str):
-        import re
-
         m = re.search(r"Answer:\s*([12])", sample)
         sample = int(m.group(1)) if m else (int(sample.strip()) if sample.strip() in ("1", "2") else None)
     if sample not in (1, 2):
@@ -80,7 +79,8 @@ def _sample_correct(sample: Any, correct_index: int) -> float | None:
 
 
 def compute_matched(decisions: list[dict[str, Any]], calls_per_question: float | None, judge: str, task: str) -> dict[str, Any]:
-    """Majority vote of the judge's QA-without-article samples, k = the debate's calls per question."""
+    """Majority vote of the judge's QA-without-article samples, k = the debate's calls per job
+    (one answer order), compared replicate for replicate with the debate."""
     if not calls_per_question:
         return {"available": False, "reason": "no call records for the debate"}
     k = max(1, int(round(calls_per_question)))

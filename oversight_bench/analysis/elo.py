@@ -190,14 +190,18 @@ def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
 
 
 def accuracy_by_debater(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Judge accuracy on debates in which a debater took part (either side), for Elo vs accuracy."""
+    """Judge accuracy when a debater model is used, for Elo vs accuracy: its self-play debates
+    (both sides) where there are any, otherwise every debate it took part in; `basis` says which."""
     from oversight_bench.analysis.stats import accuracy
 
-    by: dict[str, list] = defaultdict(list)
+    selfplay: dict[str, list] = defaultdict(list)
+    anyside: dict[str, list] = defaultdict(list)
     for r in rows:
+        if r["debater_1"] == r["debater_2"]:
+            selfplay[r["debater_1"]].append(r)
         for p in {r["debater_1"], r["debater_2"]}:
-            by[p].append(r)
-    return {p: accuracy(v) for p, v in by.items()}
+            anyside[p].append(r)
+    return {p: {**accuracy(selfplay[p] or v), "basis": "self-play" if selfplay[p] else "any side"} for p, v in anyside.items()}
 
 
 def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:

@@ -121,9 +121,13 @@ def compute_matched_rows(decisions: list[dict[str, Any]], groups: list[dict[str,
     for g in groups:
         if g["level"] != "task" or g["protocol"] != "debate":
             continue
-        cm = cost_mod.compute_matched(decisions, g["calls_per_question"], g["judge"], g["task"])
+        jobs = [d for d in decisions if d.get("protocol") == "debate" and d["judge"] == g["judge"]
+                and d["agent"] == g["agent"] and d["task"] == g["task"] and not d.get("unjudged")]
+        n_q = len({d["question_id"] for d in jobs})
+        per_job = g["calls_per_question"] * n_q / len(jobs) if g["calls_per_question"] and jobs else None
+        cm = cost_mod.compute_matched(decisions, per_job, g["judge"], g["task"])
         rows.append({"judge": g["judge"], "agent": g["agent"], "task": g["task"], "debate_accuracy": g["accuracy"],
-                     "debate_calls_per_question": g["calls_per_question"], **cm})
+                     "debate_calls_per_question": g["calls_per_question"], "debate_calls_per_job": per_job, **cm})
     return rows
 
 
