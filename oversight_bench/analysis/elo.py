@@ -222,4 +222,10 @@ def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
     for r in rows:
         by_type[r.get("task_type") or "unknown"].append(r)
     out["accuracy_by_debater_and_task_type"] = {t: accuracy_by_debater(v) for t, v in sorted(by_type.items())}
+    # Figure 4 is drawn per task type: Elo from that type's games where they connect two debaters
+    out["by_task_type"] = {}
+    for t in sorted({g.get("task_type") or "unknown" for g in games}):
+        sub = [g for g in games if (g.get("task_type") or "unknown") == t]
+        if any(g["player_1"] != g["player_2"] for g in sub):
+            out["by_task_type"][t] = elo_analysis(sub, **kw)
     return out

@@ -90,6 +90,9 @@ def _nyu_render(content: list[dict], tokens: list[str]) -> tuple[str, str]:
         elif "Quote" in seg:
             a, b = seg["Quote"]["span"]
             q = detokenize(tokens[a:b]).strip()
+            if raw and raw[-1].endswith("</quote>"):
+                raw.append(" ")  # the debate UI shows back-to-back quotes as separate spans
+                shown.append(" ")
             raw.append(f"<quote>{q}</quote>")
             shown.append(f"<v_passage>{q}</v_passage>")
     return "".join(raw), "".join(shown)
