@@ -73,11 +73,12 @@ def normalise(values: dict[str, float], choices: Sequence[str]) -> list[float] |
     return [r / total for r in raw]
 
 
-def choice_token_ids(tokenize: Callable[[str], list[int]], prompt: str, choices: Sequence[str]) -> list[int]:
+def choice_token_ids(tokenize: Callable[[str], list[int]], prompt: str, choices: Sequence[str],
+                     bare: Callable[[str], list[int]] | None = None) -> list[int]:
     """The token id each choice gets right after `prompt` (e.g. "1" after "Answer: ").
 
     Read in context, because some tokenizers merge a digit with what precedes it; falls back to
-    tokenizing the choice alone. Every choice must be one token, or its probability is undefined.
+    tokenizing the choice alone (with `bare`: no BOS). Every choice must be one token, or its probability is undefined.
     """
     base = tokenize(prompt)
     ids = []
@@ -86,7 +87,7 @@ def choice_token_ids(tokenize: Callable[[str], list[int]], prompt: str, choices:
         if len(full) == len(base) + 1 and full[: len(base)] == base:
             ids.append(full[-1])
             continue
-        alone = tokenize(c)
+        alone = (bare or tokenize)(c)
         if len(alone) != 1:
             raise ValueError(f"choice {c!r} is not a single token for this tokenizer ({alone})")
         ids.append(alone[0])

@@ -6,9 +6,9 @@ of the named local models (assembled on first use, see `local_models`) or a path
 Prompts are rendered here with the model's own chat template (or a plain-text format for base
 models such as gemma3-270m, which have none), so generation and judge probabilities see exactly
 the same prompt. Judge probabilities come from the next-token logits after "...Answer: " read in
-process: llama.cpp's echo logprobs are wrong in 0.3.36 (see the models README). One llama.cpp
-context can only run one sequence at a time, so calls are serialised by a per-model lock and run
-in a worker thread; a model loaded once is shared by every adapter that names it (judge == agent).
+process: llama.cpp's echo logprobs are wrong in 0.3.36 (see the models README). A llama.cpp
+context runs one sequence at a time and already uses every core, so calls run in a worker thread
+under one process-wide lock; a model loaded once is shared by every adapter that names it.
 `debias` is read by the CLI (position-debiased judging); the backend itself ignores it.
 """
 
@@ -31,19 +31,21 @@ OPTIONS = {"n_ctx", "n_threads", "n_batch", "debias", "concurrency", "verbose"}
 
 @dataclass
 class Loaded:
-    """One loaded llama.cpp model, its prompt formatter and the lock that serialises it."""
+    """One loaded llama.cpp model and its prompt formatter."""
 
     llm: Any
     path: str
     formatter: Any  # Jinja2ChatFormatter, or None for a base model (plain-text prompts)
     eos_text: str
     load_s: float
-    lock: threading.Lock = field(default_factory=threading.Lock)
     choice_ids: dict = field(default_factory=dict)  # (prefix, choices) -> token ids
 
 
 _LOADED: dict[tuple[str, int], Loaded] = {}
 _LOAD_LOCK = threading.Lock()
+# One llama.cpp call at a time in the process, across models: each already uses every core
+# (n_threads = cores), and two decoding at once (judge and agent) only thrash the CPU.
+_RUN_LOCK = threading.Lock()
 
 
 def resolve_path(model: str) -> tuple[str, bool]:
@@ -93,6 +95,14 @@ def load(path: str, n_ctx: int, n_threads: int, n_batch: int, verbose: bool = Fa
         return loaded
 
 
+def _cores() -> int:
+    """Usable cores (the affinity mask, which containers narrow, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def plain_prompt(messages: list[dict]) -> str:
     """A base model's prompt: the conversation as text, roles labelled only when there are turns."""
     texts = [(m["role"], text_of(m.get("content") or "")) for m in messages]
@@ -113,7 +123,7 @@ class LlamaCppModel(Model):
             raise BenchError(f"llamacpp model: unknown option(s) {', '.join(sorted(unknown))}; expected {', '.join(sorted(OPTIONS))}")
         self.path, self.named = resolve_path(spec.model)
         self.n_ctx = int(spec.options.get("n_ctx", 4096))
-        self.n_threads = int(spec.options.get("n_threads", os.cpu_count() or 1))
+        self.n_threads = int(spec.options.get("n_threads", _cores()))
         self.n_batch = int(spec.options.get("n_batch", 512))
         self.debias = bool(spec.options.get("debias", False))
         self.verbose = bool(spec.options.get("verbose", False))
@@ -139,7 +149,7 @@ class LlamaCppModel(Model):
         bos = self.loaded.formatter is None
         return self.loaded.llm.tokenize(text.encode("utf-8"), add_bos=bos, special=True)
 
-    # -- calls (worker thread, under the model's lock) ----------------------------------------------
+    # -- calls (worker thread, under the process-wide lock) --------------------------------------------
     def _generate_sync(self, messages, n, max_tokens, temperature, stop, seed) -> list[Completion]:
         prompt, template_stop = self.render(messages)
         tokens = self.tokenize(prompt)
@@ -148,7 +158,7 @@ class LlamaCppModel(Model):
             raise BenchError(f"prompt of {len(tokens)} tokens does not fit n_ctx={self.n_ctx} of {self.spec.model}; pass n_ctx=… in the model spec")
         outs = []
         lo = self.loaded
-        with lo.lock:
+        with _RUN_LOCK:
             for i in range(n):
                 res = lo.llm.create_completion(
                     tokens, max_tokens=min(max_tokens, budget), temperature=temperature,
@@ -165,11 +175,12 @@ class LlamaCppModel(Model):
         prompt, _ = self.render(messages)
         text = prompt + prefix
         lo = self.loaded
-        with lo.lock:
+        with _RUN_LOCK:
             key = (prefix, tuple(choices))
             if key not in lo.choice_ids:
                 try:
-                    lo.choice_ids[key] = choice_token_ids(self.tokenize, text, choices)
+                    bare = lambda s: lo.llm.tokenize(s.encode("utf-8"), add_bos=False, special=False)  # noqa: E731
+                    lo.choice_ids[key] = choice_token_ids(self.tokenize, text, choices, bare)
                 except ValueError as exc:
                     raise BenchError(f"{self.spec.model}: {exc}") from None
             ids = lo.choice_ids[key]
@@ -197,6 +208,8 @@ class LlamaCppModel(Model):
         return await asyncio.to_thread(self._choice_probs_sync, messages, prefix, tuple(choices))
 
     def request_fingerprint(self) -> dict[str, Any]:
-        # Named models are fixed by their digest; threads and batch size do not change outputs.
-        ident = self.spec.model if self.named else f"{Path(self.path).name}"
-        return {"model": f"llamacpp:{ident}", "n_ctx": self.n_ctx}
+        # Named models are fixed by their digest, a file by its name and size; threads and batch
+        # size do not change outputs, and `debias` is the CLI's, not the model's.
+        if self.named:
+            return {"model": f"llamacpp:{self.spec.model}", "n_ctx": self.n_ctx}
+        return {"model": f"llamacpp:{Path(self.path).name}", "size": os.path.getsize(self.path), "n_ctx": self.n_ctx}

@@ -77,8 +77,11 @@ class VLLMModel(Model):
                 results[i] = [Completion(truncate_at_stop(o.text, items[i].stop), ptoks, len(o.token_ids)) for o in out.outputs]
         if probs:
             texts = [self._prob_prompt(items[i]) for i in probs]
+            tok = self.llm.get_tokenizer()
+            # token ids, not text: the template already wrote any BOS, vLLM would add another
+            prompts = [{"prompt_token_ids": tok.encode(t, add_special_tokens=False)} for t in texts]
             params = self.SamplingParams(max_tokens=1, temperature=0.0, logprobs=TOP_LOGPROBS)
-            outs = self.llm.generate(texts, params, use_tqdm=False)
+            outs = self.llm.generate(prompts, params, use_tqdm=False)
             for i, text, out in zip(probs, texts, outs):
                 results[i] = self._read_probs(out, text, items[i].choices)
         return results

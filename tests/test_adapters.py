@@ -522,7 +522,7 @@ def test_vllm_round_goes_to_the_engine_as_one_batch():
 
     res = run(main())
     assert len(eng.chat_calls) == 1 and len(eng.chat_calls[0][0]) == 6
-    assert len(eng.generate_calls) == 1 and eng.generate_calls[0][0][0] == "<s>j0<a>Answer: "
+    assert len(eng.generate_calls) == 1 and eng.generate_calls[0][0][0] == {"prompt_token_ids": list(b"<s>j0<a>Answer: ")}
     assert [p.kw["seed"] for p in eng.chat_calls[0][1]] == list(range(6))
     assert eng.chat_calls[0][1][1].kw == {"n": 2, "max_tokens": 50, "temperature": 0.0, "stop": [" END"], "seed": 1}
     assert [c.text for c in res[1]] == ["q1-0", "q1-1"] and res[0][0].prompt_tokens == 9
