@@ -12,6 +12,7 @@ from pathlib import Path
 from oversight_bench.errors import BenchError
 from oversight_bench.task import GROUPS, TASK_TYPES, Task
 from task_configs.loaders import register_loader
+from task_configs.loaders.common import LoadContext, Records
 from task_configs.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
 
 DATA_ENV = "OVERSIGHT_BENCH_DATA"
@@ -89,6 +90,6 @@ def resolve_tasks(names: list[str], include_paths: list[str] = ()) -> list[Task]
 
 
 __all__ = [
-    "DATA_ENV", "PAPER_ORDER", "TASK_TYPES", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
+    "DATA_ENV", "PAPER_ORDER", "TASK_TYPES", "LoadContext", "Records", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
     "load_yaml_tasks", "register_loader", "resolve_tasks",
 ]

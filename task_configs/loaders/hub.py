@@ -6,15 +6,22 @@ that run this benchmark have the data directory and no hub.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from oversight_bench.errors import BenchError
 from task_configs.loaders.common import Records
 
 
+_OFFLINE = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
+
+
 def hub_records(task, data_dir) -> Records:
     hub = task.config.source.hub
     try:
+        offline = [v for v in _OFFLINE if os.environ.get(v, "").lower() in ("1", "true", "yes", "on")]
+        if offline:  # checked here too: huggingface_hub reads these only when first imported
+            raise ConnectionError(f"hub access is disabled by {offline[0]}")
         import datasets
 
         ds = datasets.load_dataset(hub.path, hub.name, split=hub.split)
