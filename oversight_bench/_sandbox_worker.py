@@ -165,6 +165,9 @@ def _run_one(code, root, cpu, mem_mb, timeout, max_out):
 
 
 def main():
+    # no core dumps, no huge files, even inside the working directory
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024 * 1024, 64 * 1024 * 1024))
     job = json.loads(sys.stdin.read())
     base = os.path.realpath(job["root"])
     for i, code in enumerate(job["programs"]):

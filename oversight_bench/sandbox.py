@@ -72,13 +72,6 @@ def _netns_prefix() -> tuple[str, ...]:
     return (exe, "-rn") if ok else ()
 
 
-def _limit_worker() -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024 * 1024, 64 * 1024 * 1024))
-
-
 def run_programs(
     programs: list[str],
     *,
@@ -115,7 +108,7 @@ def _run_batch(programs: list[str], *, timeout: float, cpu_seconds: int, memory_
            "timeout": float(timeout), "max_output": int(max_output)}
     cmd = [*_netns_prefix(), sys.executable, "-I", "-c", _WORKER.read_text()]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=root, env=env, start_new_session=True, preexec_fn=_limit_worker)
+                            cwd=root, env=env, start_new_session=True)
     budget = 10.0 + len(programs) * (timeout + 1.0)
     try:
         out, err = proc.communicate(json.dumps(job).encode(), timeout=budget)

@@ -330,7 +330,11 @@ class YamlTask:
             if self.config.source.hub.fields:
                 fields = Fields.model_validate({**fields.model_dump(), **self.config.source.hub.fields})
         else:
-            records = get_loader(self.config.loader)(self.config, ctx)
+            try:
+                loader = get_loader(self.config.loader)
+            except BenchError as exc:
+                raise BenchError(f"{self.path or self.name}: field 'loader': {exc}") from None
+            records = loader(self.config, ctx)
         pool = self._convert(records, fields, source)
         self._pools[key] = pool
         return pool

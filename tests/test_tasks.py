@@ -78,7 +78,7 @@ def test_available_counts_and_skips():
     assert counts["truthfulqa"] == 817
     assert counts["gpqa"] == counts["gpqa_extractive"] == 448
     assert counts["prontoqa"] == 1000
-    assert counts["quality"] >= 360 and counts["mmmu"] == 655 and counts["gsm8kqa"] >= 200
+    assert counts["quality"] >= 360 and counts["mmmu"] == 655 and counts["gsm8kqa"] >= 128
     skipped = builtin("mmlu").load(DATA, 1, 0).skipped
     assert skipped["duplicate_id"] == 47 and skipped["identical_options"] == 2
     assert builtin("mmmu").load(DATA, 1, 0).skipped["not_multiple_choice"] == 20
@@ -125,7 +125,11 @@ def test_gpqa_is_marked_and_never_written(tmp_path):
 def test_gsm8kqa_pairs_execute_as_claimed():
     from oversight_bench.sandbox import run_programs
 
-    qs = builtin("gsm8kqa").load(DATA, 4, 0).questions
+    everything = builtin("gsm8kqa").load(DATA, 1000, 0).questions
+    runs = [q.meta["runs"]["correct"] for q in everything]
+    assert runs.count("few-shot") == runs.count("zero-shot")  # no style shortcut to the right program
+    assert all("# Question:" not in q.correct + q.incorrect for q in everything)
+    qs = everything[:4]
     results = run_programs([p for q in qs for p in (q.correct, q.incorrect)])
     for i, q in enumerate(qs):
         gold = q.meta["ground_truth"]

@@ -23,7 +23,12 @@ from task_configs.loaders.common import LoadContext, Records, read_rows
 
 POT_FILES = "gsm8k/pot_outputs/gsm8K_*.jsonl"
 SANDBOX_VERSION = "1"
-_HEADER = re.compile(r"^\s*# (Question:.*|Answer this question by implementing a solver\(\) function\.)\s*$")
+# prompt echoes of the zero-shot run (the question itself, the instructions), not reasoning
+_HEADER = re.compile(
+    r"^\s*# (Question:.*|Answer this question by implementing a solver\(\) function\."
+    r"|Let's write a Python program step by step, and then return the answer"
+    r"|Firstly, we need define the following variable:)\s*$"
+)
 
 
 def cache_dir() -> Path:
@@ -50,7 +55,8 @@ def gold_answer(solution: str) -> float | None:
 
 
 def clean_program(code: str) -> str:
-    """Drop the zero-shot run's header comments (they restate the question) and outer blank lines."""
+    """Drop the zero-shot run's prompt-echo comments (they restate the question and the
+    instructions, and would tell the runs apart) and outer blank lines."""
     lines = [ln for ln in str(code).splitlines() if not _HEADER.match(ln)]
     return "\n".join(lines).strip("\n")
 
@@ -73,13 +79,18 @@ def execute_cached(programs: list[str], cache_file: Path | None = None) -> dict[
     todo = sorted({c for c in programs if _key(c) not in known})
     if todo:
         results = run_programs(todo, timeout=3.0, cpu_seconds=2, memory_mb=256)
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        with open(cache_file, "a", encoding="utf-8") as f:
-            for code, res in zip(todo, results):
-                known[_key(code)] = res
-                if res.status != "error" or "worker" not in res.error:  # a dead worker is not a verdict
-                    f.write(json.dumps({"key": _key(code), "status": res.status, "answer": res.answer,
-                                        "error": res.error[:200]}) + "\n")
+        lines = []
+        for code, res in zip(todo, results):
+            known[_key(code)] = res
+            if res.status != "error" or "worker" not in res.error:  # a dead worker is not a verdict
+                lines.append(json.dumps({"key": _key(code), "status": res.status, "answer": res.answer,
+                                         "error": res.error[:200]}) + "\n")
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            with open(cache_file, "a", encoding="utf-8") as f:
+                f.writelines(lines)
+        except OSError:  # a read-only home only costs re-execution next time
+            pass
     return {c: known[_key(c)] for c in programs}
 
 
@@ -169,10 +180,31 @@ def built_paths(cfg, ctx: LoadContext) -> list[Path]:
     return paths
 
 
+def balance_runs(rows: dict) -> tuple[dict, int]:
+    """Keep as many pairs whose correct program is few-shot as zero-shot (chosen by id hash).
+
+    The two PoT runs write in different styles and the few-shot run is right more often, so
+    without this a judge could pick by style instead of by checking the program.
+    """
+    by_run: dict[str, list[str]] = {}
+    for ident, row in rows.items():
+        by_run.setdefault(row["_meta"]["runs"]["correct"], []).append(ident)
+    if len(by_run) < 2:
+        return rows, 0
+    n = min(len(v) for v in by_run.values())
+    keep = {k for v in by_run.values() for k in sorted(v, key=lambda k: hashlib.sha256(k.encode()).hexdigest())[:n]}
+    return {k: v for k, v in rows.items() if k in keep}, len(rows) - len(keep)
+
+
 def load(cfg, ctx: LoadContext) -> Records:
     golds = load_golds(ctx)
     rows, skipped = _pot_rows(ctx, golds)
     notes = []
+    if cfg.options.get("balance_runs", True):
+        rows, dropped = balance_runs(rows)
+        if dropped:
+            notes.append(f"left out {dropped} Program-of-Thoughts pairs so the few-shot and zero-shot runs are "
+                         "each the correct program equally often")
     if cfg.options.get("use_built", True):
         built, sk = _built_rows(built_paths(cfg, ctx), golds)
         skipped.update(sk)
