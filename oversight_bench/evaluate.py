@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -131,15 +132,26 @@ def _run_with_progress(runner: Runner, jobs, protocols, total: int, workers: int
     from tqdm import tqdm
 
     bar = tqdm(total=total, desc=desc, unit="job", dynamic_ncols=True)
+    last = [0.0]
 
-    def progress(s: Stats) -> None:
+    def draw(s: Stats) -> None:
         bar.n = s.jobs_done + s.jobs_skipped + s.jobs_failed
-        bar.set_postfix(calls=s.calls, cached=s.cache_hits, invalid=s.invalid, failed=s.jobs_failed,
-                        retries=runner_retries(runner), refresh=False)
+        counts = dict(calls=s.calls, cached=s.cache_hits, invalid=s.invalid, failed=s.jobs_failed,
+                      retries=runner_retries(runner))
+        bar.set_postfix({k: str(v) for k, v in counts.items()}, refresh=False)  # str: no "1e+4"
         bar.refresh()
 
+    def progress(s: Stats) -> None:
+        # a redraw costs about as much CPU as a whole job: ten a second is plenty
+        now = time.monotonic()
+        if now - last[0] >= 0.1:
+            last[0] = now
+            draw(s)
+
     try:
-        return asyncio.run(_drive(runner, jobs, protocols, total, workers, progress))
+        stats = asyncio.run(_drive(runner, jobs, protocols, total, workers, progress))
+        draw(stats)
+        return stats
     finally:
         bar.close()
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 from oversight_bench.models import Model, has_images
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import Question
-from oversight_bench.store import Store, request_key
+from oversight_bench.store import Store, canonical_json, request_key
 
 
 @dataclass
@@ -78,7 +78,8 @@ class Runner:
         if model is None:
             raise RuntimeError(f"no {role} model in this run (re-judging makes judge calls only)")
         request = {"kind": kind, **model.request_fingerprint(), "messages": messages, **params}
-        key = request_key(request)
+        blob = canonical_json(request)  # serialised once: hashed for the key, stored as is
+        key = request_key(blob)
         cached = self.store.get_call(key)
         if cached is not None:
             self.stats.cache_hits += 1
@@ -102,7 +103,7 @@ class Runner:
                 latency = time.perf_counter() - t0
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
             self.stats.calls += 1
-            self.store.put_call(key, model=model.name, request=request, response=response,
+            self.store.put_call(key, model=model.name, request=blob, response=response,
                                 context={"role": role, **context}, prompt_tokens=ptoks,
                                 completion_tokens=ctoks, latency_s=latency)
             fut.set_result(response)
@@ -170,7 +171,11 @@ class Runner:
                     self.stats.jobs_done += 1
                 on_progress(self.stats)
 
-        await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+        self.store.begin_batching()
+        try:
+            await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+        finally:
+            self.store.end_batching()  # everything finished is committed before the run returns
         return self.stats
 
 

@@ -4,6 +4,11 @@ Three record kinds with explicit fields: `call` (every model call, which is also
 keyed by the full request), `turn` and `decision`. A job's turns and decision are written in one
 transaction, so a SIGKILL at any moment leaves either the whole job or none of it; the calls it
 already made stay cached, so a resume replays them for free.
+
+During a run, writes go through a background writer (`begin_batching`) that commits them in
+groups, in the order they were made: a job's calls are always committed in the same or an
+earlier transaction than its records, so a kill loses at most the last few milliseconds of
+work, which the resume redoes, and never leaves a record whose calls are missing.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ import fcntl
 import hashlib
 import json
 import os
+import queue
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -62,10 +69,75 @@ CREATE TABLE IF NOT EXISTS skipped (
 """
 
 
-def request_key(request: dict[str, Any]) -> str:
+def canonical_json(request: dict[str, Any]) -> str:
+    """The request as canonical JSON (sorted keys, compact): hashed for the key, stored as is."""
+    return json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def request_key(request: dict[str, Any] | str) -> str:
     """The cache key: sha256 of the canonical JSON of the full request."""
-    blob = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    blob = request if isinstance(request, str) else canonical_json(request)
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+_INSERT_CALL = ("INSERT OR IGNORE INTO calls (key, model, role, tag, protocol, task, question_id, assignment, answer_order,"
+                " request, response, prompt_tokens, completion_tokens, latency_s, attempts, created)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT_RECORD = ("INSERT OR IGNORE INTO records (kind, job_key, seq, judge, agent, protocol, task, question_id,"
+                  " assignment, answer_order, round, data, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+
+class _Writer(threading.Thread):
+    """Commits queued calls and job records in groups, in arrival order, on its own connection.
+
+    Group commits take the per-row commit cost off the event loop; waiting `delay` seconds after
+    the first item of a group lets a group fill up under load. An error is kept and raised in the
+    caller's thread at its next write or flush.
+    """
+
+    def __init__(self, path: Path, pending: dict[str, dict], delay: float = 0.005):
+        super().__init__(name="oversight-bench-store-writer", daemon=True)
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.q: queue.Queue = queue.Queue(maxsize=20000)  # backpressure if the disk falls behind
+        self.pending = pending
+        self.delay = delay
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        stop = False
+        while not stop:
+            batch = [self.q.get()]
+            if batch[0] is not None:
+                time.sleep(self.delay)
+            while len(batch) < 5000:
+                try:
+                    batch.append(self.q.get_nowait())
+                except queue.Empty:
+                    break
+            stop = any(item is None for item in batch)
+            items = [item for item in batch if item is not None]
+            try:
+                if items and self.error is None:
+                    self._commit(items)
+            except BaseException as exc:  # surfaced to the writer's owner
+                self.error = exc
+            finally:
+                for item in items:
+                    if item[0] == "call":
+                        self.pending.pop(item[1][0], None)
+                for _ in batch:
+                    self.q.task_done()
+        self.conn.close()
+
+    def _commit(self, items: list[tuple[str, Any]]) -> None:
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            for kind, rows in items:
+                if kind == "call":
+                    self.conn.execute(_INSERT_CALL, rows)
+                else:
+                    self.conn.executemany(_INSERT_RECORD, rows)
 
 
 class Store:
@@ -75,6 +147,8 @@ class Store:
         self.dir = directory
         self.conn = conn
         self._lock_fd = lock_fd
+        self._writer: _Writer | None = None
+        self._pending: dict[str, dict] = {}  # calls queued but not yet committed: still cache hits
 
     @classmethod
     def open(cls, directory: str | Path, *, write: bool = False) -> "Store":
@@ -105,6 +179,12 @@ class Store:
         return cls(directory, conn, lock_fd)
 
     def close(self) -> None:
+        try:
+            self.end_batching()
+        finally:
+            self._close()
+
+    def _close(self) -> None:
         self.conn.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)
@@ -120,22 +200,58 @@ class Store:
         tmp.write_text(json.dumps(config, indent=2, sort_keys=True, default=str))
         os.replace(tmp, self.dir / CONFIG_NAME)
 
+    # -- batching ----------------------------------------------------------------------------------
+    def begin_batching(self) -> None:
+        """Send writes to a background writer that group-commits them in order (see module doc)."""
+        if self._writer is None:
+            self._writer = _Writer(self.dir / DB_NAME, self._pending)
+            self._writer.start()
+
+    def flush(self) -> None:
+        """Wait until everything written so far is committed."""
+        if self._writer is not None:
+            self._writer.q.join()
+            self._raise_writer_error()
+
+    def end_batching(self) -> None:
+        w = self._writer
+        if w is None:
+            return
+        self._writer = None
+        w.q.put(None)
+        w.join()
+        if w.error is not None:
+            raise w.error
+
+    def _raise_writer_error(self) -> None:
+        if self._writer is not None and self._writer.error is not None:
+            raise self._writer.error
+
+    def _enqueue(self, item: tuple[str, Any]) -> None:
+        self._raise_writer_error()
+        self._writer.q.put(item)
+
     # -- calls (the cache) -------------------------------------------------------------------------
     def get_call(self, key: str) -> dict[str, Any] | None:
+        hit = self._pending.get(key)
+        if hit is not None:
+            return hit
         row = self.conn.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
         return json.loads(row["response"]) if row else None
 
-    def put_call(self, key: str, *, model: str, request: dict, response: dict, context: dict[str, Any],
+    def put_call(self, key: str, *, model: str, request: dict | str, response: dict, context: dict[str, Any],
                  prompt_tokens: int, completion_tokens: int, latency_s: float, attempts: int = 1) -> None:
-        self.conn.execute(
-            "INSERT OR IGNORE INTO calls (key, model, role, tag, protocol, task, question_id, assignment, answer_order,"
-            " request, response, prompt_tokens, completion_tokens, latency_s, attempts, created)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
-             context.get("question_id"), context.get("assignment"), context.get("answer_order"),
-             json.dumps(request, ensure_ascii=False), json.dumps(response, ensure_ascii=False),
-             prompt_tokens, completion_tokens, latency_s, attempts, time.time()),
-        )
+        """`request` may be given already serialised (its canonical JSON, as hashed for `key`)."""
+        row = (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
+               context.get("question_id"), context.get("assignment"), context.get("answer_order"),
+               request if isinstance(request, str) else json.dumps(request, ensure_ascii=False),
+               json.dumps(response, ensure_ascii=False),
+               prompt_tokens, completion_tokens, latency_s, attempts, time.time())
+        if self._writer is not None:
+            self._pending[key] = response
+            self._enqueue(("call", row))
+        else:
+            self.conn.execute(_INSERT_CALL, row)
 
     # -- jobs --------------------------------------------------------------------------------------
     def done_jobs(self, judge: str) -> set[str]:
@@ -148,13 +264,12 @@ class Store:
         base = tuple(fields.get(f) for f in JOB_FIELDS)
         rows = [("turn", job_key, i, *base, t.get("round"), json.dumps(t, ensure_ascii=False), now) for i, t in enumerate(turns)]
         rows.append(("decision", job_key, -1, *base, None, json.dumps(decision, ensure_ascii=False), now))
+        if self._writer is not None:
+            self._enqueue(("job", rows))  # one transaction, after the job's calls
+            return
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO records (kind, job_key, seq, judge, agent, protocol, task, question_id,"
-                " assignment, answer_order, round, data, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                rows,
-            )
+            self.conn.executemany(_INSERT_RECORD, rows)
 
     def put_questions(self, questions: list) -> None:
         """Store each question once, so a run can be re-judged or reported without the data dir."""
