@@ -17,6 +17,7 @@ import resource
 import select
 import signal
 import sys
+import tempfile
 import time
 
 try:
@@ -95,9 +96,14 @@ def _child(code, root, cpu, mem_mb, max_out, wfd):
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
+    os.environ["TMPDIR"] = root
+    tempfile.tempdir = root
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    with open("/proc/self/statm") as f:
-        vm_now = int(f.read().split()[0]) * resource.getpagesize()
+    try:  # the budget is on top of what the interpreter (with numpy) already maps
+        with open("/proc/self/statm") as f:
+            vm_now = int(f.read().split()[0]) * resource.getpagesize()
+    except OSError:
+        vm_now = 1024 * 1024 * 1024
     limit = vm_now + mem_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     buf = io.StringIO()

@@ -80,7 +80,7 @@ class Binary(_Strict):
     """
 
     mode: Literal["pair", "choices", "yes_no"]
-    answer_format: Literal["index", "letter", "text", "bool"] = "index"
+    answer_format: Literal["index", "letter", "text"] = "index"
     separator: str | None = None
     labels: tuple[str, str] = ("Yes", "No")
 
