@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.runner import note_retry
 
 OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs",
            "images", "prefill", "max_tokens_field", "top_logprobs"}
@@ -103,6 +104,7 @@ class OpenAIModel(Model):
         try:
             if int(request.headers.get("x-stainless-retry-count", "0")) > 0:
                 self.retries += 1
+                note_retry()  # the runner records the call's attempts
         except ValueError:
             pass
 

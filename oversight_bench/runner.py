@@ -7,6 +7,7 @@ bounded per model by a semaphore, and identical concurrent requests are made onc
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import time
 import traceback
@@ -29,6 +30,17 @@ class Stats:
     invalid: int = 0
     retries: int = 0
     errors: list[str] = field(default_factory=list)
+
+
+_ATTEMPTS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("oversight_bench_attempts", default=None)
+
+
+def note_retry() -> None:
+    """Backends call this when they re-send a request (429, 5xx, timeout), from inside `generate`
+    or `choice_probs`: the call's record then counts its attempts."""
+    box = _ATTEMPTS.get()
+    if box is not None:
+        box[0] += 1
 
 
 def derive_seed(*parts: Any) -> int:
@@ -90,22 +102,28 @@ class Runner:
         fut = asyncio.get_running_loop().create_future()
         self._inflight[key] = fut
         try:
-            async with self._sems[id(model)]:
-                t0 = time.perf_counter()
-                if kind == "generate":
-                    outs = await model.generate(messages, **params)
-                    response = {"texts": [c.text for c in outs]}
-                    ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
-                else:
-                    probs = await model.choice_probs(messages, **params)
-                    response = {"probs": probs}
-                    ptoks, ctoks = 0, 0
-                latency = time.perf_counter() - t0
+            attempts = [1]
+            token = _ATTEMPTS.set(attempts)
+            try:
+                async with self._sems[id(model)]:
+                    t0 = time.perf_counter()
+                    if kind == "generate":
+                        outs = await model.generate(messages, **params)
+                        response = {"texts": [c.text for c in outs]}
+                        ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
+                    else:
+                        probs = await model.choice_probs(messages, **params)
+                        response = {"probs": probs}
+                        ptoks, ctoks = 0, 0
+                    latency = time.perf_counter() - t0
+            finally:
+                _ATTEMPTS.reset(token)
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
             self.stats.calls += 1
+            self.stats.retries += attempts[0] - 1
             self.store.put_call(key, model=model.name, request=blob, response=response,
                                 context={"role": role, **context}, prompt_tokens=ptoks,
-                                completion_tokens=ctoks, latency_s=latency)
+                                completion_tokens=ctoks, latency_s=latency, attempts=attempts[0])
             fut.set_result(response)
             return response
         except BaseException as exc:
@@ -230,4 +248,4 @@ class JobContext(Context):
         return bool(m and m.capabilities.images)
 
 
-__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "has_images"]
+__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "has_images", "note_retry"]
