@@ -14,6 +14,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from oversight_bench.errors import BenchError
 from oversight_bench.models import Model, has_images
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import Question
@@ -178,6 +179,8 @@ class Runner:
                     continue
                 try:
                     turns_out, decision = await self.execute(protocol, job, turns)
+                except BenchError:
+                    raise  # a user error (rejected key, unusable model or data): every job would hit it
                 except Exception as exc:
                     self.stats.jobs_failed += 1
                     msg = f"{job.key}: {type(exc).__name__}: {exc}"
@@ -190,9 +193,13 @@ class Runner:
                 on_progress(self.stats)
 
         self.store.begin_batching()
+        tasks = [asyncio.ensure_future(worker()) for _ in range(max(1, workers))]
         try:
-            await asyncio.gather(*(worker() for _ in range(max(1, workers))))
+            await asyncio.gather(*tasks)
         finally:
+            for t in tasks:  # on an error or Ctrl-C, stop the other workers before the last commit
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             self.store.end_batching()  # everything finished is committed before the run returns
         return self.stats
 
