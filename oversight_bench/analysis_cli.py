@@ -97,8 +97,10 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, out
         except ImportError:
             raise BenchError("elo: running new cross-play debates is not available in this build; "
                              "expected stored cross-play run directories as arguments") from None
+        from oversight_bench.models import split_specs
+
         crossplay_dir = Path(output) / "crossplay"
-        run_crossplay([s.strip() for s in debaters.split(",") if s.strip()], judge,
+        run_crossplay(split_specs(debaters), judge,
                       [t.strip() for t in tasks.split(",") if t.strip()], pairings, str(crossplay_dir))
         sources.append(str(crossplay_dir))
     if not sources:

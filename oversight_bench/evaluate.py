@@ -10,7 +10,7 @@ import asyncio
 import json
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from oversight_bench.config import RunConfig
@@ -168,41 +168,61 @@ async def _drive(runner: Runner, jobs, protocols, total, workers, progress) -> S
             await m.aclose()
 
 
+def _execute(store: Store, runner: Runner, jobs: list, protocols: dict[str, Protocol], progress: bool, desc: str,
+             concurrency: int | None) -> Outcome:
+    """Run planned jobs and summarise: shared by run, judge and cross-play."""
+    workers = _workers([*runner.models.values(), *(d[0] for d in runner.debaters.values())], concurrency, len(jobs))
+    if progress:
+        stats = _run_with_progress(runner, jobs, protocols, len(jobs), workers, desc)
+    else:
+        stats = asyncio.run(_drive(runner, jobs, protocols, len(jobs), workers, lambda s: None))
+    return Outcome(stats, summarize(store, runner.names["judge"]), [], str(store.dir))
+
+
+def _all_protocols() -> dict[str, Protocol]:
+    reg = get_registry()
+    return {n: reg.get("protocols", n) for n in reg.names("protocols")}
+
+
+def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log) -> tuple[list[Question], dict, list]:
+    """Load each task's sample (+ `extra` questions for the few-shot pool); record skipped rows."""
+    questions: list[Question] = []
+    pool: dict[str, list[Question]] = {}
+    skipped = []
+    for task in tasks:
+        n = limit or task.sample_size
+        res = task.load(ddir, n + extra, seed)
+        questions.extend(res.questions[:n])
+        pool[task.name] = res.questions[n:]
+        if res.skipped:
+            store.record_skipped(task.name, dict(res.skipped))
+            skipped.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
+        for note in res.notes:
+            log(f"{task.name}: {note}")
+    if not questions:
+        raise BenchError(f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir")
+    return questions, pool, skipped
+
+
 def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
     """Run (or resume) the evaluation `config` describes."""
     from oversight_bench.tasks import data_dir as resolve_data_dir, resolve_tasks
 
     reg = get_registry()
     protocols = [reg.get("protocols", name) for name in config.protocols]
-    all_protocols = {n: reg.get("protocols", n) for n in reg.names("protocols")}
     tasks = resolve_tasks(config.tasks, config.include_path)
     ddir = resolve_data_dir(config.data_dir)
-    judge_text, debias = _split_debias(config.judge)
+    _, debias = _split_debias(config.judge)
     judge_name, agent_name = redact_spec(config.judge), redact_spec(config.agent)
 
     stored = {"kind": "run", **config.model_dump(mode="json"), "judge": judge_name, "agent": agent_name}
     store = Store.open(config.output, write=True)
     try:
         _check_identity(store, stored)
-        questions: list[Question] = []
-        pool: dict[str, list[Question]] = {}
-        skipped_rows = []
-        k = config.options.few_shot
-        for task in tasks:
-            limit = config.limit or task.sample_size
-            res = task.load(ddir, limit + k, config.seed)
-            qs = res.questions[:limit]
-            pool[task.name] = res.questions[limit:]
-            questions.extend(qs)
-            if res.skipped:
-                store.record_skipped(task.name, dict(res.skipped))
-                skipped_rows.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
-            for note in res.notes:
-                log(f"{task.name}: {note}")
-        if not questions:
-            raise BenchError(f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir")
-        contains_gpqa = any(q.meta.get("contains_gpqa") for q in questions)
-        stored.update(provenance(), data_dir=str(ddir) if ddir else None, contains_gpqa=contains_gpqa,
+        questions, pool, skipped = _load_questions(store, tasks, ddir, config.limit, config.seed,
+                                                   config.options.few_shot, log)
+        stored.update(provenance(), data_dir=str(ddir) if ddir else None,
+                      contains_gpqa=any(q.meta.get("contains_gpqa") for q in questions),
                       task_types={t.name: t.task_type for t in tasks})
         store.write_config(stored)
         store.put_questions(questions)
@@ -213,16 +233,24 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
                            config.options)
         runner = Runner(store, judge=judge, agent=agent, judge_name=judge_name, agent_name=agent_name,
                         options=config.options, seed=config.seed, judge_debias=debias,
-                        concurrency=config.concurrency, few_shot_pool=pool, protocols=all_protocols)
+                        concurrency=config.concurrency, few_shot_pool=pool, protocols=_all_protocols())
         jobs = plan_jobs(protocols, questions, config.options.answer_order, config.seed)
-        workers = _workers([judge, agent], config.concurrency, len(jobs))
-        if progress:
-            stats = _run_with_progress(runner, jobs, all_protocols, len(jobs), workers, "run")
-        else:
-            stats = asyncio.run(_drive(runner, jobs, all_protocols, len(jobs), workers, lambda s: None))
-        return Outcome(stats, summarize(store, judge_name), skipped_rows, str(store.dir))
+        outcome = _execute(store, runner, jobs, runner._protocols, progress, "run", config.concurrency)
+        outcome.skipped = skipped
+        return outcome
     finally:
         store.close()
+
+
+def _source_job(d: dict[str, Any], q: Question) -> Job:
+    """Rebuild the Job of a stored decision, keeping its key (imported rooms add a variant) and agent."""
+    deb = (d.get("extra") or {}).get("debaters")
+    debaters = tuple(deb) if isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) else None
+    job = Job(d["protocol"], q, d["answer_order"], d["assignment"], agent=d.get("agent"), debaters=debaters)
+    if d["job_key"] != job.key:
+        rest = d["job_key"][len(job.key) + 1:] if d["job_key"].startswith(job.key + "|") else d["job_key"]
+        job = replace(job, variant=rest)
+    return job
 
 
 def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True, concurrency: int | None = None,
@@ -250,7 +278,10 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
     finally:
         src.close()
 
-    options = ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(option_overrides or {})})
+    try:
+        options = ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(option_overrides or {})})
+    except Exception as exc:
+        raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
     jobs, not_rejudgeable = [], defaultdict(int)
     for d in decisions:
         protocol = reg.get("protocols", d["protocol"])
@@ -261,7 +292,7 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
         if q is None:
             raise BenchError(f"{source}: decision {d['job_key']} refers to a question missing from the store")
         turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
-        jobs.append((protocol, Job(d["protocol"], q, d["answer_order"], d["assignment"]), turns))
+        jobs.append((protocol, _source_job(d, q), turns))
     if not jobs:
         raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
                          f"only QA and debate transcripts can be re-judged")
@@ -281,17 +312,71 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
         store.put_questions(list(questions.values()))
         judge = build_model(judge_text)
         check_capabilities(judge, None, debias, [], [j[1].question for j in jobs], judge_name, agent_name, options)
-        protocols = {n: reg.get("protocols", n) for n in reg.names("protocols")}
         runner = Runner(store, judge=judge, agent=None, judge_name=judge_name, agent_name=agent_name,
                         options=options, seed=stored["seed"], judge_debias=debias, concurrency=concurrency,
-                        protocols=protocols)
-        workers = _workers([judge], concurrency, len(jobs))
-        if progress:
-            stats = _run_with_progress(runner, jobs, protocols, len(jobs), workers, "judge")
-        else:
-            stats = asyncio.run(_drive(runner, jobs, protocols, len(jobs), workers, lambda s: None))
-        skipped = [{"task": "-", "reason": f"{p} is not re-judgeable", "count": c} for p, c in not_rejudgeable.items()]
-        return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir))
+                        protocols=_all_protocols())
+        outcome = _execute(store, runner, jobs, runner._protocols, progress, "judge", concurrency)
+        outcome.skipped = [{"task": "-", "reason": f"{p} is not re-judgeable", "count": c} for p, c in not_rejudgeable.items()]
+        return outcome
+    finally:
+        store.close()
+
+
+def _split_best_of_n(spec_text: str) -> tuple[str, int]:
+    """A cross-play debater `spec,best_of_n=4` is its own player sharing the base model."""
+    spec = parse_spec(spec_text)
+    n = int(spec.options.pop("best_of_n", 1))
+    return str(spec), n
+
+
+def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
+                  seed: int = 0, data_dir: str | None = None, progress: bool = True, concurrency: int | None = None,
+                  log: Callable[[str], None] = print) -> Outcome:
+    """One-round simultaneous debates between every ordered pair of debaters (§4.3, Appendix E),
+    with an equal number of questions per task, about `pairings` games in all."""
+    import math
+
+    from oversight_bench.protocol import ProtocolOptions
+    from oversight_bench.tasks import data_dir as resolve_data_dir, resolve_tasks
+
+    names = [redact_spec(d) for d in debaters]
+    if len(set(names)) < 2:
+        raise BenchError(f"elo needs at least two different debaters, got {', '.join(names) or 'none'}")
+    tasks = resolve_tasks(task_names, [])
+    pairs = [(a, b) for a in names for b in names if a != b]
+    per_task = max(1, math.ceil(pairings / (len(tasks) * len(pairs))))
+    options = ProtocolOptions(rounds=1, turn_style="simultaneous")
+    judge_text, debias = _split_debias(judge_spec)
+    judge_name = redact_spec(judge_spec)
+    stored = {"kind": "crossplay", "judge": judge_name, "agent": "crossplay", "debaters": names, "seed": seed,
+              "tasks": task_names, "protocols": ["debate"], "options": options.model_dump(mode="json"),
+              "pairings": pairings, **provenance()}
+    store = Store.open(output, write=True)
+    try:
+        _check_identity(store, stored)
+        ddir = resolve_data_dir(data_dir)
+        questions, _, skipped = _load_questions(store, tasks, ddir, per_task, seed, 0, log)
+        stored["task_types"] = {t.name: t.task_type for t in tasks}
+        store.write_config(stored)
+        store.put_questions(questions)
+        judge = build_model(judge_text)
+        models: dict[str, Model] = {}
+        players: dict[str, tuple[Model, int]] = {}
+        for spec_text, name in zip(debaters, names):
+            base, bon = _split_best_of_n(spec_text)
+            models.setdefault(base, judge if parse_spec(base) == parse_spec(judge_text) else build_model(base))
+            players[name] = (models[base], bon)
+        check_capabilities(judge, None, debias, [], questions, judge_name, "crossplay", options)
+        debate = get_registry().get("protocols", "debate")
+        jobs = [(debate, Job("debate", q, ORDERS[derive_seed(seed, "crossplay", q.task, q.id, a, b) % 2],
+                             agent=f"{a} vs {b}", debaters=(a, b)), None)
+                for q in questions for a, b in pairs]
+        runner = Runner(store, judge=judge, agent=None, judge_name=judge_name, agent_name="crossplay",
+                        options=options, seed=seed, judge_debias=debias, concurrency=concurrency,
+                        protocols=_all_protocols(), debaters=players)
+        outcome = _execute(store, runner, jobs, runner._protocols, progress, "cross-play", concurrency)
+        outcome.skipped = skipped
+        return outcome
     finally:
         store.close()
 

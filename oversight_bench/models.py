@@ -97,6 +97,21 @@ def parse_spec(text: str) -> Spec:
     return Spec(backend, model, options)
 
 
+def split_specs(text: str) -> list[str]:
+    """A comma-separated list of specs, where a `key=value` part belongs to the spec before it:
+    `a:x,b:y,best_of_n=4` -> [`a:x`, `b:y,best_of_n=4`]."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        is_option = "=" in part and ":" not in part.split("=", 1)[0]
+        if is_option and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def redact_spec(spec: Spec | str) -> str:
     """The spec as text with secret-looking options removed: safe for records, logs and errors."""
     spec = parse_spec(spec) if isinstance(spec, str) else spec

@@ -33,6 +33,8 @@ class ProtocolOptions(BaseModel):
     judge_temperature: float = Field(0.0, ge=0.0, le=2.0)
     agent_max_tokens: int = Field(400, ge=16)
     judge_max_tokens: int = Field(256, ge=4)
+    qa_samples: int = Field(0, ge=0, le=64, description="extra sampled judge answers on QA without article, "
+                            "for the compute-matched majority-vote baseline")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,12 @@ class Job:
     question: Question
     answer_order: str  # correct_first | correct_second
     assignment: str | None = None
+    #: tells apart several transcripts of the same question, order and assignment (imported rooms)
+    variant: str | None = None
+    #: the agent's name when it is not the run's (re-judged imports, cross-play)
+    agent: str | None = None
+    #: cross-play: model names of the debaters defending displayed answers 1 and 2
+    debaters: tuple[str, str] | None = None
 
     @property
     def answers(self) -> tuple[str, str]:
@@ -55,7 +63,10 @@ class Job:
 
     @property
     def key(self) -> str:
-        return f"{self.protocol}|{self.question.task}|{self.question.id}|{self.assignment or '-'}|{self.answer_order}"
+        key = f"{self.protocol}|{self.question.task}|{self.question.id}|{self.assignment or '-'}|{self.answer_order}"
+        if self.debaters:
+            key += f"|{self.debaters[0]} vs {self.debaters[1]}"
+        return key + (f"|{self.variant}" if self.variant else "")
 
 
 @dataclass
@@ -112,9 +123,10 @@ class Context(abc.ABC):
         temperature: float | None = None,
         stop: list[str] | None = None,
         tag: str = "",
+        speaker: str | None = None,
     ) -> list[str]:
         """Sample n texts from the judge or the agent. `tag` names the call in records
-        (e.g. "round2/Alice")."""
+        (e.g. "round2/Alice"); `speaker` picks the debater's own model in cross-play."""
 
     @abc.abstractmethod
     async def choice_probs(self, role: Literal["judge", "agent"], messages: list[Message], tag: str = "") -> list[float] | None:
@@ -123,6 +135,10 @@ class Context(abc.ABC):
     @abc.abstractmethod
     def few_shot_examples(self, question: Question, k: int) -> list[tuple[Question, str]]:
         """k other questions of the same task with a balanced answer order, for judge few-shot."""
+
+    def best_of_n(self, speaker: str | None = None) -> int:
+        """Samples per debater turn (a cross-play debater variant may carry its own)."""
+        return self.options.best_of_n
 
     @abc.abstractmethod
     async def sub_run(self, job: Job) -> tuple[list[Turn], Decision]:

@@ -67,6 +67,7 @@ class Runner:
         concurrency: int | None = None,
         few_shot_pool: dict[str, list[Question]] | None = None,
         protocols: dict[str, Protocol] | None = None,
+        debaters: dict[str, tuple[Model, int]] | None = None,
     ):
         self.store = store
         self.models = {"judge": judge, "agent": agent}
@@ -75,19 +76,22 @@ class Runner:
         self.seed = seed
         self.judge_debias = judge_debias
         self.few_shot_pool = few_shot_pool or {}
+        #: cross-play debaters by name: (model, best_of_n)
+        self.debaters = debaters or {}
         self.stats = Stats()
         self._protocols = protocols or {}
         self._inflight: dict[str, asyncio.Future] = {}
         # one semaphore per distinct model object, so judge == agent shares the bound
         self._sems: dict[int, asyncio.Semaphore] = {}
-        for m in (judge, agent):
+        for m in (judge, agent, *(d[0] for d in self.debaters.values())):
             if m is not None and id(m) not in self._sems:
                 self._sems[id(m)] = asyncio.Semaphore(concurrency or m.max_concurrency)
 
     # -- model calls -----------------------------------------------------------------------------
-    async def call(self, role: str, kind: str, messages: list[dict], params: dict[str, Any], context: dict[str, Any]) -> dict:
+    async def call(self, role: str, kind: str, messages: list[dict], params: dict[str, Any], context: dict[str, Any],
+                   model: Model | None = None) -> dict:
         """One cached model call. `kind` is generate or choice_probs. Returns the response dict."""
-        model = self.models[role]
+        model = model or self.models[role]
         if model is None:
             raise RuntimeError(f"no {role} model in this run (re-judging makes judge calls only)")
         request = {"kind": kind, **model.request_fingerprint(), "messages": messages, **params}
@@ -137,7 +141,7 @@ class Runner:
     # -- jobs --------------------------------------------------------------------------------------
     def job_fields(self, job: Job) -> dict[str, Any]:
         return {
-            "judge": self.names["judge"], "agent": self.names["agent"], "protocol": job.protocol,
+            "judge": self.names["judge"], "agent": job.agent or self.names["agent"], "protocol": job.protocol,
             "task": job.question.task, "question_id": job.question.id, "assignment": job.assignment,
             "answer_order": job.answer_order,
         }
@@ -153,6 +157,8 @@ class Runner:
         out = decision.to_dict()
         out.update(correct_index=job.correct_index, answers=list(job.answers))
         out.update(protocol.describe_outcome(job, turns, decision))
+        if job.debaters:
+            out.setdefault("extra", {})["debaters"] = list(job.debaters)
         if decision.answer is None:
             self.stats.invalid += 1
         self.store.write_job(job.key, fields, [t.to_dict() for t in turns], out)
@@ -218,7 +224,18 @@ class JobContext(Context):
         f = self.runner.job_fields(self.job)
         return {k: f[k] for k in ("protocol", "task", "question_id", "assignment", "answer_order")} | {"tag": tag}
 
-    async def generate(self, role, messages, *, n=1, max_tokens=None, temperature=None, stop=None, tag=""):
+    def _agent_model(self, speaker: str | None) -> Model | None:
+        """The debater's own model in cross-play, else the run's agent."""
+        if self.job.debaters and speaker in ("Alice", "Bob"):
+            return self.runner.debaters[self.job.debaters[0 if speaker == "Alice" else 1]][0]
+        return None
+
+    def best_of_n(self, speaker=None):
+        if self.job.debaters and speaker in ("Alice", "Bob"):
+            return self.runner.debaters[self.job.debaters[0 if speaker == "Alice" else 1]][1]
+        return self.options.best_of_n
+
+    async def generate(self, role, messages, *, n=1, max_tokens=None, temperature=None, stop=None, tag="", speaker=None):
         o = self.options
         if max_tokens is None:
             max_tokens = o.judge_max_tokens if role == "judge" else o.agent_max_tokens
@@ -226,7 +243,8 @@ class JobContext(Context):
             temperature = o.judge_temperature if role == "judge" else o.agent_temperature
         params = {"n": n, "max_tokens": max_tokens, "temperature": temperature, "stop": stop,
                   "seed": self._seed(role, tag)}
-        resp = await self.runner.call(role, "generate", messages, params, self._context(tag))
+        model = self._agent_model(speaker) if role == "agent" else None
+        resp = await self.runner.call(role, "generate", messages, params, self._context(tag), model=model)
         return list(resp["texts"])
 
     def _seed(self, role: str, tag: str) -> int:

@@ -87,26 +87,27 @@ async def agent_turn(ctx: Context, job: Job, *, messages: list[Message], round_n
                      defends: int, tag: str, pick_prompt: Callable[[list[str]], list[Message]] | None = None) -> Turn:
     """Sample an agent turn (N samples when best-of-N applies, i.e. `pick_prompt` is given) and keep
     the raw output for the record and the processed text for everyone else."""
-    n = ctx.options.best_of_n if pick_prompt is not None else 1
-    texts = (await ctx.generate("agent", messages, n=n, tag=tag))[:n] or [""]
+    n = ctx.best_of_n(speaker) if pick_prompt is not None else 1
+    texts = (await ctx.generate("agent", messages, n=n, tag=tag, speaker=speaker))[:n] or [""]
     article = agent_article(job.question)
     shown = [process_turn(t, article, ctx.options.word_limit) for t in texts]
     extra: dict[str, Any] = {}
     chosen = 0
     if len(texts) > 1 and pick_prompt is not None:
-        chosen, extra["best_of_n"] = await pick_most_persuasive(ctx, pick_prompt(shown), texts, tag)
+        chosen, extra["best_of_n"] = await pick_most_persuasive(ctx, pick_prompt(shown), texts, tag, speaker)
     notes = turn_notes(texts[chosen], ctx.options.word_limit)
     if notes:
         extra["format"] = notes
     return Turn(round_no, role, speaker, texts[chosen], shown[chosen], defends, extra)
 
 
-async def pick_most_persuasive(ctx: Context, messages: list[Message], texts: list[str], tag: str) -> tuple[int, dict]:
+async def pick_most_persuasive(ctx: Context, messages: list[Message], texts: list[str], tag: str,
+                               speaker: str | None = None) -> tuple[int, dict]:
     """Ask the debater model which sample is most persuasive (seed Appendix H.7). An unparseable pick
     falls back to the first sample and says so in the record. The pick is a judgement, so it uses the
     judge's sampling settings."""
     raw = (await ctx.generate("agent", messages, tag=f"bon_pick/{tag}", temperature=ctx.options.judge_temperature,
-                              max_tokens=ctx.options.judge_max_tokens) or [""])[0]
+                              max_tokens=ctx.options.judge_max_tokens, speaker=speaker) or [""])[0]
     pick = parse_choice(raw, len(texts))
     info: dict[str, Any] = {"samples": texts, "pick_raw": raw, "picked": pick or 1}
     if pick is None:

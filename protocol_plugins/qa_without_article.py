@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.processing import parse_answer
 from protocol_plugins.common import judge_decide, judge_examples, qa_messages
 
 
@@ -16,5 +17,15 @@ class QAWithoutArticle(Protocol):
 
     async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
         examples = judge_examples(ctx, job.question)
-        return await judge_decide(ctx, job, lambda order: qa_messages(
-            ctx, "judge", job, order, article=None, mode=ctx.options.judge_mode, examples=examples))
+
+        def prompt_for(order: str):
+            return qa_messages(ctx, "judge", job, order, article=None, mode=ctx.options.judge_mode, examples=examples)
+
+        decision = await judge_decide(ctx, job, prompt_for)
+        if ctx.options.qa_samples:
+            # Extra sampled answers (temperature 1) for the compute-matched majority-vote baseline,
+            # which gives the judge as many calls as a debate spends.
+            texts = await ctx.generate("judge", prompt_for(job.answer_order), n=ctx.options.qa_samples,
+                                       temperature=1.0, tag="judge/samples")
+            decision.extra["samples"] = [parse_answer(t) for t in texts]
+        return decision

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 from scipy.optimize import minimize
+from scipy.special import expit
 
 from oversight_bench.errors import BenchError
 
@@ -56,7 +57,7 @@ def _fit_matrix(wins: np.ndarray, played: np.ndarray, scale: float, weighting: s
         nll = np.sum(target * np.logaddexp(0.0, -diff))
         # pin the free constant: ratings are only defined up to a shift
         nll += 1e-6 * np.sum(e) ** 2
-        sig = 1.0 / (1.0 + np.exp(diff))  # 1 - sigmoid(diff)
+        sig = expit(-diff)  # 1 - sigmoid(diff), without overflow
         g_ij = -target * sig * k
         grad = g_ij.sum(axis=1) - g_ij.sum(axis=0) + 2e-6 * np.sum(e)
         return nll, grad

@@ -1,0 +1,75 @@
+"""Re-judging stored transcripts (judge calls only), imported rooms, and cross-play for Elo."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from helpers import DATA, cli
+
+FAKE = "scripted:default"
+
+
+def _roles(directory) -> dict[str, int]:
+    con = sqlite3.connect(directory / "results.sqlite")
+    try:
+        return dict(con.execute("SELECT role, COUNT(*) FROM calls GROUP BY role").fetchall())
+    finally:
+        con.close()
+
+
+def test_judge_from_makes_only_judge_calls(tmp_path):
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "4",
+              "--protocols", "qa_without_article,debate,consultancy", "--output", str(src), "--quiet")
+    assert res.exit_code == 0, res.output
+    res = cli("judge", "--from", str(src), "--judge", "scripted:default,logprobs=true", "--output", str(dst), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert set(_roles(dst)) == {"judge"}
+    assert "consultancy is not re-judgeable" in res.output
+    from oversight_bench.store import Store
+    a, b = Store.open(src), Store.open(dst)
+    try:
+        src_debates = [r for r in a.iter_records("decision") if r["protocol"] == "debate"]
+        new = [r for r in b.iter_records("decision") if r["protocol"] == "debate"]
+        assert {r["job_key"] for r in new} == {r["job_key"] for r in src_debates}
+        assert all(r["probs"] is not None for r in new)  # the new judge has logprobs
+        assert b.count("turn") == len([r for r in a.iter_records("turn") if r["protocol"] == "debate"])
+    finally:
+        a.close(), b.close()
+
+
+@pytest.mark.skipif(not (DATA / "quality" / "michael2023_debates").exists(), reason="peer debates not available")
+def test_rejudge_imported_rooms_keeps_every_room(tmp_path):
+    imp, dst = tmp_path / "nyu", tmp_path / "rejudged"
+    res = cli("import", "nyu-debate", str(DATA / "quality" / "michael2023_debates"), "--output", str(imp), "--paper-only")
+    assert res.exit_code == 0, res.output
+    res = cli("judge", "--from", str(imp), "--judge", FAKE, "--output", str(dst), "--quiet")
+    assert res.exit_code == 0, res.output
+    from oversight_bench.store import Store
+    a, b = Store.open(imp), Store.open(dst)
+    try:
+        debates = [r for r in a.iter_records("decision") if r["protocol"] == "debate"]
+        new = list(b.iter_records("decision"))
+        assert len(new) == len(debates) == 241
+        assert {r["agent"] for r in new} == {r["agent"] for r in debates}
+    finally:
+        a.close(), b.close()
+
+
+def test_crossplay_elo(tmp_path):
+    out = tmp_path / "elo"
+    res = cli("elo", "--debaters", f"{FAKE},{FAKE},best_of_n=2,scripted:default,delay=0", "--judge", FAKE,
+              "--tasks", "prontoqa,truthfulqa", "--pairings", "24", "--output", str(out), "--bootstrap", "20")
+    assert res.exit_code == 0, res.output
+    assert (out / "elo.json").exists()
+    from oversight_bench.store import Store
+    st = Store.open(out / "crossplay")
+    try:
+        decisions = list(st.iter_records("decision"))
+        assert len(decisions) == 24  # 2 questions per task x 2 tasks x 6 ordered pairs
+        assert all(len(d["extra"]["debaters"]) == 2 for d in decisions)
+        assert {q.task for q in st.questions().values()} == {"prontoqa", "truthfulqa"}
+    finally:
+        st.close()
