@@ -9,7 +9,7 @@ without trusting the client under test.
 
 A seeded fault mode makes a share of requests fail the ways real APIs do: 500s, 429s with
 `Retry-After`, hangs past the client's timeout, dropped connections, unparseable JSON bodies, and
-empty or malformed completions. Transport faults are drawn per (prompt, attempt) and stop after
+empty, malformed or choice-less completions. Transport faults are drawn per (prompt, attempt) and stop after
 `max_faults` attempts of a prompt, so a client that retries always gets through; content faults
 are drawn per prompt, so they are stable and counted as invalid answers.
 
@@ -32,7 +32,7 @@ import urllib.request
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-FAULT_KINDS = ("500", "429", "hang", "drop", "badjson", "empty", "malformed")
+FAULT_KINDS = ("500", "429", "hang", "drop", "badjson", "empty", "malformed", "nochoices")
 TRANSPORT_FAULTS = ("500", "429", "hang", "drop", "badjson")
 
 
@@ -126,7 +126,7 @@ class FakeServer:
         # content faults: a stable property of the prompt
         u = (_h(self.cfg.seed, "content", prompt_h) % 1_000_000) / 1_000_000
         acc = 0.0
-        for kind in ("empty", "malformed"):
+        for kind in ("empty", "malformed", "nochoices"):
             acc += f.get(kind, 0.0)
             if u < acc:
                 return kind
@@ -168,6 +168,11 @@ class FakeServer:
             if method == "POST":
                 self.reset()
             await _json(send, 200, self.stats())
+        elif path == "/config" and method == "POST":
+            # change behaviour mid-test (e.g. start rejecting the key): fields of ServerConfig
+            for k, v in json.loads(body or b"{}").items():
+                setattr(self.cfg, k, v)
+            await _json(send, 200, asdict(self.cfg))
         else:
             await _json(send, 404, {"error": {"message": f"no route {path}", "type": "not_found"}})
 
@@ -243,6 +248,8 @@ class FakeServer:
         want_lp = bool(req.get("logprobs"))
         top = int(req.get("top_logprobs") or 0)
         choices = []
+        if fault == "nochoices":
+            texts = []
         for i, t in enumerate(texts):
             c = {"index": i, "message": {"role": "assistant", "content": t}, "finish_reason": "stop", "logprobs": None}
             if want_lp:
@@ -308,6 +315,12 @@ class ServerHandle:
 
     def reset(self) -> dict[str, Any]:
         req = urllib.request.Request(self.base + "/stats", data=b"", method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def configure(self, **changes: Any) -> dict[str, Any]:
+        """Change ServerConfig fields of the running server (faults, api_key, latency, ...)."""
+        req = urllib.request.Request(self.base + "/config", data=json.dumps(changes).encode(), method="POST")
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
 

@@ -169,7 +169,7 @@ class OpenAIModel(Model):
                                                            temperature=temperature, stop=stop, seed=s))
             got = self.parse_response(resp, want)
             if not got:
-                raise RuntimeError(f"{self.name}: the server returned no choices")
+                raise BenchError(f"{self.name}: the server returned no choices; expected at least one (is base_url an OpenAI-compatible chat endpoint?)")
             outs.extend(got)
         return outs
 

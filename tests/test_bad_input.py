@@ -1,0 +1,297 @@
+"""Bad input of every kind ends in one line that names the problem and what was expected.
+
+Each case runs the real CLI in a subprocess and must exit with status 2, print no traceback,
+and end its stderr with one `error:` line (click's own usage errors end with its `Error:` line)
+containing the words that name the problem and the expectation. Cases that point at a run
+directory holding finished records must leave those records exactly as they were, including
+the ones that fail in the middle of a run (a key the server starts rejecting, a model that
+starts returning nothing). The cases run in parallel so the file stays well under a minute.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, records
+from test_core import needs_example
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from fake_openai_server import ServerConfig, start_server  # noqa: E402
+
+pytestmark = [needs_example, pytest.mark.timeout(170)]
+
+S = "scripted:default"
+BASE = ["--judge", S, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article", "--seed", "0", "--quiet"]
+
+
+@dataclass
+class Case:
+    id: str
+    args: list[str]
+    expect: list[str]  # substrings of the last stderr line (case-insensitive)
+    env: dict[str, str] = field(default_factory=dict)
+    #: run against a copy of a finished run and check nothing is lost (False: a fresh directory,
+    #: where the model settings differ and the resume check would speak first)
+    keeps_records: bool = True
+
+
+def _yaml_task(name: str, body: str) -> str:
+    return textwrap.dedent(body).replace("NAME", name)
+
+
+GOOD_TASK = """\
+name: NAME
+task_type: closed
+loader: table
+source:
+  local:
+    files: [rows.jsonl]
+fields:
+  question: q
+  correct: right
+  incorrect: wrong
+binary:
+  mode: pair
+sample_size: 8
+"""
+
+CASES = [
+    # run.yaml
+    Case("config_broken_yaml", ["--config", "{tmp}/broken.yaml"], ["broken.yaml", "invalid yaml", "line"]),
+    Case("config_not_a_mapping", ["--config", "{tmp}/list.yaml"], ["list.yaml", "expected a mapping"]),
+    Case("config_unknown_field", ["--config", "{tmp}/extra.yaml"], ["bogus_field"]),
+    Case("config_missing_file", ["--config", "{tmp}/nope.yaml"], ["cannot read config", "nope.yaml"]),
+    Case("config_bad_option_type", ["--config", "{tmp}/rounds.yaml"], ["options.rounds", "zero"]),
+    # names
+    Case("unknown_task", [*BASE, "--tasks", "arithh"], ["unknown task", "arithh", "did you mean 'arith'"]),
+    Case("unknown_protocol", [*BASE, "--protocols", "debat"], ["unknown protocol", "did you mean 'debate'", "known protocols"]),
+    Case("unknown_backend", [*BASE, "--judge", "openaj:gpt-4o"], ["unknown model", "openaj", "did you mean 'openai'"],
+         keeps_records=False),
+    Case("spec_without_backend", [*BASE, "--judge", "gpt4"], ["has no backend", "backend:model"]),
+    Case("spec_option_not_kv", [*BASE, "--judge", "scripted:default,delay"], ["'delay'", "not key=value"]),
+    Case("spec_empty_key", [*BASE, "--agent", "scripted:default,=3"], ["empty key"]),
+    Case("scripted_unknown_option", [*BASE, "--judge", "scripted:default,bogus=1"],
+         ["unknown option", "bogus", "expected"], keeps_records=False),
+    Case("scripted_unknown_script", [*BASE, "--judge", "scripted:nosuch"], ["nosuch", "not registered", "known scripts"],
+         keeps_records=False),
+    Case("openai_unknown_option", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,temprature=0.5"],
+         ["unknown option", "temprature", "expected"], keeps_records=False),
+    Case("no_tasks", [*BASE, "--tasks", ","], ["no tasks selected", "group"]),
+    # protocol options
+    Case("rounds_zero", [*BASE, "--rounds", "0"], ["rounds", "greater than or equal to 1"]),
+    Case("rounds_too_many", [*BASE, "--rounds", "99"], ["rounds", "less than or equal to 10"]),
+    Case("unknown_option", [*BASE, "-o", "bogus_opt=1"], ["bogus_opt"]),
+    Case("option_not_kv", [*BASE, "-o", "rounds"], ["rounds", "not key=value"]),
+    Case("option_wrong_type", [*BASE, "-o", "word_limit=lots"], ["word_limit", "lots"]),
+    Case("limit_zero", [*BASE, "--limit", "0"], ["limit", "greater than or equal to 1"]),
+    Case("concurrency_zero", [*BASE, "--concurrency", "0"], ["concurrency", "greater than or equal to 1"]),
+    Case("bad_choice_flag", [*BASE, "--judge-mode", "guess"], ["--judge-mode", "guess", "predict", "cot"]),
+    Case("debias_without_logprobs", [*BASE, "--judge", "scripted:default,debias=true"],
+         ["answer probabilities", "debias"], keeps_records=False),
+    Case("debias_with_cot", [*BASE, "--judge", "scripted:default,debias=true,logprobs=true", "--judge-mode", "cot"],
+         ["debias", "predict"], keeps_records=False),
+    # data and task configs
+    Case("missing_data_dir", [*BASE, "--data-dir", "{tmp}/no-such-data"], ["data directory", "no-such-data", "does not exist"]),
+    Case("missing_data_dir_env", BASE, ["OVERSIGHT_BENCH_DATA", "does not exist"],
+         env={"OVERSIGHT_BENCH_DATA": "/nonexistent/obench-data"}),
+    Case("data_files_absent", [*BASE, "--tasks", "boolq", "--data-dir", "{tmp}/emptydata"],
+         ["boolq", "boolq_validation.json", "--data-dir"], env={"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"},
+         keeps_records=False),
+    Case("include_path_missing", [*BASE, "--include-path", "{tmp}/no-tasks-here", "--tasks", "x"],
+         ["--include-path", "no such file or directory"]),
+    Case("include_path_no_yaml", [*BASE, "--include-path", "{tmp}/emptydata", "--tasks", "x"], ["no *.yaml"]),
+    Case("task_yaml_broken", [*BASE, "--include-path", "{tmp}/tasks_broken", "--tasks", "t_broken"],
+         ["t_broken.yaml", "invalid yaml", "line"]),
+    Case("task_yaml_missing_field", [*BASE, "--include-path", "{tmp}/tasks_nofields", "--tasks", "t_nofields"],
+         ["t_nofields.yaml", "fields", "required"]),
+    Case("task_yaml_bad_type", [*BASE, "--include-path", "{tmp}/tasks_badtype", "--tasks", "t_badtype"],
+         ["task_type", "extractive", "closed"]),
+    Case("task_files_absent", [*BASE, "--include-path", "{tmp}/tasks_nofiles", "--tasks", "t_nofiles",
+                               "--data-dir", "{tmp}/emptydata"], ["t_nofiles", "rows.jsonl", "not found"],
+         keeps_records=False),
+    Case("dataset_rows_all_malformed", [*BASE, "--include-path", "{tmp}/tasks_bad_rows", "--tasks", "t_bad_rows",
+                                        "--data-dir", "{tmp}/baddata"], ["t_bad_rows", "no questions"],
+         keeps_records=False),
+    # plugins
+    Case("broken_plugin_protocol", [*BASE, "--protocols", "broken_proto"], ["unknown protocol", "broken_proto"],
+         env={"PYTHONPATH": "{tmp}/broken_plugin"}),
+    # output directory
+    Case("output_under_a_file", [*BASE, "--output", "{tmp}/a_file/run"], ["cannot write to output directory", "writable"],
+         keeps_records=False),
+    Case("output_unwritable", [*BASE, "--output", "/proc/obench-run"], ["cannot write to output directory", "writable"],
+         keeps_records=False),
+    Case("other_settings_same_dir", [*BASE, "--seed", "5"], ["different seed", "same settings"]),
+    # commands other than run
+    Case("export_not_a_run", ["export", "{tmp}/emptydata"], ["not a run directory", "results.sqlite"],
+         keeps_records=False),
+    Case("judge_from_not_a_run", ["judge", "--from", "{tmp}/emptydata", "--judge", S, "--output", "{tmp}/rj"],
+         ["not a run directory"], keeps_records=False),
+]
+
+
+def _prepare(tmp: Path) -> None:
+    (tmp / "broken.yaml").write_text("judge: [unclosed\ntasks: arith\n")
+    (tmp / "list.yaml").write_text("- judge\n- agent\n")
+    (tmp / "extra.yaml").write_text(f"judge: {S}\nbogus_field: 1\n")
+    (tmp / "rounds.yaml").write_text(f"judge: {S}\nagent: {S}\ntasks: [arith]\noptions:\n  rounds: zero\n")
+    (tmp / "emptydata").mkdir()
+    (tmp / "a_file").write_text("not a folder")
+    for name, body in {
+        "t_broken": "name: t_broken\ntask_type: closed\nfields: {question: q\n",
+        "t_nofields": "name: t_nofields\ntask_type: closed\nsource: {local: {files: [rows.jsonl]}}\nbinary: {mode: pair}\n",
+        "t_badtype": GOOD_TASK.replace("closed", "multiple_choice"),
+        "t_nofiles": GOOD_TASK,
+        "t_bad_rows": GOOD_TASK,
+    }.items():
+        d = tmp / f"tasks_{name.removeprefix('t_')}"
+        d.mkdir()
+        (d / f"{name}.yaml").write_text(_yaml_task(name, body))
+    (tmp / "baddata").mkdir()
+    (tmp / "baddata" / "rows.jsonl").write_text('{"q": "unclosed\n[1, 2]\n{"q": "no answers"}\n{"right": "x"}\n')
+    # an installed plugin whose module raises on import (a dist-info found on PYTHONPATH)
+    bp = tmp / "broken_plugin"
+    (bp / "obench_broken_plugin-0.1.dist-info").mkdir(parents=True)
+    (bp / "obench_broken_plugin-0.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: obench-broken-plugin\nVersion: 0.1\n")
+    (bp / "obench_broken_plugin-0.1.dist-info" / "entry_points.txt").write_text(
+        "[oversight_bench]\nbroken = obench_broken_plugin\n")
+    (bp / "obench_broken_plugin.py").write_text("raise ImportError('obench_broken_plugin needs missing_dependency')\n")
+
+
+def _sub(x: str, tmp: Path) -> str:
+    return x.replace("{tmp}", str(tmp))
+
+
+def _cli(args: list[str], env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    full = {**os.environ, **(env or {})}
+    if "PYTHONPATH" in (env or {}):
+        full["PYTHONPATH"] = env["PYTHONPATH"] + os.pathsep + os.environ.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True,
+                          env=full, cwd=REPO, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    """Run every case once, in parallel, each against its own copy of a finished run."""
+    tmp = tmp_path_factory.mktemp("bad")
+    _prepare(tmp)
+    base = tmp / "base_run"
+    res = _cli(["run", *BASE, "--limit", "4", "--output", str(base)])
+    assert res.returncode == 0, res.stderr
+    expected = records(base)
+    assert len(expected) == 4
+
+    def one(case: Case):
+        args = [_sub(a, tmp) for a in case.args]
+        env = {k: _sub(v, tmp) for k, v in case.env.items()}
+        out = tmp / f"out_{case.id}"
+        if case.keeps_records:
+            shutil.copytree(base, out, ignore=shutil.ignore_patterns(".lock"))
+        if args and args[0] in ("export", "judge"):
+            cmd = args
+        elif "--output" in args:
+            cmd = ["run", *args]
+        else:
+            cmd = ["run", *args, "--output", str(out)]
+        return case.id, _cli(cmd, env), out
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = {cid: (r, out) for cid, r, out in pool.map(one, CASES)}
+    return results, expected, tmp
+
+
+def test_at_least_30_cases():
+    assert len(CASES) >= 30 and len({c.id for c in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_bad_input_one_line_exit_2(outcomes, case):
+    results, expected, _ = outcomes
+    res, out = results[case.id]
+    assert res.returncode == 2, f"exit {res.returncode}\nstdout: {res.stdout[-800:]}\nstderr: {res.stderr[-1500:]}"
+    assert "Traceback" not in res.stderr + res.stdout
+    lines = [l for l in res.stderr.splitlines() if l.strip()]
+    assert lines, "no error message"
+    last = lines[-1]
+    assert re.match(r"(error|Error): \S", last), res.stderr[-1500:]
+    # one line: nothing after it, and no other error lines before it
+    assert sum(1 for l in lines if re.match(r"(error|Error):", l)) == 1, res.stderr[-1500:]
+    for want in case.expect:
+        assert want.lower() in last.lower(), f"{want!r} not in: {last}"
+    if case.keeps_records:
+        assert records(out) == expected, "finished records changed"
+
+
+def test_broken_plugin_reported_and_the_rest_works(outcomes, tmp_path):
+    """The broken plugin is one warning line; runs that do not need it still work."""
+    results, _, tmp = outcomes
+    res, _ = results["broken_plugin_protocol"]
+    assert re.search(r"plugin .*broken.* failed to load: ImportError: obench_broken_plugin needs missing_dependency", res.stderr)
+    env = {"PYTHONPATH": str(tmp / "broken_plugin")}
+    ok = _cli(["run", *BASE, "--limit", "2", "--output", str(tmp_path / "r")], env)
+    assert ok.returncode == 0, ok.stderr[-1500:]
+    assert "failed to load" in ok.stderr and "Traceback" not in ok.stderr
+    listing = _cli(["list", "plugins"], env)
+    assert listing.returncode == 0 and "BROKEN" in listing.stdout
+
+
+def test_some_malformed_rows_are_skipped_and_reported(tmp_path):
+    """Malformed rows alongside good ones are not fatal: they are counted and reported."""
+    _prepare(tmp_path)
+    (tmp_path / "mixdata").mkdir()
+    good = "".join(f'{{"q": "Is {i} even?", "right": "{"yes" if i % 2 == 0 else "no"}", '
+                   f'"wrong": "{"no" if i % 2 == 0 else "yes"}"}}\n' for i in range(6))
+    (tmp_path / "mixdata" / "rows.jsonl").write_text(good + '{"q": "unclosed\n[1, 2]\n{"right": "only"}\n')
+    res = _cli(["run", *BASE, "--include-path", str(tmp_path / "tasks_bad_rows"), "--tasks", "t_bad_rows",
+                "--data-dir", str(tmp_path / "mixdata"), "--output", str(tmp_path / "r")])
+    assert res.returncode == 0, res.stderr[-1500:]
+    assert re.search(r"skipped \d+ row\(s\) of t_bad_rows", res.stdout), res.stdout[-1500:]
+    assert "jobs: 6 done" in res.stdout
+
+
+@pytest.fixture(scope="module")
+def server():
+    with start_server(ServerConfig(api_key="sk-good-key-000000")) as srv:
+        yield srv
+
+
+def _openai_run(srv, out: Path, limit: int, key: str) -> subprocess.CompletedProcess:
+    spec = f"openai:m,base_url={srv.url},concurrency=2,max_retries=0,timeout=10"
+    return _cli(["run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
+                 "--limit", str(limit), "--output", str(out), "--quiet"], {"OPENAI_API_KEY": key})
+
+
+@pytest.mark.parametrize("failure", ["key_rejected", "model_returns_nothing"])
+def test_mid_run_failure_keeps_finished_records(server, tmp_path, failure):
+    """A run resumed against a server that now rejects the key, or answers with no choices at all,
+    stops with one line (exit 2) and the records finished before are all still there."""
+    out = tmp_path / "run"
+    server.configure(api_key="sk-good-key-000000", faults={})
+    first = _openai_run(server, out, 4, "sk-good-key-000000")
+    assert first.returncode == 0, first.stderr[-1500:]
+    before = records(out)
+    if failure == "key_rejected":
+        server.configure(api_key="sk-rotated-key-111111")
+        expect = ["401", "api key"]
+    else:
+        server.configure(faults={"nochoices": 1.0})
+        expect = ["no choices"]
+    res = _openai_run(server, out, 12, "sk-good-key-000000")
+    server.configure(api_key="sk-good-key-000000", faults={})
+    assert res.returncode == 2, res.stderr[-1500:]
+    assert "Traceback" not in res.stderr
+    lines = [l for l in res.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for want in expect:
+        assert want.lower() in lines[0].lower(), lines[0]
+    assert records(out) == before
