@@ -16,9 +16,9 @@ from test_core import needs_example
 
 pytestmark = needs_example
 
-ARGS = ["--judge", "scripted:default,delay=0.01", "--agent", "scripted:default,delay=0.01",
+ARGS = ["--judge", "scripted:default,delay=0.05", "--agent", "scripted:default,delay=0.05",
         "--tasks", "arith", "--protocols", "qa_without_article,consultancy,debate,open_debate",
-        "--limit", "10", "--seed", "3", "--quiet"]
+        "--limit", "16", "--seed", "3", "--quiet"]
 
 
 def _cmd(out):
@@ -30,27 +30,72 @@ def _run(out) -> None:
     assert res.returncode == 0, res.stderr[-2000:]
 
 
+def _by_job(recs: list[str]) -> dict[str, set[str]]:
+    import json
+
+    jobs: dict[str, set[str]] = {}
+    for r in recs:
+        jobs.setdefault(json.loads(r)["job_key"], set()).add(r)
+    return jobs
+
+
+def _assert_whole_jobs(out, expected_jobs: dict[str, set[str]]) -> int:
+    """After a kill: every job present has all of its records, exactly as in the reference."""
+    got = _by_job(records(out)) if (out / "results.sqlite").exists() else {}
+    for key, recs in got.items():
+        assert recs == expected_jobs[key], f"job {key} is partial or differs after a kill"
+    return len(got)
+
+
 def test_kill_and_resume_equals_uninterrupted(tmp_path):
+    """Ten SIGKILLs at random moments: eight of the run alone, two while `report` reads the same
+    directory (report and run killed at independent moments). After every kill each stored job is
+    whole; the final resume equals an uninterrupted run."""
     ref = tmp_path / "ref"
     t0 = time.monotonic()
     _run(ref)
     duration = time.monotonic() - t0
     expected = records(ref)
     assert len(expected) > 40
+    expected_jobs = _by_job(expected)
 
     out = tmp_path / "killed"
     rng = random.Random(int(os.environ.get("KILL_SEED", "7")))
-    kills = 0
-    for _ in range(6):
+    work = max(0.5, duration - 0.5)  # start-up takes ~0.5 s
+    kills, report_kills, progress = 0, 0, []
+    for i in range(10):
+        t0 = time.monotonic()
         proc = subprocess.Popen(_cmd(out), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.3, max(0.4, duration * 0.9)))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
+        events = [(0.5 + rng.uniform(0, 0.25 * work), "kill run")]
+        if i in (3, 7):  # mid-report: `report` reads the directory the run is writing
+            started = rng.uniform(0.0, 0.4)
+            events += [(started, "start report"), (started + rng.uniform(0.2, 1.2), "kill report")]
+        rep = None
+        for at, what in sorted(events):
+            time.sleep(max(0.0, t0 + at - time.monotonic()))
+            if what == "start report":
+                rep = subprocess.Popen([sys.executable, "-m", "oversight_bench.cli", "report", str(out), "--output",
+                                        str(tmp_path / f"report{i}")], cwd=REPO, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+            elif what == "kill report" and rep.poll() is None:
+                rep.send_signal(signal.SIGKILL)
+                report_kills += 1
+            elif what == "kill run" and proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
         proc.wait()
-    assert kills >= 1, "the run finished before any kill; make it longer"
+        if rep is not None:
+            rep.wait()
+        progress.append(_assert_whole_jobs(out, expected_jobs))
+    assert kills >= 5, "the run finished before most kills; make it longer"
+    assert report_kills >= 1, "report finished before it could be killed"
     _run(out)
-    assert records(out) == expected
+    assert records(out) == expected, f"jobs stored after each kill: {progress}"
+    # the killed report left the run directory readable: a full report works now
+    res = subprocess.run([sys.executable, "-m", "oversight_bench.cli", "report", str(out), "--output",
+                          str(tmp_path / "report_final"), "--no-figures"], cwd=REPO, capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
 
 
 def test_second_writer_refused_while_first_runs(tmp_path):
