@@ -204,7 +204,9 @@ class LlamaCppModel(Model):
         msgs = [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
         lo = self.loaded
         if lo.formatter is None:
-            return plain_prompt(msgs), []
+            prompt = plain_prompt(msgs)
+            # a base model would go on to write the next "User:" turn itself
+            return prompt, ["\nUser:"] if prompt.endswith("Assistant: ") else []
         return lo.formatter(messages=msgs).prompt, [lo.eos_text] if lo.eos_text else []
 
     def tokenize(self, text: str) -> list[int]:
