@@ -32,7 +32,8 @@ class ProtocolOptions(BaseModel):
     agent_temperature: float = Field(1.0, ge=0.0, le=2.0)
     judge_temperature: float = Field(0.0, ge=0.0, le=2.0)
     agent_max_tokens: int = Field(400, ge=16)
-    judge_max_tokens: int = Field(256, ge=4)
+    judge_max_tokens: int = Field(256, ge=4, description="judge questions and chain-of-thought verdicts")
+    predict_max_tokens: int = Field(24, ge=4, description='predict-mode verdicts ("Answer: N" and little else)')
     qa_samples: int = Field(0, ge=0, le=64, description="extra sampled judge answers on QA without article, "
                             "for the compute-matched majority-vote baseline")
 

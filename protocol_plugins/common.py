@@ -119,7 +119,9 @@ async def pick_most_persuasive(ctx: Context, messages: list[Message], texts: lis
 
 
 async def _judge_once(ctx: Context, messages: list[Message], tag: str, with_probs: bool) -> tuple[str, list[float] | None]:
-    raw = (await ctx.generate("judge", messages, tag=tag) or [""])[0]
+    # A predict-mode verdict is only "Answer: N": a short budget keeps rambling weak judges cheap.
+    max_tokens = ctx.options.predict_max_tokens if ctx.options.judge_mode == "predict" else ctx.options.judge_max_tokens
+    raw = (await ctx.generate("judge", messages, tag=tag, max_tokens=max_tokens) or [""])[0]
     probs = await ctx.choice_probs("judge", messages, tag=f"{tag}/probs") if with_probs else None
     return raw, probs
 
@@ -169,7 +171,7 @@ async def agent_direct_answer(ctx: Context, job: Job) -> Turn:
     article = agent_article(job.question)
     messages = qa_messages(ctx, "agent", job, job.answer_order, article=article, mode="predict", examples=[])
     raw = (await ctx.generate("agent", messages, tag="agent_qa", temperature=0.0,
-                              max_tokens=ctx.options.judge_max_tokens) or [""])[0]
+                              max_tokens=ctx.options.predict_max_tokens) or [""])[0]
     via = "qa_with_article" if article is not None else "qa_without_article"
     return Turn(0, "agent", "Agent", raw, raw, parse_answer(raw), {"direct_qa": via})
 
