@@ -178,6 +178,7 @@ def plain_prompt(messages: list[dict]) -> str:
 class LlamaCppModel(Model):
     capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
     max_concurrency = 1
+    max_jobs = 1  # one call at a time per process: run jobs one by one so prompt prefixes stay cached
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

@@ -93,8 +93,14 @@ def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocol
 
 
 def _workers(models: list[Model | None], concurrency: int | None, n_jobs: int) -> int:
-    inflight = sum((concurrency or m.max_concurrency) for m in {id(m): m for m in models if m}.values())
-    return max(1, min(n_jobs, 4 * inflight, 512))
+    """Jobs to interleave: enough to keep every model's in-flight bound busy, unless all the
+    models prefer fewer (in-process backends that serialise their calls)."""
+    distinct = list({id(m): m for m in models if m}.values())
+    inflight = sum((concurrency or m.max_concurrency) for m in distinct)
+    workers = min(n_jobs, 4 * inflight, 512)
+    if distinct and all(m.max_jobs for m in distinct):
+        workers = min(workers, max(m.max_jobs for m in distinct))
+    return max(1, workers)
 
 
 def _check_identity(store: Store, config: dict[str, Any]) -> None:

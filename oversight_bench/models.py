@@ -125,6 +125,10 @@ class Model(abc.ABC):
     capabilities = Capabilities()
     #: how many calls may be in flight at once for this model (the runner enforces it)
     max_concurrency: int = 1
+    #: how many jobs are worth interleaving when every model of a run says so (None: no limit).
+    #: An in-process CPU backend that runs one call at a time gains nothing from interleaving
+    #: jobs, and loses the prompt-prefix cache that consecutive turns of one job share.
+    max_jobs: int | None = None
 
     def __init__(self, spec: Spec):
         self.spec = spec
