@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from oversight_bench.errors import BenchError
+from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.models import DEFAULT_AGENT, DEFAULT_JUDGE
 from oversight_bench.protocol import ProtocolOptions
 
@@ -60,18 +59,7 @@ def load_run_config(path: str | None, overrides: dict[str, Any]) -> RunConfig:
     where = "command line"
     if path:
         where = path
-        try:
-            text = Path(path).read_text()
-        except OSError as exc:
-            raise BenchError(f"cannot read config {path}: {exc.strerror}") from None
-        try:
-            data = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            raise BenchError(f"{path}: invalid YAML{at}: {getattr(exc, 'problem', exc)}") from None
-        if not isinstance(data, dict):
-            raise BenchError(f"{path}: expected a mapping of run options (judge, agent, tasks, ...), got {type(data).__name__}")
+        data = read_yaml_mapping(path, "run options (judge, agent, tasks, protocols, ...)")
     opts = dict(data.get("options") or {})
     opts.update(overrides.pop("options", {}) or {})
     data.update({k: v for k, v in overrides.items() if v is not None})

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from oversight_bench.errors import BenchError
+from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
 from task_configs.loaders import get_loader
 from task_configs.loaders.common import LoadContext, Records
@@ -111,18 +111,7 @@ def _err(path: Path, exc: ValidationError) -> BenchError:
 
 def parse_config(path: Path) -> TaskConfig:
     """Read and validate one task YAML; every problem is a one-line BenchError naming file and field."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BenchError(f"cannot read task config {path}: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise BenchError(f"{path}: invalid YAML{at}: {getattr(exc, 'problem', exc)}") from None
-    if not isinstance(data, dict):
-        raise BenchError(f"{path}: expected a mapping with name, task_type, source, fields, binary; got {type(data).__name__}")
+    data = read_yaml_mapping(path, "task fields (name, task_type, source, fields, binary)")
     try:
         cfg = TaskConfig.model_validate(data)
     except ValidationError as exc:

@@ -1,0 +1,29 @@
+"""Reading a YAML file safely, with one-line errors that name the file, line and problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from oversight_bench.errors import BenchError
+
+
+def read_yaml_mapping(path: str | Path, expected: str) -> dict[str, Any]:
+    """The mapping in `path` (safe_load); `expected` says what it should hold, for the error."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BenchError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise BenchError(f"{path}: invalid YAML{at}: {getattr(exc, 'problem', exc)}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise BenchError(f"{path}: expected a mapping of {expected}, got {type(data).__name__}")
+    return data
