@@ -433,16 +433,26 @@ def test_example_pack_loader_and_yaml(monkeypatch):
     assert [t.name for t in registered] == ["capitals"]
 
 
-def test_example_pack_entry_point_when_installed():
+def test_example_pack_entry_point_when_installed(tmp_path):
     try:
         md.distribution("obench-capitals")
     except md.PackageNotFoundError:
+        if os.environ.get("CI"):
+            raise AssertionError("CI must pip install -e examples/task_pack") from None
         pytest.skip("examples/task_pack is not installed (CI runs pip install -e examples/task_pack)")
     assert "capitals" in {ep.name for ep in md.entry_points(group="oversight_bench")}
     from oversight_bench.registry import reset_registry
 
     reset_registry()
     assert [t.name for t in resolve_tasks(["capitals"], [])] == ["capitals"]
+    from helpers import cli
+
+    listed = [l for l in cli("list", "tasks").output.splitlines() if l.startswith("capitals")]
+    assert listed and "obench-capitals" in listed[0]
+    res = cli("run", "--tasks", "capitals", "--judge", "scripted:default", "--agent", "scripted:default",
+              "--protocols", "qa_without_article,debate", "--limit", "4", "--output", str(tmp_path / "run"), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "debate" in res.output and "capitals" in res.output
 
 
 def test_task_configs_ship_every_yaml():
