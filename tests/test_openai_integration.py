@@ -110,43 +110,37 @@ def test_choice_probs_from_top_logprobs(server):
 
 
 def test_debate_and_qa_run_end_to_end(server, tmp_path):
-    from oversight_bench.protocol import Job, ProtocolOptions
-    from oversight_bench.questions import Question
-    from oversight_bench.registry import get_registry, reset_registry
-    from oversight_bench.runner import Runner
+    """`oversight-bench run` with openai: judge and agent on real data (BoolQ, extractive: passages
+    verified) and the generated PrOntoQA, then a re-run that makes no model call."""
+    from helpers import DATA, cli, records
     from oversight_bench.store import Store
 
-    reset_registry()
-    reg = get_registry()
-    if not {"debate", "qa_without_article"} <= set(reg.names("protocols")):
-        pytest.skip("the debate and qa_without_article protocols are not installed")
-    protocols = {n: reg.get("protocols", n) for n in ("debate", "qa_without_article")}
-    q = Question(id="q1", task="toy", task_type="closed", question="What is the capital of France?",
-                 correct="Paris", incorrect="Lyon")
-    jobs = [Job("debate", q, "correct_first"), Job("qa_without_article", q, "correct_second")]
-    options = ProtocolOptions(rounds=1, word_limit=30, agent_max_tokens=48, judge_max_tokens=12)
-
-    async def run_once(directory):
-        judge, agent = _model(server), _model(server, ",concurrency=3")
-        store = Store.open(directory, write=True)
-        try:
-            runner = Runner(store, judge=judge, agent=agent, judge_name=judge.name, agent_name=agent.name,
-                            options=options, seed=1)
-            stats = await runner.run([(protocols[j.protocol], j, None) for j in jobs], protocols, total=2, workers=2)
-            return stats, list(store.iter_records("decision")), list(store.iter_calls())
-        finally:
-            store.close()
-            await judge.aclose()
-            await agent.aclose()
-
+    judge = f"openai:smollm2,base_url={server},logprobs=true,concurrency=2,max_retries=1"
+    agent = f"openai:smollm2,base_url={server},concurrency=2,max_retries=1,api_key=sk-test-not-a-secret"
+    out = tmp_path / "run"
+    args = ["run", "--judge", judge, "--agent", agent, "--tasks", "boolq,prontoqa_generated",
+            "--include-path", "configs/tasks", "--protocols", "qa_without_article,qa_with_article,debate",
+            "--limit", "1", "--rounds", "1", "--word-limit", "30", "-o", "agent_max_tokens=64",
+            "--data-dir", str(DATA), "--output", str(out), "--quiet"]
     t0 = time.monotonic()
-    stats, decisions, calls = asyncio.run(run_once(tmp_path / "run"))
-    print(f"debate + QA through openai: {time.monotonic() - t0:.1f}s, {stats.calls} calls")
-    assert stats.jobs_failed == 0, stats.errors
-    assert stats.jobs_done == 2 and {d["protocol"] for d in decisions} == {"debate", "qa_without_article"}
+    res = cli(*args)
+    print(f"debate + QA through openai: {time.monotonic() - t0:.1f}s")
+    assert res.exit_code == 0, res.output
+    store = Store.open(out)
+    try:
+        decisions = list(store.iter_records("decision"))
+        calls = list(store.iter_calls())
+        turns = list(store.iter_records("turn"))
+    finally:
+        store.close()
+    assert {(d["protocol"], d["task"]) for d in decisions} == {
+        ("qa_without_article", "boolq"), ("qa_with_article", "boolq"), ("debate", "boolq"),
+        ("qa_without_article", "prontoqa_generated"), ("debate", "prontoqa_generated")}
+    assert len(turns) == 4 and {t["speaker"] for t in turns} == {"Alice", "Bob"}
     assert all(d["probs"] is None or sum(d["probs"]) == pytest.approx(1.0) for d in decisions)
     assert any(c["request"]["kind"] == "choice_probs" for c in calls)
-    assert all("api_key" not in json.dumps(c["request"]) for c in calls)
-    # a second run into the same store makes no model call
-    stats2, _, _ = asyncio.run(run_once(tmp_path / "run"))
-    assert stats2.calls == 0 and stats2.jobs_skipped == 2
+    assert not any("sk-test-not-a-secret" in p.read_text(errors="ignore") for p in out.iterdir() if p.is_file())
+    before = records(out)
+    res = cli(*args)
+    assert res.exit_code == 0 and "model calls: 0" in res.output
+    assert records(out) == before
