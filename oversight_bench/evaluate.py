@@ -54,6 +54,24 @@ def plan_jobs(protocols: list[Protocol], questions: list[Question], answer_order
     return jobs
 
 
+class LazyPlan:
+    """`plan_jobs`, made while the run goes: each question is let go once its jobs are handed out,
+    and no list of every job is built, so memory does not grow with the run's length."""
+
+    def __init__(self, protocols: list[Protocol], questions: list[Question], answer_order: str, seed: int):
+        self.protocols, self.answer_order, self.seed = protocols, answer_order, seed
+        self._questions = questions[::-1]  # popped from the end, in the original order
+        self._len = sum(len(answer_orders(answer_order, seed, q)) * len(p.assignments())
+                        for q in questions for p in protocols if not (p.needs_article and not q.article))
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self):
+        while self._questions:
+            yield from plan_jobs(self.protocols, [self._questions.pop()], self.answer_order, self.seed)
+
+
 def _split_debias(spec_text: str) -> tuple[str, bool]:
     """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
     probabilities); it is a judging strategy, not a backend option, so it is taken off here."""
@@ -255,7 +273,8 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
         runner = Runner(store, judge=judge, agent=agent, judge_name=judge_name, agent_name=agent_name,
                         options=config.options, seed=config.seed, judge_debias=debias,
                         concurrency=config.concurrency, few_shot_pool=pool, protocols=_all_protocols())
-        jobs = plan_jobs(protocols, questions, config.options.answer_order, config.seed)
+        jobs = LazyPlan(protocols, questions, config.options.answer_order, config.seed)
+        del questions  # the plan holds the only reference and lets each question go once planned
         outcome = _execute(store, runner, jobs, runner._protocols, progress, "run", config.concurrency)
         outcome.skipped = skipped
         return outcome

@@ -99,7 +99,7 @@ class _Writer(threading.Thread):
         super().__init__(name="oversight-bench-store-writer", daemon=True)
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.q: queue.Queue = queue.Queue(maxsize=20000)  # backpressure if the disk falls behind
+        self.q: queue.Queue = queue.Queue(maxsize=2048)  # backpressure (and bounded memory) if the disk falls behind
         self.pending = pending
         self.delay = delay
         self.error: BaseException | None = None
@@ -110,7 +110,7 @@ class _Writer(threading.Thread):
             batch = [self.q.get()]
             if batch[0] is not None:
                 time.sleep(self.delay)
-            while len(batch) < 5000:
+            while len(batch) < 2048:
                 try:
                     batch.append(self.q.get_nowait())
                 except queue.Empty:
@@ -275,9 +275,9 @@ class Store:
         """Store each question once, so a run can be re-judged or reported without the data dir."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.executemany(
+            self.conn.executemany(  # a generator: no second copy of every question in memory
                 "INSERT OR IGNORE INTO questions VALUES (?,?,?)",
-                [(q.task, q.id, json.dumps(question_to_dict(q), ensure_ascii=False)) for q in questions],
+                ((q.task, q.id, json.dumps(question_to_dict(q), ensure_ascii=False)) for q in questions),
             )
 
     def questions(self) -> dict[tuple[str, str], Any]:
