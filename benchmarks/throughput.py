@@ -10,7 +10,9 @@ per second: every figure is also given as a fraction of it.
 oversight-bench runs with the `openai:` backend, the crash-safe store and the call cache on, on
 the example plugin's generated `arith` task (`pip install -e tests/plugin_example`). lm-eval
 (`pip install 'lm-eval[api]==0.4.13'`) runs its `local-chat-completions` backend on a task
-written here whose documents are the exact prompts oversight-bench sent.
+written here whose documents are the exact prompts oversight-bench sent. A third row runs
+oversight-bench with `aiohttp_probe_backend.py` (plain aiohttp, as lm-eval's client), to separate
+the harness's own cost from the official openai client's.
 
     python benchmarks/throughput.py            # everything (about 10 minutes on 2 cores)
     python benchmarks/throughput.py --quick    # C=64, L=200 ms vs lm-eval only (under 2 minutes)
@@ -38,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
+from aiohttp_probe_backend import install_as_plugin  # noqa: E402
 from fake_openai_server import ServerHandle, start_server  # noqa: E402
 
 MODEL = "fake-judge"
@@ -72,21 +75,22 @@ def served(srv: ServerHandle, C: int, L: float) -> dict[str, Any]:
             "max_inflight": s["max_inflight"]}
 
 
-def spec(srv: ServerHandle, C: int) -> str:
-    return f"openai:{MODEL},base_url={srv.url},concurrency={C},timeout=60"
+def spec(srv: ServerHandle, C: int, backend: str = "openai") -> str:
+    return f"{backend}:{MODEL},base_url={srv.url},concurrency={C},timeout=60"
 
 
 def run_ours(srv: ServerHandle, work: Path, name: str, *, C: int, L: float, n: int, protocol: str = "qa_without_article",
-             extra: tuple[str, ...] = (), fresh: bool = True) -> dict[str, Any]:
+             extra: tuple[str, ...] = (), fresh: bool = True, backend: str = "openai") -> dict[str, Any]:
     """One `oversight-bench run` in a subprocess, store and cache on."""
     out = work / name
     if fresh and out.exists():
         shutil.rmtree(out)
     srv.reset()
-    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec(srv, C), "--agent", spec(srv, C),
-           "--tasks", TASK, "--protocols", protocol, "--limit", str(n), "--seed", "0", "--output", str(out),
-           "--quiet", *extra]
-    res = timed(cmd, log_to=work / f"{name}.log")
+    env = install_as_plugin(work / "probe_plugin") if backend == "aiohttp-probe" else None
+    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec(srv, C, backend),
+           "--agent", spec(srv, C, backend), "--tasks", TASK, "--protocols", protocol, "--limit", str(n), "--seed", "0",
+           "--output", str(out), "--quiet", *extra]
+    res = timed(cmd, env=env, log_to=work / f"{name}.log")
     res.update(served(srv, C, L), calls_in_store=_count(out, "calls"), decisions=_count(out, "records", "kind='decision'"),
                output=str(out))
     return res
@@ -198,10 +202,14 @@ def machine() -> dict[str, Any]:
             "load_avg_at_start": os.getloadavg(), "versions": versions, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
 
 
-def compare(srv: ServerHandle, work: Path, tag: str, *, C: int, L: float, n: int, lmeval: bool) -> dict[str, Any]:
+def compare(srv: ServerHandle, work: Path, tag: str, *, C: int, L: float, n: int, lmeval: bool,
+            probe: bool = True) -> dict[str, Any]:
     log(f"[{tag}] oversight-bench: {n} questions, C={C}, L={L * 1000:.0f} ms")
     ours = run_ours(srv, work, f"ours_{tag}", C=C, L=L, n=n)
     row = {"C": C, "L": L, "n": n, "ours": ours}
+    if probe:
+        log(f"[{tag}] oversight-bench with the aiohttp probe backend")
+        row["ours_aiohttp_probe"] = run_ours(srv, work, f"probe_{tag}", C=C, L=L, n=n, backend="aiohttp-probe")
     if lmeval:
         task_dir = write_lmeval_task(work, prompts_of(Path(ours["output"])))
         warm_lmeval(work, task_dir)
@@ -221,22 +229,29 @@ def _print_row(tag: str, row: dict) -> None:
                 f"end to end {r['wall_s']:.2f} s; peak RSS {r['peak_rss_mb']:.0f} MB")
     log(f"[{tag}] C={row['C']} L={row['L'] * 1000:.0f} ms n={row['n']}")
     log(one("oversight-bench", row["ours"]))
+    if "ours_aiohttp_probe" in row:
+        log(one("  (aiohttp probe)", row["ours_aiohttp_probe"]))
     if "lmeval" in row:
         log(one("lm-eval", row["lmeval"]))
         log(f"  throughput ratio ours/lm-eval {row['throughput_ratio']:.2f}; "
             f"end-to-end lm-eval/ours {row['wall_ratio_lmeval_over_ours']:.2f}")
 
 
-def debate(srv: ServerHandle, work: Path, *, C: int, L: float, n: int) -> dict[str, Any]:
-    log(f"[debate] {n} debates, 3 rounds, 2 debaters, C={C}, L={L * 1000:.0f} ms")
-    r = run_ours(srv, work, "debate", C=C, L=L, n=n, protocol="debate", extra=("--rounds", "3"))
-    calls_per = r["calls_in_store"] / n
-    qps = n / r["window_s"]
-    limit = C / (L * calls_per)
-    out = {"C": C, "L": L, "n": n, "calls_per_debate": calls_per, "questions_per_s": qps, "limit_questions_per_s": limit,
-           "efficiency": qps / limit, "ours": r}
-    log(f"  {qps:.1f} debates/s vs limit C/(L x {calls_per:.0f} calls) = {limit:.1f}: {qps / limit:.3f}; "
-        f"end to end {r['wall_s']:.1f} s")
+def debate(srv: ServerHandle, work: Path, *, C: int, L: float, n: int, probe: bool = True) -> dict[str, Any]:
+    """Debates per second against C / (L x calls per debate): every call of a debate counts
+    against the same concurrency C (judge and debaters are one model here)."""
+    out: dict[str, Any] = {"C": C, "L": L, "n": n}
+    for backend in ("openai", "aiohttp-probe") if probe else ("openai",):
+        log(f"[debate] {n} debates, 3 rounds, 2 debaters, C={C}, L={L * 1000:.0f} ms, {backend} backend")
+        r = run_ours(srv, work, f"debate_{backend}", C=C, L=L, n=n, protocol="debate", extra=("--rounds", "3"),
+                     backend=backend)
+        calls_per = r["calls_in_store"] / n
+        qps = n / r["window_s"]
+        limit = C / (L * calls_per)
+        out[backend] = {"calls_per_debate": calls_per, "questions_per_s": qps, "limit_questions_per_s": limit,
+                        "efficiency": qps / limit, "run": r}
+        log(f"  {qps:.1f} debates/s vs limit C/(L x {calls_per:.0f} calls) = {limit:.1f}: {qps / limit:.3f}; "
+            f"end to end {r['wall_s']:.1f} s")
     return out
 
 
@@ -285,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="C=64, L=200 ms against lm-eval only")
     ap.add_argument("--n", type=int, default=2000, help="questions in the comparison runs")
     ap.add_argument("--no-lmeval", action="store_true")
+    ap.add_argument("--no-probe", action="store_true", help="skip the aiohttp probe backend rows")
     ap.add_argument("--scale", default="10000,100000", help="question counts of the scale runs")
     ap.add_argument("--debate-n", type=int, default=300)
     ap.add_argument("--json", default=str(HERE / "results.json"), help="where to write the figures")
@@ -306,11 +322,14 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     try:
-        results["c64_l200"] = compare(server(0.2), work, "c64_l200", C=64, L=0.2, n=a.n, lmeval=lmeval)
+        results["c64_l200"] = compare(server(0.2), work, "c64_l200", C=64, L=0.2, n=a.n, lmeval=lmeval,
+                                       probe=not a.no_probe)
         if not a.quick:
-            results["c256_l200"] = compare(server(0.2), work, "c256_l200", C=256, L=0.2, n=a.n, lmeval=lmeval)
-            results["c64_l0"] = compare(server(0.0), work, "c64_l0", C=64, L=0.0, n=a.n, lmeval=lmeval)
-            results["debate"] = debate(server(0.2), work, C=64, L=0.2, n=a.debate_n)
+            results["c256_l200"] = compare(server(0.2), work, "c256_l200", C=256, L=0.2, n=a.n, lmeval=lmeval,
+                                            probe=not a.no_probe)
+            results["c64_l0"] = compare(server(0.0), work, "c64_l0", C=64, L=0.0, n=a.n, lmeval=lmeval,
+                                         probe=not a.no_probe)
+            results["debate"] = debate(server(0.2), work, C=64, L=0.2, n=a.debate_n, probe=not a.no_probe)
             sizes = tuple(int(x) for x in a.scale.split(",") if x)
             if sizes:
                 results["scale"] = scale(server(0.0), work, C=64, sizes=sizes)
