@@ -295,6 +295,58 @@ def scale(srv: ServerHandle, work: Path, *, C: int, sizes: tuple[int, ...]) -> d
     return res
 
 
+def markdown(res: dict[str, Any]) -> str:
+    """The figures as Markdown tables (what benchmarks/README.md quotes)."""
+    m = res["machine"]
+    lines = [f"Measured {m['date']} on {m['cpus']} CPUs ({m['cpu']}), {m['memory_gib']} GiB, Python {m['python']}, "
+             f"load average at start {m['load_avg_at_start'][0]:.2f}; fake server on {res.get('server')}; "
+             f"versions {', '.join(f'{k} {v}' for k, v in m['versions'].items() if v)}.", ""]
+    lines += ["| setting | harness | req/s (server window) | of C/L | window s | end to end s | peak RSS MB |",
+              "|---|---|---:|---:|---:|---:|---:|"]
+    for key in ("c64_l200", "c256_l200", "c64_l0"):
+        row = res.get(key)
+        if not row:
+            continue
+        setting = f"C={row['C']}, L={row['L'] * 1000:.0f} ms, {row['n']} questions"
+        for name, label in (("ours", "oversight-bench, `openai:` backend"),
+                            ("ours_aiohttp_probe", "oversight-bench, aiohttp probe backend"),
+                            ("lmeval", "lm-eval 0.4.13 `local-chat-completions`")):
+            r = row.get(name)
+            if r:
+                eff = f"{r['efficiency']:.3f}" if r.get("efficiency") is not None else "-"
+                lines.append(f"| {setting} | {label} | {r['requests_per_s']:.0f} | {eff} | {r['window_s']:.2f} | "
+                             f"{r['wall_s']:.2f} | {r['peak_rss_mb']:.0f} |")
+        if "lmeval" in row:
+            lines.append(f"| {setting} | ratio lm-eval / ours, end to end | | | | "
+                         f"{row['wall_ratio_lmeval_over_ours']:.2f} | |")
+    d = res.get("debate")
+    if d:
+        lines += ["", "| debate (3 rounds, 2 debaters) | calls per debate | debates/s | limit C/(L x calls) | of limit | "
+                  "end to end s |", "|---|---:|---:|---:|---:|---:|"]
+        for backend in ("openai", "aiohttp-probe"):
+            if backend in d:
+                b = d[backend]
+                lines.append(f"| C={d['C']}, L={d['L'] * 1000:.0f} ms, {d['n']} debates, `{backend}:` | "
+                             f"{b['calls_per_debate']:.1f} | {b['questions_per_s']:.1f} | "
+                             f"{b['limit_questions_per_s']:.1f} | {b['efficiency']:.3f} | {b['run']['wall_s']:.1f} |")
+    sc = res.get("scale")
+    if sc:
+        lines += ["", f"| scale (`openai:` backend, C={sc['C']}, L=0) | wall s | peak RSS MB | req/s |",
+                  "|---|---:|---:|---:|"]
+        for n, r in sc["runs"].items():
+            lines.append(f"| {int(n):,} questions | {r['wall_s']:.1f} | {r['peak_rss_mb']:.0f} | {r['requests_per_s']:.0f} |")
+        lines.append(f"| peak memory ratio, largest / smallest | {sc['memory_ratio']:.2f}x | | |")
+        a, b = sc["rerun_same_dir"], sc["rerun_from_cache"]
+        lines.append(f"| re-run of {a['n']:,}, same directory (all stored) | {a['wall_s']:.1f} | | "
+                     f"{a['model_calls_at_server']} calls |")
+        lines.append(f"| re-run of {b['n']:,}, records deleted (all from the call cache) | {b['wall_s']:.1f} | | "
+                     f"{b['model_calls_at_server']} calls |")
+        for label, r in (sc.get("report") or {}).items():
+            lines.append(f"| `report` on {max(int(k) for k in sc['runs']):,} records ({label.replace('_', ' ')}) | "
+                         f"{r['wall_s']:.1f} | {r['peak_rss_mb']:.0f} | |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="C=64, L=200 ms against lm-eval only")
@@ -342,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
     results["benchmark_wall_s"] = time.perf_counter() - t0
     Path(a.json).write_text(json.dumps(results, indent=1, default=str))
-    log(f"figures written to {a.json} ({results['benchmark_wall_s']:.0f} s)")
+    Path(a.json).with_suffix(".md").write_text(markdown(results))
+    log(f"figures written to {a.json} and {Path(a.json).with_suffix('.md')} ({results['benchmark_wall_s']:.0f} s)")
     row = results["c64_l200"]
     ratio = f"{row['wall_ratio_lmeval_over_ours']:.2f}" if "lmeval" in row else "n/a"
     print(f"efficiency={row['ours']['efficiency']:.3f} ratio_vs_lmeval={ratio}")
