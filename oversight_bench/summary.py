@@ -7,14 +7,15 @@ from rich.table import Table
 
 
 def print_summary(outcome) -> None:
-    console = Console(stderr=False)
+    console = Console()
     s = outcome.stats
-    table = Table(title=f"accuracy (valid answers) — {outcome.output}")
-    for col in ("judge", "protocol", "task", "n", "invalid", "accuracy"):
-        table.add_column(col, justify="right" if col in ("n", "invalid", "accuracy") else "left")
+    judges = sorted({r["judge"] for r in outcome.summary})
+    table = Table(title=f"judge accuracy on valid answers — {outcome.output}", caption=f"judge: {', '.join(judges)}")
+    for col in ("protocol", "task", "n", "invalid", "accuracy"):
+        table.add_column(col, justify="right" if col in ("n", "invalid", "accuracy") else "left", no_wrap=True)
     for r in outcome.summary:
         acc = "-" if r["accuracy"] is None else f"{r['accuracy']:.3f}"
-        table.add_row(r["judge"], r["protocol"], r["task"], str(r["n"]), str(r["invalid"]), acc)
+        table.add_row(r["protocol"], r["task"], str(r["n"]), str(r["invalid"]), acc)
     console.print(table)
     for sk in outcome.skipped:
         console.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
