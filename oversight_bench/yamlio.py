@@ -10,12 +10,13 @@ import yaml
 from oversight_bench.errors import BenchError
 
 
-def read_yaml_mapping(path: str | Path, expected: str) -> dict[str, Any]:
-    """The mapping in `path` (safe_load); `expected` says what it should hold, for the error."""
+def read_yaml_mapping(path: str | Path, expected: str, kind: str = "config") -> dict[str, Any]:
+    """The mapping in `path` (safe_load); `kind` names the file and `expected` what it should
+    hold, for the error."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise BenchError(f"cannot read {path}: {exc.strerror}") from None
+        raise BenchError(f"cannot read {kind} {path}: {exc.strerror}") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -111,7 +111,7 @@ def _err(path: Path, exc: ValidationError) -> BenchError:
 
 def parse_config(path: Path) -> TaskConfig:
     """Read and validate one task YAML; every problem is a one-line BenchError naming file and field."""
-    data = read_yaml_mapping(path, "task fields (name, task_type, source, fields, binary)")
+    data = read_yaml_mapping(path, "task fields (name, task_type, source, fields, binary)", "task config")
     try:
         cfg = TaskConfig.model_validate(data)
     except ValidationError as exc:
