@@ -15,6 +15,7 @@ under one process-wide lock; a model loaded once is shared by every adapter that
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import threading
 import time
@@ -109,6 +110,17 @@ _LOAD_LOCK = threading.Lock()
 # One llama.cpp call at a time in the process, across models: each already uses every core
 # (n_threads = cores), and two decoding at once (judge and agent) only thrash the CPU.
 _RUN_LOCK = threading.Lock()
+
+
+def _close_all() -> None:
+    """Free the loaded models before interpreter shutdown: llama-cpp-python's own finaliser fails
+    (and prints a traceback) when it runs after the modules it needs are torn down."""
+    for loaded in _LOADED.values():
+        loaded.llm.close()
+    _LOADED.clear()
+
+
+atexit.register(_close_all)
 
 
 def resolve_path(model: str) -> tuple[str, bool]:
