@@ -80,13 +80,14 @@ def spec(srv: ServerHandle, C: int, backend: str = "openai") -> str:
 
 
 def run_ours(srv: ServerHandle, work: Path, name: str, *, C: int, L: float, n: int, protocol: str = "qa_without_article",
-             extra: tuple[str, ...] = (), fresh: bool = True, backend: str = "openai") -> dict[str, Any]:
+             extra: tuple[str, ...] = (), fresh: bool = True, backend: str = "openai",
+             env: dict[str, str] | None = None) -> dict[str, Any]:
     """One `oversight-bench run` in a subprocess, store and cache on."""
     out = work / name
     if fresh and out.exists():
         shutil.rmtree(out)
     srv.reset()
-    env = install_as_plugin(work / "probe_plugin") if backend == "aiohttp-probe" else None
+    env = {**(env or {}), **(install_as_plugin(work / "probe_plugin") if backend == "aiohttp-probe" else {})}
     cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec(srv, C, backend),
            "--agent", spec(srv, C, backend), "--tasks", TASK, "--protocols", protocol, "--limit", str(n), "--seed", "0",
            "--output", str(out), "--quiet", *extra]
@@ -203,10 +204,14 @@ def machine() -> dict[str, Any]:
 
 
 def compare(srv: ServerHandle, work: Path, tag: str, *, C: int, L: float, n: int, lmeval: bool,
-            probe: bool = True) -> dict[str, Any]:
+            probe: bool = True, loop_ab: bool = False) -> dict[str, Any]:
     log(f"[{tag}] oversight-bench: {n} questions, C={C}, L={L * 1000:.0f} ms")
     ours = run_ours(srv, work, f"ours_{tag}", C=C, L=L, n=n)
     row = {"C": C, "L": L, "n": n, "ours": ours}
+    if loop_ab:
+        log(f"[{tag}] oversight-bench on the standard asyncio loop (OVERSIGHT_BENCH_LOOP=asyncio)")
+        row["ours_asyncio_loop"] = run_ours(srv, work, f"asyncio_{tag}", C=C, L=L, n=n,
+                                            env={"OVERSIGHT_BENCH_LOOP": "asyncio"})
     if probe:
         log(f"[{tag}] oversight-bench with the aiohttp probe backend")
         row["ours_aiohttp_probe"] = run_ours(srv, work, f"probe_{tag}", C=C, L=L, n=n, backend="aiohttp-probe")
@@ -226,9 +231,12 @@ def _print_row(tag: str, row: dict) -> None:
     def one(name, r):
         eff = f", {r['efficiency']:.3f} of C/L" if r.get("efficiency") is not None else ""
         return (f"  {name:<15} {r['requests_per_s']:8.1f} req/s{eff}; window {r['window_s']:.2f} s; "
-                f"end to end {r['wall_s']:.2f} s; peak RSS {r['peak_rss_mb']:.0f} MB")
+                f"end to end {r['wall_s']:.2f} s; peak RSS {r['peak_rss_mb']:.0f} MB; "
+                f"CPU {1000 * r['cpu_s'] / max(1, r['requests']):.2f} ms/request")
     log(f"[{tag}] C={row['C']} L={row['L'] * 1000:.0f} ms n={row['n']}")
     log(one("oversight-bench", row["ours"]))
+    if "ours_asyncio_loop" in row:
+        log(one("  (asyncio loop)", row["ours_asyncio_loop"]))
     if "ours_aiohttp_probe" in row:
         log(one("  (aiohttp probe)", row["ours_aiohttp_probe"]))
     if "lmeval" in row:
@@ -301,24 +309,26 @@ def markdown(res: dict[str, Any]) -> str:
     lines = [f"Measured {m['date']} on {m['cpus']} CPUs ({m['cpu']}), {m['memory_gib']} GiB, Python {m['python']}, "
              f"load average at start {m['load_avg_at_start'][0]:.2f}; fake server on {res.get('server')}; "
              f"versions {', '.join(f'{k} {v}' for k, v in m['versions'].items() if v)}.", ""]
-    lines += ["| setting | harness | req/s (server window) | of C/L | window s | end to end s | peak RSS MB |",
-              "|---|---|---:|---:|---:|---:|---:|"]
+    lines += ["| setting | harness | req/s (server window) | of C/L | window s | end to end s | peak RSS MB | "
+              "process CPU ms per request (start-up included) |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for key in ("c64_l200", "c256_l200", "c64_l0"):
         row = res.get(key)
         if not row:
             continue
         setting = f"C={row['C']}, L={row['L'] * 1000:.0f} ms, {row['n']} questions"
         for name, label in (("ours", "oversight-bench, `openai:` backend"),
+                            ("ours_asyncio_loop", "oversight-bench, `openai:` backend, asyncio loop"),
                             ("ours_aiohttp_probe", "oversight-bench, aiohttp probe backend"),
                             ("lmeval", "lm-eval 0.4.13 `local-chat-completions`")):
             r = row.get(name)
             if r:
                 eff = f"{r['efficiency']:.3f}" if r.get("efficiency") is not None else "-"
                 lines.append(f"| {setting} | {label} | {r['requests_per_s']:.0f} | {eff} | {r['window_s']:.2f} | "
-                             f"{r['wall_s']:.2f} | {r['peak_rss_mb']:.0f} |")
+                             f"{r['wall_s']:.2f} | {r['peak_rss_mb']:.0f} | "
+                             f"{1000 * r['cpu_s'] / max(1, r['requests']):.2f} |")
         if "lmeval" in row:
             lines.append(f"| {setting} | ratio lm-eval / ours, end to end | | | | "
-                         f"{row['wall_ratio_lmeval_over_ours']:.2f} | |")
+                         f"{row['wall_ratio_lmeval_over_ours']:.2f} | | |")
     d = res.get("debate")
     if d:
         lines += ["", "| debate (3 rounds, 2 debaters) | calls per debate | debates/s | limit C/(L x calls) | of limit | "
@@ -375,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     try:
         results["c64_l200"] = compare(server(0.2), work, "c64_l200", C=64, L=0.2, n=a.n, lmeval=lmeval,
-                                       probe=not a.no_probe)
+                                       probe=not a.no_probe, loop_ab=not a.quick)
         if not a.quick:
             results["c256_l200"] = compare(server(0.2), work, "c256_l200", C=256, L=0.2, n=a.n, lmeval=lmeval,
                                             probe=not a.no_probe)
