@@ -36,7 +36,7 @@ def faulty_server():
 
 
 def _run(srv, out, *extra):
-    spec = f"openai:flaky,base_url={srv.url},concurrency=64,timeout=1,max_retries=4"
+    spec = f"openai:flaky,base_url={srv.url},concurrency=64,timeout=2,max_retries=4"
     cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
            "--protocols", "qa_without_article", "--limit", str(N), "--seed", "1", "--output", str(out), *extra]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=110)
