@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -174,25 +173,11 @@ def _run_with_progress(runner: Runner, jobs, protocols, total: int, workers: int
             draw(s)
 
     try:
-        stats = run_async(_drive(runner, jobs, protocols, total, workers, progress))
+        stats = asyncio.run(_drive(runner, jobs, protocols, total, workers, progress))
         draw(stats)
         return stats
     finally:
         bar.close()
-
-
-def run_async(coro):
-    """asyncio.run, on uvloop when it is installed: the HTTP clients spend less CPU per request
-    on it (see benchmarks/README.md). OVERSIGHT_BENCH_LOOP=asyncio keeps the standard loop."""
-    if os.environ.get("OVERSIGHT_BENCH_LOOP", "") != "asyncio":
-        try:
-            import uvloop
-        except ImportError:
-            pass
-        else:
-            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as r:
-                return r.run(coro)
-    return asyncio.run(coro)
 
 
 def runner_retries(runner: Runner) -> int:
@@ -214,7 +199,7 @@ def _execute(store: Store, runner: Runner, jobs: list, protocols: dict[str, Prot
     if progress:
         stats = _run_with_progress(runner, jobs, protocols, len(jobs), workers, desc)
     else:
-        stats = run_async(_drive(runner, jobs, protocols, len(jobs), workers, lambda s: None))
+        stats = asyncio.run(_drive(runner, jobs, protocols, len(jobs), workers, lambda s: None))
     return Outcome(stats, summarize(store, runner.names["judge"]), [], str(store.dir))
 
 
