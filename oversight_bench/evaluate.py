@@ -161,7 +161,7 @@ def _run_with_progress(runner: Runner, jobs, protocols, total: int, workers: int
     def draw(s: Stats) -> None:
         bar.n = s.jobs_done + s.jobs_skipped + s.jobs_failed
         counts = dict(calls=s.calls, cached=s.cache_hits, invalid=s.invalid, failed=s.jobs_failed,
-                      retries=runner_retries(runner))
+                      retries=s.retries)
         bar.set_postfix({k: str(v) for k, v in counts.items()}, refresh=False)  # str: no "1e+4"
         bar.refresh()
 
@@ -178,10 +178,6 @@ def _run_with_progress(runner: Runner, jobs, protocols, total: int, workers: int
         return stats
     finally:
         bar.close()
-
-
-def runner_retries(runner: Runner) -> int:
-    return sum(getattr(m, "retries", 0) for m in {id(m): m for m in runner.models.values() if m}.values())
 
 
 async def _drive(runner: Runner, jobs, protocols, total, workers, progress) -> Stats:

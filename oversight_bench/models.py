@@ -182,9 +182,3 @@ def text_of(content: str | list[dict]) -> str:
     if isinstance(content, str):
         return content
     return "".join(p.get("text", "") for p in content if p.get("type") == "text")
-
-
-def has_images(messages: list[Message]) -> bool:
-    return any(
-        isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"]) for m in messages
-    )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Model, has_images
+from oversight_bench.models import Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import Question
 from oversight_bench.store import Store, canonical_json, request_key
@@ -33,15 +33,24 @@ class Stats:
     errors: list[str] = field(default_factory=list)
 
 
-_ATTEMPTS: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("oversight_bench_attempts", default=None)
+@dataclass
+class _Attempts:
+    """The attempts of the call in progress, and the run's stats to count retries in as they happen."""
+
+    stats: Stats
+    n: int = 1
+
+
+_ATTEMPTS: contextvars.ContextVar[_Attempts | None] = contextvars.ContextVar("oversight_bench_attempts", default=None)
 
 
 def note_retry() -> None:
     """Backends call this when they re-send a request (429, 5xx, timeout), from inside `generate`
-    or `choice_probs`: the call's record then counts its attempts."""
+    or `choice_probs`: the call's record counts its attempts and the progress display its retries."""
     box = _ATTEMPTS.get()
     if box is not None:
-        box[0] += 1
+        box.n += 1
+        box.stats.retries += 1
 
 
 def derive_seed(*parts: Any) -> int:
@@ -107,7 +116,7 @@ class Runner:
         fut = asyncio.get_running_loop().create_future()
         self._inflight[key] = fut
         try:
-            attempts = [1]
+            attempts = _Attempts(self.stats)
             token = _ATTEMPTS.set(attempts)
             try:
                 async with self._sems[id(model)]:
@@ -125,10 +134,9 @@ class Runner:
                 _ATTEMPTS.reset(token)
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
             self.stats.calls += 1
-            self.stats.retries += attempts[0] - 1
             self.store.put_call(key, model=model.name, request=blob, response=response,
                                 context={"role": role, **context}, prompt_tokens=ptoks,
-                                completion_tokens=ctoks, latency_s=latency, attempts=attempts[0])
+                                completion_tokens=ctoks, latency_s=latency, attempts=attempts.n)
             fut.set_result(response)
             return response
         except BaseException as exc:
@@ -273,4 +281,4 @@ class JobContext(Context):
         return bool(m and m.capabilities.images)
 
 
-__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "has_images", "note_retry"]
+__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "note_retry"]

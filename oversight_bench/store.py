@@ -326,9 +326,6 @@ class Store:
             for reason, count in skipped.items():
                 self.conn.execute("INSERT OR REPLACE INTO skipped VALUES (?,?,?)", (task, reason, count))
 
-    def skipped(self) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.conn.execute("SELECT * FROM skipped ORDER BY task, reason")]
-
     # -- reading -----------------------------------------------------------------------------------
     def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
         """Turn and decision records as flat dicts with their explicit fields."""

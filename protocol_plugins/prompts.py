@@ -136,18 +136,15 @@ def _style(word_limit: int, extractive: bool, more_rounds: str) -> str:
             f"paragraph, because {more_rounds}.")
 
 
-def debater_prompt(*, name: str, opponent: str, question: Question, answers: tuple[str, str], defends: int,
-                   article: str | None, round_no: int, word_limit: int, transcript: list[str]) -> str:
+def _agent_prompt(*, intro: str, more_rounds: str, what: str, instruction: str, steps: list[str],
+                  passage_step: str, question: Question, answers: tuple[str, str], defends: int,
+                  article: str | None, word_limit: int, transcript: list[str]) -> str:
+    """The structure debaters and consultants share: role, style and word limit, Thinking/Argument
+    format, passage rules (extractive), article and choices, the assignment, the transcript, and
+    this round's private thinking steps."""
     extractive = article is not None
     opposing = 3 - defends
-    source = ", followed by an article" if extractive else ""
-    parts = [
-        f"You will act as an expert debater named {name}, debating which of two answers to a question is correct. "
-        f"You will be shown the question and the two answers{source}. You are assigned to defend one answer, "
-        f"while another debater named {opponent} defends the other. " + _agent_intro(extractive),
-        _style(word_limit, extractive, "further debate rounds may follow"),
-        OUTPUT_STRUCTURE,
-    ]
+    parts = [intro, _style(word_limit, extractive, more_rounds), OUTPUT_STRUCTURE]
     if extractive:
         parts.append(AGENT_PASSAGE_RULES)
     parts.append(_agent_setup(question, answers, article))
@@ -155,44 +152,44 @@ def debater_prompt(*, name: str, opponent: str, question: Question, answers: tup
         f'You have confirmed that you will argue that the answer to "{question.question}" is '
         f'"{answers[defends - 1]}" (answer {defends}) and against "{answers[opposing - 1]}" (answer {opposing}).'
     )
-    parts.append("Here is the transcript of the debate so far:\n" + transcript_block(transcript, "(the debate has not started yet)"))
-    step = min(round_no, 3)
+    parts.append(f"Here is the transcript of the {what} so far:\n" + transcript_block(transcript, f"(the {what} has not started yet)"))
     parts.append(
-        f"Complete round {round_no} of the debate as {name}. Under \"Thinking:\", work through these steps privately:\n"
-        + thinking_steps(DEBATER_THINKING[step], DEBATER_PASSAGE_THINKING[step] if extractive else None)
+        f"{instruction} Under \"Thinking:\", work through these steps privately:\n"
+        + thinking_steps(steps, passage_step if extractive else None)
         + f"\nThen write your argument under \"Argument:\", at most {word_limit} words."
     )
     return "\n\n".join(parts)
+
+
+def _source(article: str | None) -> str:
+    return ", followed by an article" if article is not None else ""
+
+
+def debater_prompt(*, name: str, opponent: str, question: Question, answers: tuple[str, str], defends: int,
+                   article: str | None, round_no: int, word_limit: int, transcript: list[str]) -> str:
+    step = min(round_no, 3)
+    return _agent_prompt(
+        intro=(f"You will act as an expert debater named {name}, debating which of two answers to a question is correct. "
+               f"You will be shown the question and the two answers{_source(article)}. You are assigned to defend one answer, "
+               f"while another debater named {opponent} defends the other. " + _agent_intro(article is not None)),
+        more_rounds="further debate rounds may follow", what="debate",
+        instruction=f"Complete round {round_no} of the debate as {name}.",
+        steps=DEBATER_THINKING[step], passage_step=DEBATER_PASSAGE_THINKING[step], question=question,
+        answers=answers, defends=defends, article=article, word_limit=word_limit, transcript=transcript)
 
 
 def consultant_prompt(*, question: Question, answers: tuple[str, str], defends: int, article: str | None,
                       round_no: int, word_limit: int, transcript: list[str]) -> str:
-    extractive = article is not None
-    opposing = 3 - defends
-    source = ", followed by an article" if extractive else ""
-    parts = [
-        "You will act as an expert consultant arguing for one answer to a question. "
-        f"You will be shown the question and the two answers{source}. You are assigned one answer to argue for. "
-        + _agent_intro(extractive) + " Between your arguments, the judge asks you a question.",
-        _style(word_limit, extractive, "the judge may ask further questions"),
-        OUTPUT_STRUCTURE,
-    ]
-    if extractive:
-        parts.append(AGENT_PASSAGE_RULES)
-    parts.append(_agent_setup(question, answers, article))
-    parts.append(
-        f'You have confirmed that you will argue that the answer to "{question.question}" is '
-        f'"{answers[defends - 1]}" (answer {defends}) and against "{answers[opposing - 1]}" (answer {opposing}).'
-    )
-    parts.append("Here is the transcript of the consultancy so far:\n" + transcript_block(transcript, "(the consultancy has not started yet)"))
     step = min(round_no, 2)
     task = "your opening argument" if round_no == 1 else "your answer to the judge's latest question"
-    parts.append(
-        f"Complete round {round_no} of the consultancy with {task}. Under \"Thinking:\", work through these steps privately:\n"
-        + thinking_steps(CONSULTANT_THINKING[step], CONSULTANT_PASSAGE_THINKING[step] if extractive else None)
-        + f"\nThen write your argument under \"Argument:\", at most {word_limit} words."
-    )
-    return "\n\n".join(parts)
+    return _agent_prompt(
+        intro=("You will act as an expert consultant arguing for one answer to a question. "
+               f"You will be shown the question and the two answers{_source(article)}. You are assigned one answer to argue for. "
+               + _agent_intro(article is not None) + " Between your arguments, the judge asks you a question."),
+        more_rounds="the judge may ask further questions", what="consultancy",
+        instruction=f"Complete round {round_no} of the consultancy with {task}.",
+        steps=CONSULTANT_THINKING[step], passage_step=CONSULTANT_PASSAGE_THINKING[step], question=question,
+        answers=answers, defends=defends, article=article, word_limit=word_limit, transcript=transcript)
 
 
 def best_of_n_prompt(*, name: str, question: Question, answers: tuple[str, str], defends: int,
