@@ -4,8 +4,9 @@
 logprobs=true,images=true,prefill=true,max_tokens_field=max_completion_tokens]`
 
 Covers OpenAI itself and vLLM, llama.cpp, Ollama or LiteLLM servers. Retries with backoff on
-429/5xx/timeouts are the client's own (`max_retries`); every retried request is counted in
-`model.retries` through an httpx event hook reading the client's retry-count header. The API key
+429/5xx/timeouts are the client's own (`max_retries`); an httpx event hook reading the client's
+retry-count header reports every re-sent request to the runner (`note_retry`: the call's
+`attempts` and the progress display) and counts it in `model.retries`. The API key
 comes from `api_key`, `$api_key_env` or `$OPENAI_API_KEY` and is kept out of the name, the cache
 fingerprint, every error message and the openai/httpx loggers.
 
