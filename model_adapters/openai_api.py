@@ -1,14 +1,17 @@
-"""`openai:` — any OpenAI-compatible chat endpoint through the official async client.
+"""`openai:` — any OpenAI-compatible chat endpoint, over aiohttp.
 
 `openai:MODEL[,base_url=URL,api_key_env=VAR,api_key=KEY,timeout=60,max_retries=5,concurrency=8,
 logprobs=true,images=true,prefill=true,max_tokens_field=max_completion_tokens]`
 
-Covers OpenAI itself and vLLM, llama.cpp, Ollama or LiteLLM servers. Retries with backoff on
-429/5xx/timeouts are the client's own (`max_retries`); an httpx event hook reading the client's
-retry-count header reports every re-sent request to the runner (`note_retry`: the call's
-`attempts` and the progress display) and counts it in `model.retries`. The API key
-comes from `api_key`, `$api_key_env` or `$OPENAI_API_KEY` and is kept out of the name, the cache
-fingerprint, every error message and the openai/httpx loggers.
+Covers OpenAI itself and vLLM, llama.cpp, Ollama or LiteLLM servers. Why not the official
+`openai` client: it spends 2–3 ms of CPU per request (pydantic models, httpx, anyio), which caps
+a 2-core machine at about 400 requests/s; one JSON POST over aiohttp costs about 0.2 ms (see
+benchmarks/README.md). The retry policy is the client's: 408/409/429/5xx, timeouts, dropped
+connections and cut-off bodies are re-sent up to `max_retries` times after `Retry-After(-ms)`
+(≤ 60 s) or an exponential backoff (0.5 s doubling to 8 s, 25% jitter). Every re-send is
+reported to the runner (`note_retry`: the call's `attempts` and the progress display) and
+counted in `model.retries`. The API key comes from `api_key`, `$api_key_env` or
+`$OPENAI_API_KEY` and is kept out of the name, the cache fingerprint and every error message.
 
 Judge probabilities (`logprobs=true`): a short greedy generation with `top_logprobs=20`; P("1")
 and P("2") are read at the first generated position that follows the prefix ("Answer: "), so
@@ -18,10 +21,14 @@ continue a final assistant message) starts right after a prefilled "Answer: ".
 
 from __future__ import annotations
 
-import logging
+import asyncio
+import email.utils
+import json
 import math
 import os
+import random
 import re
+import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -32,6 +39,11 @@ from oversight_bench.runner import note_retry
 OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs",
            "images", "prefill", "max_tokens_field", "top_logprobs"}
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
+#: the openai client's names for HTTP errors, so messages read the same as with it
+_ERROR_NAMES = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
+                404: "NotFoundError", 408: "RequestTimeout", 409: "ConflictError",
+                422: "UnprocessableEntityError", 429: "RateLimitError"}
+_RETRY_STATUS = {408, 409, 429}
 
 
 def clean_url(url: str) -> str:
@@ -43,33 +55,63 @@ def clean_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
-class _RedactFilter(logging.Filter):
-    """Scrubs known secrets from log records of the openai and httpx loggers."""
+def retry_after(headers) -> float | None:
+    """Seconds the server asked to wait (`retry-after-ms`, `retry-after` seconds or date), if 0–60."""
+    try:
+        if "retry-after-ms" in headers:
+            wait = float(headers["retry-after-ms"]) / 1000
+        elif "retry-after" in headers:
+            value = headers["retry-after"]
+            try:
+                wait = float(value)
+            except ValueError:
+                wait = email.utils.parsedate_to_datetime(value).timestamp() - time.time()
+        else:
+            return None
+    except (TypeError, ValueError):
+        return None
+    return wait if 0 <= wait <= 60 else None
 
-    def __init__(self):
-        super().__init__()
-        self.secrets: set[str] = set()
 
-    def redact(self, text: str) -> str:
-        for s in self.secrets:
-            text = text.replace(s, "***")
-        return _KEY_PATTERN.sub("***", text)
+def env_proxy(url: str) -> str | None:
+    """The proxy HTTP(S)_PROXY / NO_PROXY name for `url`, looked up once (aiohttp's `trust_env`
+    would look it up in a thread on every request)."""
+    import urllib.request
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        if self.secrets or "sk-" in str(record.msg) or "Bearer" in str(record.msg):
-            record.msg, record.args = self.redact(record.getMessage()), None
-        return True
+    parts = urlsplit(url)
+    if urllib.request.proxy_bypass_environment(parts.hostname or ""):
+        return None
+    return urllib.request.getproxies_environment().get(parts.scheme)
 
 
-_FILTER = _RedactFilter()
-for _name in ("openai", "httpx", "httpx2", "httpcore", "httpcore2"):
-    logging.getLogger(_name).addFilter(_FILTER)
+def backoff(attempt: int) -> float:
+    """The openai client's backoff before re-send number `attempt + 1`."""
+    return min(0.5 * 2 ** attempt, 8.0) * (1 - 0.25 * random.random())
+
+
+def _error_text(status: int, raw: bytes) -> str:
+    try:
+        err = json.loads(raw).get("error")
+        msg = err.get("message") if isinstance(err, dict) else err
+    except (ValueError, AttributeError):
+        msg = None
+    name = _ERROR_NAMES.get(status, "InternalServerError" if status >= 500 else "APIStatusError")
+    detail = str(msg) if msg else raw[:200].decode("utf-8", "replace").strip() or "no body"
+    return f"{name}: HTTP {status}: {' '.join(detail.split())}"
+
+
+class _Retry(Exception):
+    """A transient failure: re-send after `wait` seconds (None: backoff)."""
+
+    def __init__(self, reason: str, wait: float | None = None):
+        super().__init__(reason)
+        self.wait = wait
 
 
 class OpenAIModel(Model):
     max_concurrency = 8
 
-    def __init__(self, spec: Spec, *, transport: Any = None):
+    def __init__(self, spec: Spec):
         super().__init__(spec)
         o = spec.options
         unknown = set(o) - OPTIONS
@@ -78,13 +120,13 @@ class OpenAIModel(Model):
         key_env = str(o.get("api_key_env", "OPENAI_API_KEY"))
         api_key = o.get("api_key") or os.environ.get(key_env)
         self.base_url = str(o.get("base_url") or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1")
+        if urlsplit(self.base_url).scheme not in ("http", "https"):
+            raise BenchError(f"openai model {spec.model!r}: base_url {clean_url(self.base_url)!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
         if not api_key:
             if "api.openai.com" in self.base_url:
                 raise BenchError(f"openai model {spec.model!r}: no API key; set ${key_env} or pass api_key_env=VAR")
             api_key = "none"  # local servers (llama.cpp, vLLM, Ollama) accept any key
         self._api_key = str(api_key)
-        if self._api_key != "none":
-            _FILTER.secrets.add(self._api_key)
         self.timeout = float(o.get("timeout", 120))
         self.max_retries = int(o.get("max_retries", 5))
         self.max_concurrency = int(o.get("concurrency", 8))
@@ -93,51 +135,75 @@ class OpenAIModel(Model):
         self.max_tokens_field = str(o.get("max_tokens_field", "max_tokens"))
         self.capabilities = Capabilities(images=bool(o.get("images", False)), logprobs=bool(o.get("logprobs", False)),
                                          multi_sample=True)
-        self.retries = 0  # requests the client re-sent after 429/5xx/timeouts
-        self._transport = transport  # tests inject a mock transport
-        self._client = None
+        self.retries = 0  # requests re-sent after 429/5xx/timeouts/dropped connections
+        self._url = self.base_url.rstrip("/") + "/chat/completions"
+        self._fingerprint = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
+        self._session = None
+        self._session_loop = None
 
     def request_fingerprint(self) -> dict[str, Any]:
-        return {"model": f"openai:{self.spec.model}", "base_url": clean_url(self.base_url)}
-
-    # -- client -----------------------------------------------------------------------------------
-    async def _count_retry(self, request) -> None:
-        try:
-            if int(request.headers.get("x-stainless-retry-count", "0")) > 0:
-                self.retries += 1
-                note_retry()  # the runner records the call's attempts
-        except ValueError:
-            pass
-
-    @property
-    def client(self):
-        if self._client is None:
-            import openai
-
-            extra = {"transport": self._transport} if self._transport is not None else {}
-            http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [self._count_retry]}, **extra)
-            self._client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, timeout=self.timeout,
-                                              max_retries=self.max_retries, http_client=http)
-        return self._client
+        return self._fingerprint
 
     def redact(self, text: str) -> str:
         if self._api_key and self._api_key != "none":
             text = text.replace(self._api_key, "***")
         return _KEY_PATTERN.sub("***", text)
 
-    async def _create(self, **kwargs):
-        """One chat.completions call; openai errors become one-line, key-free errors."""
-        import openai
+    # -- HTTP -------------------------------------------------------------------------------------
+    def _http(self):
+        """The session of the running event loop (one per loop: tests and CLI commands run several)."""
+        import aiohttp
+
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._session_loop is not loop:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=max(1, self.max_concurrency)),
+                timeout=aiohttp.ClientTimeout(total=self.timeout),
+                headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"},
+                proxy=env_proxy(self._url))
+            self._session_loop = loop
+        return self._session
+
+    async def _send(self, payload: bytes) -> dict:
+        """One attempt: the decoded completion, or _Retry / BenchError / RuntimeError."""
+        import aiohttp
 
         try:
-            return await self.client.chat.completions.create(model=self.spec.model, **kwargs)
-        except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError, openai.BadRequestError) as exc:
-            raise BenchError(f"{self.name}: {type(exc).__name__}: {self.redact(str(exc))}") from None
-        except openai.APIConnectionError as exc:
-            raise RuntimeError(f"{self.name}: cannot reach the server after {self.max_retries} retries "
-                               f"({type(exc).__name__}: {self.redact(str(exc))})") from None
-        except openai.APIError as exc:
-            raise RuntimeError(f"{self.name}: {type(exc).__name__}: {self.redact(str(exc))}") from None
+            async with self._http().post(self._url, data=payload) as r:
+                status, headers = r.status, r.headers
+                raw = await r.read()
+        except asyncio.TimeoutError:
+            raise _Retry(f"APITimeoutError: no answer within {self.timeout:g} s") from None
+        except aiohttp.ClientConnectorError as exc:
+            raise _Retry(f"APIConnectionError: cannot reach {clean_url(self.base_url)} ({exc.os_error or exc})") from None
+        except aiohttp.ClientError as exc:
+            raise _Retry(f"APIConnectionError: {type(exc).__name__}: {exc}") from None
+        if status != 200:
+            text = _error_text(status, raw)
+            if status in _RETRY_STATUS or status >= 500:
+                raise _Retry(text, retry_after(headers))
+            raise BenchError(f"{self.name}: {self.redact(text)}")
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise _Retry(f"APIResponseValidationError: the body is not JSON ({len(raw)} bytes, cut off?)") from None
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+            raise BenchError(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
+        return data
+
+    async def _create(self, body: dict[str, Any]) -> dict:
+        """POST one chat completion, re-sent on transient failures; errors are one line, key-free."""
+        payload = json.dumps({"model": self.spec.model, **body}).encode()
+        for attempt in range(self.max_retries + 1):
+            try:
+                return await self._send(payload)
+            except _Retry as exc:
+                if attempt == self.max_retries:
+                    raise RuntimeError(f"{self.name}: gave up after {attempt + 1} attempt{'s' if attempt else ''}: {self.redact(str(exc))}") from None
+                self.retries += 1
+                note_retry()  # the runner records the call's attempts
+                await asyncio.sleep(exc.wait if exc.wait is not None else backoff(attempt))
+        raise AssertionError("unreachable")
 
     # -- requests ---------------------------------------------------------------------------------
     def build_request(self, messages, *, n, max_tokens, temperature, stop, seed) -> dict[str, Any]:
@@ -149,13 +215,13 @@ class OpenAIModel(Model):
         return req
 
     @staticmethod
-    def parse_response(resp, n: int) -> list[Completion]:
-        usage = getattr(resp, "usage", None)
-        ptoks = getattr(usage, "prompt_tokens", 0) or 0
-        ctoks = getattr(usage, "completion_tokens", 0) or 0
-        choices = sorted(resp.choices, key=lambda c: c.index or 0)[:n]
+    def parse_response(data: dict, n: int) -> list[Completion]:
+        usage = data.get("usage") or {}
+        ptoks = int(usage.get("prompt_tokens") or 0)
+        ctoks = int(usage.get("completion_tokens") or 0)
+        choices = sorted((c for c in data["choices"] if isinstance(c, dict)), key=lambda c: c.get("index") or 0)[:n]
         k = max(1, len(choices))
-        return [Completion(c.message.content or "", ptoks, ctoks // k + (1 if i < ctoks % k else 0))
+        return [Completion((c.get("message") or {}).get("content") or "", ptoks, ctoks // k + (1 if i < ctoks % k else 0))
                 for i, c in enumerate(choices)]
 
     async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
@@ -166,9 +232,9 @@ class OpenAIModel(Model):
             if want <= 0:
                 break
             s = None if seed is None else seed + attempt
-            resp = await self._create(**self.build_request(messages, n=want, max_tokens=max_tokens,
-                                                           temperature=temperature, stop=stop, seed=s))
-            got = self.parse_response(resp, want)
+            data = await self._create(self.build_request(messages, n=want, max_tokens=max_tokens,
+                                                         temperature=temperature, stop=stop, seed=s))
+            got = self.parse_response(data, want)
             if not got:
                 raise BenchError(f"{self.name}: the server returned no choices; expected at least one (is base_url an OpenAI-compatible chat endpoint?)")
             outs.extend(got)
@@ -180,42 +246,44 @@ class OpenAIModel(Model):
             req["messages"] = list(messages) + [{"role": "assistant", "content": prefix}]
             req[self.max_tokens_field] = 1
             # vLLM continues a final assistant message only when asked to
-            req["extra_body"] = {"continue_final_message": True, "add_generation_prompt": False}
+            req.update(continue_final_message=True, add_generation_prompt=False)
         else:
             req["messages"] = list(messages)
             req[self.max_tokens_field] = 8 + len(prefix) // 2
         return req
 
     @staticmethod
-    def parse_probs(resp, prefix: str, choices, prefilled: bool) -> list[float] | None:
+    def parse_probs(data: dict, prefix: str, choices, prefilled: bool) -> list[float] | None:
         """P(choice) at the first generated position that follows `prefix`; None if none does."""
-        lp = getattr(resp.choices[0], "logprobs", None)
-        content = getattr(lp, "content", None) or []
+        first = data["choices"][0] if data.get("choices") else {}
+        content = (first.get("logprobs") or {}).get("content") or []
         want = prefix.strip()
         written = ""
         for pos, tok in enumerate(content):
+            token = tok.get("token") or ""
             at_answer = (prefilled and pos == 0) or (want and written.rstrip().endswith(want)) or (not want and pos == 0)
             if at_answer:
                 probs = {c: 0.0 for c in choices}
-                for alt in tok.top_logprobs or []:
-                    t = alt.token.strip()
+                for alt in tok.get("top_logprobs") or []:
+                    t = (alt.get("token") or "").strip()
                     if t in probs:
-                        probs[t] += math.exp(alt.logprob)
+                        probs[t] += math.exp(alt.get("logprob", -math.inf))
                 total = sum(probs.values())
                 if total > 0:
                     return [probs[c] / total for c in choices]
-                if tok.token.strip():  # the model wrote something else here: no answer to read
+                if token.strip():  # the model wrote something else here: no answer to read
                     return None
-            written += tok.token
+            written += token
         return None
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
         if not self.capabilities.logprobs:
             return None
-        resp = await self._create(**self.build_probs_request(messages, prefix))
-        return self.parse_probs(resp, prefix, tuple(choices), self.prefill)
+        data = await self._create(self.build_probs_request(messages, prefix))
+        return self.parse_probs(data, prefix, tuple(choices), self.prefill)
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
+        if self._session is not None:
+            session, self._session = self._session, None
+            if not session.closed and self._session_loop is asyncio.get_running_loop():
+                await session.close()

@@ -8,6 +8,7 @@ see this interface, never a backend.
 from __future__ import annotations
 
 import abc
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,8 +134,9 @@ class Model(abc.ABC):
     def __init__(self, spec: Spec):
         self.spec = spec
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
+        """The spec with secrets hidden (computed once: every call's record carries it)."""
         return redact_spec(self.spec)
 
     @abc.abstractmethod

@@ -8,7 +8,7 @@ are separate so stored transcripts can be re-judged with only judge calls.
 from __future__ import annotations
 
 import abc
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -84,7 +84,7 @@ class Turn:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**vars(self), "extra": dict(self.extra)}  # flat fields: no deep asdict needed
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Turn":
@@ -102,7 +102,7 @@ class Decision:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**vars(self), "extra": dict(self.extra)}
 
 
 class Context(abc.ABC):

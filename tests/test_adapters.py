@@ -16,11 +16,6 @@ import pytest
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec
 
-try:
-    import httpx2 as httpx
-except ImportError:  # older openai clients use httpx
-    import httpx
-
 KEY = "sk-test-SECRET-0123456789abcdef"
 MSGS = [{"role": "user", "content": "Question? Answer 1: a. Answer 2: b."}]
 
@@ -208,24 +203,46 @@ def _completion_json(texts, logprobs=None, prompt_tokens=12, completion_tokens=6
                       "total_tokens": prompt_tokens + completion_tokens}}
 
 
-def _openai(spec, handler):
+def _openai(spec_tail, handler, call):
+    """Run `call(model)` against a real loopback server whose POSTs `handler(body, headers)`
+    answers with (status, json); the model's spec is `openai:...,base_url=<server>` + tail."""
+    from aiohttp import web
+
     from model_adapters.openai_api import OpenAIModel
 
-    return OpenAIModel(parse_spec(spec), transport=httpx.MockTransport(handler))
+    async def main():
+        async def route(request):
+            status, payload = handler(await request.json(), request.headers)
+            return web.json_response(payload, status=status)
+
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", route)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        model = OpenAIModel(parse_spec(spec_tail.format(url=f"http://127.0.0.1:{port}/v1")))
+        try:
+            return model, await call(model)
+        finally:
+            await model.aclose()
+            await runner.cleanup()
+
+    return run(main())
 
 
 def test_openai_request_building_and_parsing():
     sent = []
 
-    def handler(request):
-        body = json.loads(request.content)
-        sent.append((body, request.headers.get("authorization")))
-        return httpx.Response(200, json=_completion_json(["one", "two"][: body["n"]], completion_tokens=7))
+    def handler(body, headers):
+        sent.append((body, headers.get("authorization")))
+        return 200, _completion_json(["one", "two"][: body["n"]], completion_tokens=7)
 
-    m = _openai(f"openai:gpt-x,base_url=http://127.0.0.1:9/v1,api_key={KEY},images=true,concurrency=3", handler)
     img = {"role": "user", "content": [{"type": "text", "text": "What is shown?"},
                                        {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}
-    outs = run(m.generate([img], n=2, max_tokens=33, temperature=0.7, stop=["\n\n"], seed=5))
+    m, outs = _openai(f"openai:gpt-x,base_url={{url}},api_key={KEY},images=true,concurrency=3", handler,
+                      lambda m: m.generate([img], n=2, max_tokens=33, temperature=0.7, stop=["\n\n"], seed=5))
     assert [o.text for o in outs] == ["one", "two"]
     assert [o.completion_tokens for o in outs] == [4, 3] and outs[0].prompt_tokens == 12
     body, auth = sent[0]
@@ -234,20 +251,17 @@ def test_openai_request_building_and_parsing():
     assert auth == f"Bearer {KEY}"
     assert m.capabilities.images and not m.capabilities.logprobs and m.max_concurrency == 3
     assert KEY not in m.name and KEY not in json.dumps(m.request_fingerprint())
-    assert m.request_fingerprint() == {"model": "openai:gpt-x", "base_url": "http://127.0.0.1:9/v1"}
-    run(m.aclose())
+    assert m.request_fingerprint()["model"] == "openai:gpt-x"
 
 
 def test_openai_fills_n_when_the_server_ignores_it():
     seeds = []
 
-    def handler(request):
-        body = json.loads(request.content)
+    def handler(body, headers):
         seeds.append(body.get("seed"))
-        return httpx.Response(200, json=_completion_json([f"s{len(seeds)}"]))
+        return 200, _completion_json([f"s{len(seeds)}"])
 
-    m = _openai("openai:m,base_url=http://127.0.0.1:9/v1", handler)
-    outs = run(m.generate(MSGS, n=3, seed=10))
+    _, outs = _openai("openai:m,base_url={url}", handler, lambda m: m.generate(MSGS, n=3, seed=10))
     assert [o.text for o in outs] == ["s1", "s2", "s3"] and seeds == [10, 11, 12]
 
 
@@ -263,12 +277,11 @@ def test_openai_choice_probs_read_after_the_prefix():
                _lp("2", [("2", math.log(0.6)), ("1", math.log(0.2)), (" 1", math.log(0.1)), ("3", -3)])]
     sent = []
 
-    def handler(request):
-        sent.append(json.loads(request.content))
-        return httpx.Response(200, json=_completion_json(["Answer: 2"], logprobs=content))
+    def handler(body, headers):
+        sent.append(body)
+        return 200, _completion_json(["Answer: 2"], logprobs=content)
 
-    m = _openai("openai:m,base_url=http://127.0.0.1:9/v1,logprobs=true", handler)
-    probs = run(m.choice_probs(MSGS))
+    m, probs = _openai("openai:m,base_url={url},logprobs=true", handler, lambda m: m.choice_probs(MSGS))
     assert probs == pytest.approx([0.3 / 0.9, 0.6 / 0.9])
     assert sent[0]["logprobs"] is True and sent[0]["top_logprobs"] == 20 and sent[0]["temperature"] == 0
     assert m.capabilities.logprobs
@@ -277,12 +290,12 @@ def test_openai_choice_probs_read_after_the_prefix():
 def test_openai_choice_probs_none_when_the_model_does_not_answer():
     from model_adapters.openai_api import OpenAIModel
 
-    resp = types.SimpleNamespace(choices=[types.SimpleNamespace(logprobs=types.SimpleNamespace(content=[
-        types.SimpleNamespace(token="Paris", top_logprobs=[types.SimpleNamespace(token="1", logprob=-5)]),
-        types.SimpleNamespace(token=" is", top_logprobs=[])]))])
-    assert OpenAIModel.parse_probs(resp, "Answer: ", ("1", "2"), prefilled=False) is None
+    data = {"choices": [{"logprobs": {"content": [
+        {"token": "Paris", "top_logprobs": [{"token": "1", "logprob": -5}]},
+        {"token": " is", "top_logprobs": []}]}}]}
+    assert OpenAIModel.parse_probs(data, "Answer: ", ("1", "2"), prefilled=False) is None
     # prefilled: the first generated token is the answer itself
-    assert OpenAIModel.parse_probs(resp, "Answer: ", ("1", "2"), prefilled=True) == [1.0, 0.0]
+    assert OpenAIModel.parse_probs(data, "Answer: ", ("1", "2"), prefilled=True) == [1.0, 0.0]
 
 
 def test_openai_prefill_request_and_no_logprobs_capability():
@@ -291,6 +304,7 @@ def test_openai_prefill_request_and_no_logprobs_capability():
     m = OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1,logprobs=true,prefill=true"))
     req = m.build_probs_request(MSGS, "Answer: ")
     assert req["messages"][-1] == {"role": "assistant", "content": "Answer: "} and req["max_tokens"] == 1
+    assert req["continue_final_message"] is True
     plain = OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1"))
     assert run(plain.choice_probs(MSGS)) is None
 
@@ -298,15 +312,27 @@ def test_openai_prefill_request_and_no_logprobs_capability():
 def test_openai_errors_are_one_line_and_never_show_the_key(caplog, monkeypatch):
     monkeypatch.setenv("MY_KEY_VAR", KEY)
 
-    def handler(request):
-        return httpx.Response(401, json={"error": {"message": f"Incorrect API key provided: {KEY}", "type": "invalid_request_error"}})
+    def handler(body, headers):
+        return 401, {"error": {"message": f"Incorrect API key provided: {KEY}", "type": "invalid_request_error"}}
 
-    m = _openai("openai:m,base_url=http://127.0.0.1:9/v1,api_key_env=MY_KEY_VAR", handler)
     with caplog.at_level(logging.DEBUG):
         with pytest.raises(BenchError) as err:
-            run(m.generate(MSGS))
+            _openai("openai:m,base_url={url},api_key_env=MY_KEY_VAR", handler, lambda m: m.generate(MSGS))
     assert KEY not in str(err.value) and "***" in str(err.value) and "AuthenticationError" in str(err.value)
+    assert "\n" not in str(err.value) and "HTTP 401" in str(err.value)
     assert KEY not in caplog.text
+
+
+def test_openai_answer_without_choices_is_a_clear_error():
+    with pytest.raises(BenchError, match="no 'choices' list"):
+        _openai("openai:m,base_url={url}", lambda body, headers: (200, {"detail": "hello"}), lambda m: m.generate(MSGS))
+
+
+def test_openai_name_hides_the_key(monkeypatch):
+    from model_adapters.openai_api import OpenAIModel
+
+    monkeypatch.setenv("MY_KEY_VAR", KEY)
+    m = OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1,api_key_env=MY_KEY_VAR"))
     assert KEY not in m.name and "api_key_env=MY_KEY_VAR" in m.name
 
 

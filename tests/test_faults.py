@@ -2,7 +2,7 @@
 
 The fake OpenAI-compatible server (benchmarks/fake_openai_server.py) answers a seeded share of
 requests with 500s, 429s with Retry-After, hangs past the client's timeout, dropped connections,
-and empty or malformed completions. The `openai:` backend must retry the transient ones, the
+cut-off JSON bodies, and empty or malformed completions. The `openai:` backend must retry the transient ones, the
 run must record each question exactly once, count unparseable answers as invalid (not fatal),
 and show the retries in the progress display and in each call's `attempts`.
 """
@@ -25,7 +25,8 @@ from fake_openai_server import ServerConfig, start_server  # noqa: E402
 pytestmark = [needs_example, pytest.mark.timeout(120)]
 
 N = 1000
-FAULTS = {"500": 0.05, "429": 0.05, "hang": 0.01, "drop": 0.03, "empty": 0.02, "malformed": 0.03}
+FAULTS = {"500": 0.05, "429": 0.05, "hang": 0.01, "drop": 0.03, "badjson": 0.02, "empty": 0.02, "malformed": 0.03}
+TRANSPORT = ("500", "429", "hang", "drop", "badjson")  # re-sent by the client
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,7 @@ def test_faulty_server_every_question_once(faulty_server, tmp_path):
     assert n_calls == N
     assert attempts == stats["requests"], (attempts, stats)
     assert retried > 0
-    transport = sum(faults.get(k, 0) for k in ("500", "429", "hang", "drop"))
+    transport = sum(faults.get(k, 0) for k in TRANSPORT)
     assert attempts - n_calls == transport
 
     # ...and in the progress display (its last redraw shows the final counts)
@@ -94,18 +95,20 @@ def test_resume_after_faults_makes_no_new_calls(faulty_server, tmp_path):
     assert "model calls: 0" in res.stdout
 
 
-def test_unparseable_body_fails_the_job_and_a_rerun_completes(tmp_path):
-    """A 200 whose JSON is cut off is not retried by the client: those jobs fail with a one-line
-    error (exit 1), the others are saved, and running the same command again finishes the rest."""
+def test_failed_jobs_are_saved_around_and_a_rerun_completes(tmp_path):
+    """Attempts that keep failing past max_retries fail their jobs with a one-line error (exit 1);
+    the other jobs are saved, and running the same command again finishes the rest."""
     with start_server(ServerConfig(seed=3, faults={"badjson": 0.1}, max_faults=1)) as srv:
         out = tmp_path / "run"
-        first = _run(srv, out, "--quiet", "--limit", "100")
+        no_retries = ("--quiet", "--limit", "100", "--judge", f"openai:flaky,base_url={srv.url},concurrency=64,max_retries=0")
+        first = _run(srv, out, *no_retries)
         assert first.returncode == 1, first.stderr[-2000:]
         assert "Traceback" not in first.stderr
         failed = srv.stats()["by_fault"]["badjson"]
         assert f"{failed} job(s) failed" in first.stderr and "run the same command again" in first.stderr
+        assert "the body is not JSON" in first.stderr
         assert f"jobs: {100 - failed} done" in first.stdout
-        second = _run(srv, out, "--quiet", "--limit", "100")
+        second = _run(srv, out, *no_retries)  # the server fails each prompt once only
         assert second.returncode == 0, second.stderr[-2000:]
         assert f"jobs: {failed} done, {100 - failed} already stored" in second.stdout
     con = sqlite3.connect(out / "results.sqlite")

@@ -1,6 +1,7 @@
 """The openai adapter against a real HTTP server on loopback that fails before it answers:
-429 (with Retry-After) and 500 are retried by the client, counted in `model.retries`, and a
-server that never recovers gives a one-line error without the API key."""
+429 (with Retry-After), 500, timeouts, dropped connections and cut-off bodies are re-sent,
+counted in `model.retries`; a server that never recovers gives a one-line error without the
+API key."""
 
 from __future__ import annotations
 
@@ -39,6 +40,16 @@ class Server:
                 status, headers, delay = outer.steps.pop(0) if outer.steps else (200, {}, 0)
                 if delay:
                     time.sleep(delay)
+                if status == "drop":  # close the connection without an answer
+                    self.close_connection = True
+                    return
+                if status == "cut":  # a 200 whose body stops mid-JSON
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", "20")
+                    self.end_headers()
+                    self.wfile.write(b'{"id": "c", "choices')
+                    return
                 payload = json.dumps(OK if status == 200 else {"error": {"message": f"failure {status}", "type": "server_error"}}).encode()
                 try:
                     self.send_response(status)
@@ -100,3 +111,32 @@ def test_server_that_never_recovers_gives_a_clean_error():
             asyncio.run(_generate(model))
     assert len(srv.attempts) == 3 and model.retries == 2
     assert "\n" not in str(err.value) and KEY not in str(err.value) and "InternalServerError" in str(err.value)
+
+
+def test_dropped_connection_and_cut_off_body_are_retried():
+    with Server([("drop", {}, 0), ("cut", {}, 0)]) as srv:
+        model = _model(srv.url)
+        outs = asyncio.run(_generate(model))
+    assert outs[0].text == "Answer: 2" and len(srv.attempts) == 3 and model.retries == 2
+
+
+def test_retry_after_forms():
+    from email.utils import formatdate
+
+    from model_adapters.openai_api import retry_after
+
+    assert retry_after({"retry-after-ms": "250"}) == 0.25
+    assert retry_after({"retry-after": "2"}) == 2.0
+    assert 3 <= retry_after({"retry-after": formatdate(time.time() + 5, usegmt=True)}) <= 5
+    assert retry_after({"retry-after": "600"}) is None  # longer than a minute: back off instead
+    assert retry_after({"retry-after": "soon"}) is None and retry_after({}) is None
+
+
+def test_client_errors_are_not_retried():
+    from oversight_bench.errors import BenchError
+
+    with Server([(404, {}, 0)]) as srv:
+        model = _model(srv.url)
+        with pytest.raises(BenchError, match="NotFoundError: HTTP 404: failure 404"):
+            asyncio.run(_generate(model))
+    assert len(srv.attempts) == 1 and model.retries == 0
