@@ -1,16 +1,18 @@
 """How fast can a bare HTTP client talk to the fake server? The ceiling under any harness.
 
-oversight-bench's `openai:` backend goes through the official `openai` client. This measures
-that client alone (no harness, no store) and the alternatives a backend could use, each in a
-fresh process against the same fake server, so a throughput figure of the whole harness can be
-read against what its HTTP client allows:
+This measures HTTP clients alone (no harness, no store), each in a fresh process against the same
+fake server, so a throughput figure of the whole harness can be read against what its HTTP
+client allows. It is why the `openai:` backend posts over aiohttp rather than through the
+official `openai` client (`pip install 'openai[aiohttp]'` for the sdk rows):
 
-- `sdk-httpx`: `AsyncOpenAI().chat.completions.create` on the default httpx transport (what the
-  `openai:` backend uses today);
+- `sdk-httpx`: `AsyncOpenAI().chat.completions.create` on the default httpx transport;
 - `sdk-aiohttp`: the same call on the client's aiohttp transport (`DefaultAioHttpClient`);
 - `sdk-aiohttp-post`: the client's `post(..., cast_to=httpx.Response)` on that transport, which
   skips the typed request transform and response models but keeps its retries and timeouts;
-- `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` does.
+- `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` and the `openai:`
+  backend do;
+- `raw`: keep-alive HTTP/1.1 written straight to asyncio transports and parsed with httptools:
+  no client library at all, only to show the ceiling of any Python client on this machine.
 
 Each on asyncio and on uvloop. Figures: requests/s in the server's window, the fraction of C/L,
 and the client's CPU milliseconds per request.
@@ -33,13 +35,66 @@ sys.path.insert(0, str(HERE))
 
 from fake_openai_server import start_server  # noqa: E402
 
-VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp")
+VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "raw")
+
+
+class _RawConnection(asyncio.Protocol):
+    """One keep-alive connection of the `raw` variant: one request at a time."""
+
+    def __init__(self):
+        import httptools
+
+        self.parser = httptools.HttpResponseParser(self)
+        self.chunks: list[bytes] = []
+        self.done: asyncio.Future | None = None
+
+    def connection_made(self, transport):
+        self.transport = transport
+
+    def data_received(self, data):
+        self.parser.feed_data(data)
+
+    def on_body(self, body):
+        self.chunks.append(body)
+
+    def on_message_complete(self):
+        body, self.chunks = b"".join(self.chunks), []
+        self.done.set_result(body)
+
+    async def post(self, head: bytes, payload: bytes) -> bytes:
+        self.done = asyncio.get_running_loop().create_future()
+        self.transport.write(head + str(len(payload)).encode() + b"\r\n\r\n" + payload)
+        return await self.done
+
+
+async def _drive_raw(url: str, C: int, n: int, body) -> None:
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    loop = asyncio.get_running_loop()
+    pool: asyncio.Queue = asyncio.Queue()
+    for _ in range(C):
+        _, conn = await loop.create_connection(_RawConnection, u.hostname, u.port)
+        pool.put_nowait(conn)
+    head = (f"POST {u.path}/chat/completions HTTP/1.1\r\nHost: {u.netloc}\r\n"
+            "Content-Type: application/json\r\nContent-Length: ").encode()
+
+    async def one(i):
+        conn = await pool.get()
+        try:
+            json.loads(await conn.post(head, json.dumps(body(i)).encode()))["choices"][0]["message"]["content"]
+        finally:
+            pool.put_nowait(conn)
+
+    await asyncio.gather(*(one(i) for i in range(n)))
 
 
 async def _drive(variant: str, url: str, C: int, n: int) -> None:
     sem = asyncio.Semaphore(C)
     body = lambda i: {"model": "m", "messages": [{"role": "user", "content": f"Question {i}: 1 or 2?"}],  # noqa: E731
                       "max_tokens": 16, "temperature": 0.0}
+    if variant == "raw":
+        return await _drive_raw(url, C, n, body)
     if variant == "aiohttp":
         import aiohttp
 

@@ -1,8 +1,8 @@
 """Where a run's CPU goes, by package: cProfile of one `oversight-bench run` against the fake server.
 
-    python benchmarks/profile_run.py [--backend openai|aiohttp-probe] [--n 2000] [--C 64] [--L 0.2]
+    python benchmarks/profile_run.py [--n 2000] [--C 64] [--L 0.2]
 
-Self time of every function is summed per package (openai, httpx2, aiohttp, sqlite3, json,
+Self time of every function is summed per package (aiohttp, asyncio, sqlite3, json,
 oversight_bench/...), so "is the harness the bottleneck?" has a number. cProfile slows
 everything down, so read the shares, not the seconds.
 """
@@ -21,12 +21,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from aiohttp_probe_backend import install_as_plugin  # noqa: E402
 from fake_openai_server import start_server  # noqa: E402
 
 HARNESS = ("oversight_bench", "protocol_plugins", "sqlite3", "json", "store", "dataclasses", "tqdm")
-CLIENT = ("openai", "httpx2", "httpcore2", "anyio", "h11", "pydantic", "typing", "aiohttp", "multidict", "yarl",
-          "aiohttp_probe_backend", "model_adapters/openai_api.py", "typing_extensions.py")
+CLIENT = ("aiohttp", "multidict", "yarl", "propcache", "model_adapters")
 
 
 def by_package(path: str) -> collections.Counter:
@@ -46,24 +44,22 @@ def by_package(path: str) -> collections.Counter:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--backend", default="openai")
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--C", type=int, default=64)
     ap.add_argument("--L", type=float, default=0.2)
     ap.add_argument("--top", type=int, default=15)
     a = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="obench-profile-"))
-    env = install_as_plugin(work / "plugin") if a.backend == "aiohttp-probe" else {}
     with start_server(latency=a.L) as srv:
-        spec = f"{a.backend}:m,base_url={srv.url},concurrency={a.C}"
+        spec = f"openai:m,base_url={srv.url},concurrency={a.C}"
         subprocess.run([sys.executable, "-m", "cProfile", "-o", str(work / "p.out"), "-m", "oversight_bench.cli", "run",
                         "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
                         "--limit", str(a.n), "--output", str(work / "run"), "--quiet"],
-                       env={**__import__("os").environ, **env}, check=True, capture_output=True)
+                       check=True, capture_output=True)
     agg = by_package(str(work / "p.out"))
     total = sum(agg.values())
     share = lambda keys: sum(v for k, v in agg.items() if k.startswith(keys)) / total  # noqa: E731
-    print(f"{a.backend}: {a.n} questions, C={a.C}, L={a.L * 1000:.0f} ms; self time {total:.1f} s under cProfile")
+    print(f"openai: {a.n} questions, C={a.C}, L={a.L * 1000:.0f} ms; self time {total:.1f} s under cProfile")
     for k, v in agg.most_common(a.top):
         print(f"  {100 * v / total:5.1f}%  {k}")
     print(f"HTTP client stack {100 * share(CLIENT):.0f}%, harness (core, protocol, sqlite, json) "

@@ -5,10 +5,14 @@ from __future__ import annotations
 import base64
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 
-@dataclass(frozen=True)
+_NO_META: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
 class Image:
     """An image shown with a multimodal question."""
 
@@ -19,7 +23,7 @@ class Image:
         return f"data:{self.mime};base64,{base64.b64encode(self.data).decode()}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a run may hold 100k of them
 class Question:
     """One binary question: the correct answer and one incorrect answer.
 
@@ -35,7 +39,8 @@ class Question:
     incorrect: str
     article: str | None = None
     images: tuple[Image, ...] = ()
-    meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: read-only extras (source, difficulty, ...); shared empty default: a run may hold 100k questions
+    meta: Mapping[str, Any] = field(default_factory=lambda: _NO_META, compare=False, hash=False)
 
     def answers(self, answer_order: str) -> tuple[str, str]:
         """The two answers as displayed: `correct_first` or `correct_second`."""

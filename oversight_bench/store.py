@@ -356,7 +356,7 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         "id": q.id, "task": q.task, "task_type": q.task_type, "question": q.question,
         "correct": q.correct, "incorrect": q.incorrect, "article": q.article,
         "images": [{"mime": i.mime, "data": base64.b64encode(i.data).decode()} for i in q.images],
-        "meta": q.meta,
+        "meta": dict(q.meta),
     }
 
 
