@@ -86,6 +86,8 @@ CASES = [
          keeps_records=False),
     Case("openai_unknown_option", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,temprature=0.5"],
          ["unknown option", "temprature", "expected"], keeps_records=False),
+    Case("openai_base_url_not_http", [*BASE, "--judge", "openai:m,base_url=localhost:8000/v1"],
+         ["base_url", "not an http(s) url", "expected e.g. http://"], keeps_records=False),
     Case("no_tasks", [*BASE, "--tasks", ","], ["no tasks selected", "group"]),
     # protocol options
     Case("rounds_zero", [*BASE, "--rounds", "0"], ["rounds", "greater than or equal to 1"]),
