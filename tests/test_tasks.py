@@ -258,6 +258,24 @@ def test_hub_without_access_names_local_files(monkeypatch):
         task.load(None, 2, 0)
 
 
+def test_unreachable_hub_fails_in_seconds(monkeypatch):
+    import socket
+    import time
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("OVERSIGHT_BENCH_SOURCE", "hub")
+    task = load_yaml_tasks(REPO / "task_configs" / "boolq.yaml")[0]
+    t0 = time.monotonic()
+    with pytest.raises(BenchError, match=rf"cannot reach 127.0.0.1:{port}.*boolq_validation\.json"):
+        task.load(None, 2, 0)
+    assert time.monotonic() - t0 < 5
+
+
 # -- PrOntoQA ---------------------------------------------------------------------------------
 def test_prontoqa_negation():
     from task_configs.loaders.prontoqa import negate, wrong_trace
