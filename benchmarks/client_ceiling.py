@@ -12,7 +12,8 @@ official `openai` client (`pip install 'openai[aiohttp]'` for the sdk rows):
 - `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` and the `openai:`
   backend do;
 - `raw`: keep-alive HTTP/1.1 written straight to asyncio transports and parsed with httptools:
-  no client library at all, only to show the ceiling of any Python client on this machine.
+  no client library at all, only to show the ceiling of any Python client on this machine (it
+  opens its C connections before the first request, so its window holds no connects).
 
 Each on asyncio and on uvloop. Figures: requests/s in the server's window, the fraction of C/L,
 and the client's CPU milliseconds per request.
