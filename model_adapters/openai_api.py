@@ -138,6 +138,7 @@ class OpenAIModel(Model):
         self.retries = 0  # requests re-sent after 429/5xx/timeouts/dropped connections
         self._url = self.base_url.rstrip("/") + "/chat/completions"
         self._fingerprint = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
+        self._proxy = env_proxy(self._url)
         self._session = None
         self._session_loop = None
 
@@ -159,8 +160,7 @@ class OpenAIModel(Model):
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=max(1, self.max_concurrency)),
                 timeout=aiohttp.ClientTimeout(total=self.timeout),
-                headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"},
-                proxy=env_proxy(self._url))
+                headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"})
             self._session_loop = loop
         return self._session
 
@@ -169,7 +169,7 @@ class OpenAIModel(Model):
         import aiohttp
 
         try:
-            async with self._http().post(self._url, data=payload) as r:
+            async with self._http().post(self._url, data=payload, proxy=self._proxy) as r:
                 status, headers = r.status, r.headers
                 raw = await r.read()
         except asyncio.TimeoutError:
