@@ -135,6 +135,14 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
     return "\n".join(parts)
 
 
+def _protocols_without_agent() -> set[str]:
+    """Registered protocols in which no agent speaks (QA): their rows carry no debater Elo."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    return {n for n in reg.names("protocols") if not getattr(reg.get("protocols", n), "uses_agent", True)}
+
+
 def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderboards") -> dict[str, Any]:
     runs = load_runs(list(dirs), with_turns=True)
     decisions = [d for r in runs for d in r.decisions]
@@ -160,11 +168,12 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     turns_of = {(str(r.dir), k): v for r in runs for k, v in r.turns.items()}
     questions = {(str(r.dir), k): q for r in runs for k, q in r.questions.items()}
     rows, n_pages = [], 0
+    no_agent = _protocols_without_agent()
     for g in groups:
         key = (g["level"], g["judge"], g["agent"], g["protocol"], g["task"], g["task_type"])
         ds = members[key]
         row = dict(g)
-        row["elo"] = elo_of.get(g["agent"])
+        row["elo"] = None if g["protocol"] in no_agent else elo_of.get(g["agent"])  # QA rows have no debater
         row["provenance"] = [prov[d] for d in sorted({d["run_dir"] for d in ds})]
         row["transcripts"] = None
         if g["level"] == "task":
