@@ -46,6 +46,8 @@ def test_results_json_and_markdown(board):
               "calls_per_question", "tokens_per_question", "elo", "transcripts", "provenance"):
         assert k in row
     assert row["elo"] is not None
+    qa = [r for r in data["rows"] if r["protocol"] == "qa_without_article" and r["agent"] == "sim:agent"]
+    assert qa and all(r["elo"] is None for r in qa)  # no debater speaks in QA
     prov = row["provenance"][0]
     assert prov["seed"] == 0 and prov["commit"] == "synthetic" and prov["versions"] and prov["judge"] == row["judge"]
     assert (out / row["transcripts"]).exists()
