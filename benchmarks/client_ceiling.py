@@ -3,7 +3,7 @@
 This measures HTTP clients alone (no harness, no store), each in a fresh process against the same
 fake server, so a throughput figure of the whole harness can be read against what its HTTP
 client allows. It is why the `openai:` backend posts over aiohttp rather than through the
-official `openai` client (`pip install 'openai[aiohttp]'` for the sdk rows):
+official `openai` client (`pip install -e '.[bench]'` installs every client measured):
 
 - `sdk-httpx`: `AsyncOpenAI().chat.completions.create` on the default httpx transport;
 - `sdk-aiohttp`: the same call on the client's aiohttp transport (`DefaultAioHttpClient`);
@@ -11,6 +11,8 @@ official `openai` client (`pip install 'openai[aiohttp]'` for the sdk rows):
   skips the typed request transform and response models but keeps its retries and timeouts;
 - `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` and the `openai:`
   backend do;
+- `aiosonic`, `curl-cffi`: two other maintained async clients (pure Python; libcurl), to see
+  whether a library swap would buy anything;
 - `raw`: keep-alive HTTP/1.1 written straight to asyncio transports and parsed with httptools:
   no client library at all, only to show the ceiling of any Python client on this machine (it
   opens its C connections before the first request, so its window holds no connects).
@@ -36,7 +38,7 @@ sys.path.insert(0, str(HERE))
 
 from fake_openai_server import start_server  # noqa: E402
 
-VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "raw")
+VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "aiosonic", "curl-cffi", "raw")
 
 
 class _RawConnection(asyncio.Protocol):
@@ -96,6 +98,31 @@ async def _drive(variant: str, url: str, C: int, n: int) -> None:
                       "max_tokens": 16, "temperature": 0.0}
     if variant == "raw":
         return await _drive_raw(url, C, n, body)
+    if variant == "aiosonic":
+        import aiosonic
+
+        from aiosonic.pools import PoolConfig
+
+        client = aiosonic.HTTPClient(aiosonic.TCPConnector(pool_configs={":default": PoolConfig(size=C)}))
+
+        async def one(i):
+            async with sem:
+                r = await client.post(url + "/chat/completions", json=body(i))
+                json.loads(await r.content())["choices"][0]["message"]["content"]
+
+        await asyncio.gather(*(one(i) for i in range(n)))
+        return
+    if variant == "curl-cffi":
+        from curl_cffi.requests import AsyncSession
+
+        async with AsyncSession(max_clients=C) as s:
+            async def one(i):
+                async with sem:
+                    r = await s.post(url + "/chat/completions", json=body(i))
+                    json.loads(r.content)["choices"][0]["message"]["content"]
+
+            await asyncio.gather(*(one(i) for i in range(n)))
+        return
     if variant == "aiohttp":
         import aiohttp
 

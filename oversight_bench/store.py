@@ -13,6 +13,7 @@ work, which the resume redoes, and never leaves a record whose calls are missing
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import fcntl
 import hashlib
@@ -115,11 +116,13 @@ class _KeyFilter:
 
 
 class _Writer(threading.Thread):
-    """Commits queued calls and job records in groups, in arrival order, on its own connection.
+    """Commits queued calls and job records in groups, one transaction per group, on its own
+    connection.
 
-    Group commits take the per-row commit cost off the event loop; waiting `delay` seconds after
-    the first item of a group lets a group fill up under load. An error is kept and raised in the
-    caller's thread at its next write or flush.
+    The event loop hands its writes over once per loop pass (`Store._enqueue`), not once per
+    write: each hand-over wakes this thread, and every wake-up costs the loop the GIL. Waiting
+    `delay` seconds after a hand-over lets a group fill up under load. An error is kept and
+    raised in the caller's thread at its next write or flush.
     """
 
     def __init__(self, path: Path, pending: dict[str, dict], delay: float = 0.005):
@@ -134,37 +137,35 @@ class _Writer(threading.Thread):
     def run(self) -> None:
         stop = False
         while not stop:
-            batch = [self.q.get()]
-            if batch[0] is not None:
+            boxes = [self.q.get()]
+            if boxes[0] is not None:
                 time.sleep(self.delay)
-            while len(batch) < 2048:
+            while len(boxes) < 2048:
                 try:
-                    batch.append(self.q.get_nowait())
+                    boxes.append(self.q.get_nowait())
                 except queue.Empty:
                     break
-            stop = any(item is None for item in batch)
-            items = [item for item in batch if item is not None]
+            stop = any(box is None for box in boxes)
+            items = [item for box in boxes if box is not None for item in box]
             try:
                 if items and self.error is None:
                     self._commit(items)
             except BaseException as exc:  # surfaced to the writer's owner
                 self.error = exc
             finally:
-                for item in items:
-                    if item[0] == "call":
-                        self.pending.pop(item[1][0], None)
-                for _ in batch:
+                for kind, rows in items:
+                    if kind == "call":
+                        self.pending.pop(rows[0], None)
+                for _ in boxes:
                     self.q.task_done()
         self.conn.close()
 
     def _commit(self, items: list[tuple[str, Any]]) -> None:
+        """One transaction: a job's records never commit before its calls."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            for kind, rows in items:
-                if kind == "call":
-                    self.conn.execute(_INSERT_CALL, rows)
-                else:
-                    self.conn.executemany(_INSERT_RECORD, rows)
+            self.conn.executemany(_INSERT_CALL, [rows for kind, rows in items if kind == "call"])
+            self.conn.executemany(_INSERT_RECORD, [r for kind, rows in items if kind == "job" for r in rows])
 
 
 class Store:
@@ -177,6 +178,7 @@ class Store:
         self._writer: _Writer | None = None
         self._keys: _KeyFilter | None = None  # while batching: which keys may be cached
         self._pending: dict[str, dict] = {}  # calls queued but not yet committed: still cache hits
+        self._outbox: list | None = None  # writes of this loop pass, not yet handed to the writer
 
     @classmethod
     def open(cls, directory: str | Path, *, write: bool = False) -> "Store":
@@ -242,6 +244,7 @@ class Store:
     def flush(self) -> None:
         """Wait until everything written so far is committed."""
         if self._writer is not None:
+            self._hand_over()
             self._writer.q.join()
             self._raise_writer_error()
 
@@ -249,6 +252,7 @@ class Store:
         w = self._writer
         if w is None:
             return
+        self._hand_over()
         self._writer = None
         self._keys = None
         w.q.put(None)
@@ -261,8 +265,21 @@ class Store:
             raise self._writer.error
 
     def _enqueue(self, item: tuple[str, Any]) -> None:
+        """Collect the writes of this event-loop pass; they go to the writer at its end, in order."""
         self._raise_writer_error()
-        self._writer.q.put(item)
+        if self._outbox is not None:
+            self._outbox.append(item)
+            return
+        self._outbox = [item]
+        try:
+            asyncio.get_running_loop().call_soon(self._hand_over)
+        except RuntimeError:  # no event loop: hand over at once
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        box, self._outbox = self._outbox, None
+        if box and self._writer is not None:
+            self._writer.q.put(box)
 
     # -- calls (the cache) -------------------------------------------------------------------------
     def get_call(self, key: str) -> dict[str, Any] | None:
