@@ -7,11 +7,12 @@ call, plans jobs, and hands them to the Runner. Everything it writes goes to the
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
@@ -55,19 +56,42 @@ def plan_jobs(protocols: list[Protocol], questions: list[Question], answer_order
 
 class LazyPlan:
     """`plan_jobs`, made while the run goes: each question is let go once its jobs are handed out,
-    and no list of every job is built, so memory does not grow with the run's length."""
+    and no list of every job is built, so memory does not grow with the run's length.
 
-    def __init__(self, protocols: list[Protocol], questions: list[Question], answer_order: str, seed: int):
+    A streamed task's questions (an iterator, see `LoadResult`) are pulled as jobs are needed and
+    stored in chunks through the store's writer, ahead of their jobs' records; their total is
+    estimated from `count` (None when unknown)."""
+
+    CHUNK = 256
+
+    def __init__(self, protocols: list[Protocol], questions: list[Question] | Iterator[Question], answer_order: str,
+                 seed: int, *, store: Store | None = None, count: int | None = None):
         self.protocols, self.answer_order, self.seed = protocols, answer_order, seed
-        self._questions = questions[::-1]  # popped from the end, in the original order
-        self._len = sum(len(answer_orders(answer_order, seed, q)) * len(p.assignments())
-                        for q in questions for p in protocols if not (p.needs_article and not q.article))
+        self.store = store
+        self.contains_gpqa = False  # seen in a streamed question
+        if isinstance(questions, list):
+            self._questions, self._stream = questions[::-1], None  # popped from the end, in order
+            self.total: int | None = sum(len(answer_orders(answer_order, seed, q)) * len(p.assignments())
+                                         for q in questions for p in protocols if not (p.needs_article and not q.article))
+        else:
+            self._questions, self._stream = [], questions
+            per_question = (2 if answer_order == "both" else 1) * sum(len(p.assignments()) for p in protocols)
+            exact = not any(p.needs_article for p in protocols)
+            self.total = count * per_question if count is not None and exact else None
 
     def __len__(self) -> int:
-        return self._len
+        return self.total or 0
 
     def __iter__(self):
-        while self._questions:
+        while True:
+            if not self._questions and self._stream is not None:
+                chunk = list(itertools.islice(self._stream, self.CHUNK))
+                if chunk and self.store is not None:
+                    self.store.put_questions(chunk)
+                self.contains_gpqa |= any(q.meta.get("contains_gpqa") for q in chunk)
+                self._questions = chunk[::-1]
+            if not self._questions:
+                return
             yield from plan_jobs(self.protocols, [self._questions.pop()], self.answer_order, self.seed)
 
 
@@ -89,11 +113,13 @@ def build_models(judge_spec: str, agent_spec: str | None) -> tuple[Model, Model 
 
 
 def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocols: list[Protocol],
-                       questions: list[Question], judge_name: str, agent_name: str, options=None) -> None:
-    """Fail before any call when a protocol or task needs what a model lacks."""
+                       questions: list[Question], judge_name: str, agent_name: str, options=None,
+                       image_tasks: set[str] = frozenset()) -> None:
+    """Fail before any call when a protocol or task needs what a model lacks. `image_tasks`
+    names tasks whose questions are not at hand (streamed) but show images."""
     if debias and not judge.capabilities.logprobs:
         raise BenchError(f"judge {judge_name} cannot give answer probabilities, which debias=true needs; drop debias or use a backend with logprobs")
-    image_tasks = sorted({q.task for q in questions if q.images})
+    image_tasks = sorted({q.task for q in questions if q.images} | set(image_tasks))
     if image_tasks:
         if not judge.capabilities.images:
             raise BenchError(f"task {image_tasks[0]} shows images but judge {judge_name} is text-only; use an image-capable judge or drop the task")
@@ -191,11 +217,13 @@ async def _drive(runner: Runner, jobs, protocols, total, workers, progress) -> S
 def _execute(store: Store, runner: Runner, jobs: list, protocols: dict[str, Protocol], progress: bool, desc: str,
              concurrency: int | None) -> Outcome:
     """Run planned jobs and summarise: shared by run, judge and cross-play."""
-    workers = _workers([*runner.models.values(), *(d[0] for d in runner.debaters.values())], concurrency, len(jobs))
+    total = jobs.total if isinstance(jobs, LazyPlan) else len(jobs)  # None: a stream of unknown length
+    workers = _workers([*runner.models.values(), *(d[0] for d in runner.debaters.values())], concurrency,
+                       total if total is not None else 1 << 30)
     if progress:
-        stats = _run_with_progress(runner, jobs, protocols, len(jobs), workers, desc)
+        stats = _run_with_progress(runner, jobs, protocols, total, workers, desc)
     else:
-        stats = asyncio.run(_drive(runner, jobs, protocols, len(jobs), workers, lambda s: None))
+        stats = asyncio.run(_drive(runner, jobs, protocols, total, workers, lambda s: None))
     return Outcome(stats, summarize(store, runner.names["judge"]), [], str(store.dir))
 
 
@@ -204,24 +232,38 @@ def _all_protocols() -> dict[str, Protocol]:
     return {n: reg.get("protocols", n) for n in reg.names("protocols")}
 
 
-def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log) -> tuple[list[Question], dict, list]:
-    """Load each task's sample (+ `extra` questions for the few-shot pool); record skipped rows."""
-    questions: list[Question] = []
+def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log
+                    ) -> tuple[list[Question] | Iterator[Question], int | None, dict, list]:
+    """Each task's sample (+ `extra` questions for the few-shot pool) and how many there are;
+    record skipped rows. A task that returns an iterator is streamed, not held, unless a
+    few-shot pool needs the questions after its sample."""
+    parts: list = []
+    count: int | None = 0
     pool: dict[str, list[Question]] = {}
     skipped = []
     for task in tasks:
         n = limit or task.sample_size
         res = task.load(ddir, n + extra, seed)
-        questions.extend(res.questions[:n])
-        pool[task.name] = res.questions[n:]
+        qs = res.questions if isinstance(res.questions, list) or not extra else list(res.questions)
+        if isinstance(qs, list):
+            parts.append(qs[:n])
+            pool[task.name] = qs[n:]
+            count = None if count is None else count + len(parts[-1])
+        else:
+            parts.append(itertools.islice(qs, n))
+            count = None if count is None or res.count is None else count + min(n, res.count)
         if res.skipped:
             store.record_skipped(task.name, dict(res.skipped))
             skipped.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
         for note in res.notes:
             log(f"{task.name}: {note}")
-    if not questions:
+    stream = itertools.chain.from_iterable(parts)
+    first = next(stream, None)
+    if first is None:
         raise BenchError(f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir")
-    return questions, pool, skipped
+    if all(isinstance(p, list) for p in parts):
+        return [first, *stream], count, pool, skipped
+    return itertools.chain([first], stream), count, pool, skipped
 
 
 def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
@@ -239,24 +281,29 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
     store = Store.open(config.output, write=True)
     try:
         _check_identity(store, stored)
-        questions, pool, skipped = _load_questions(store, tasks, ddir, config.limit, config.seed,
-                                                   config.options.few_shot, log)
+        questions, count, pool, skipped = _load_questions(store, tasks, ddir, config.limit, config.seed,
+                                                          config.options.few_shot, log)
+        listed = questions if isinstance(questions, list) else []  # a streamed run holds none
         stored.update(provenance(), data_dir=str(ddir) if ddir else None,
-                      contains_gpqa=any(q.meta.get("contains_gpqa") for q in questions),
+                      contains_gpqa=any(q.meta.get("contains_gpqa") for q in listed),
                       task_types={t.name: t.task_type for t in tasks})
         store.write_config(stored)
-        store.put_questions(questions)
+        if listed:
+            store.put_questions(listed)
 
         judge, agent, _ = build_models(config.judge, config.agent)
         uses_agent = any(p.uses_agent for p in protocols)
-        check_capabilities(judge, agent if uses_agent else None, debias, protocols, questions, judge_name, agent_name,
-                           config.options)
+        check_capabilities(judge, agent if uses_agent else None, debias, protocols, listed, judge_name, agent_name,
+                           config.options, image_tasks=set() if listed else
+                           {t.name for t in tasks if t.task_type == "multimodal"})
         runner = Runner(store, judge=judge, agent=agent, judge_name=judge_name, agent_name=agent_name,
                         options=config.options, seed=config.seed, judge_debias=debias,
                         concurrency=config.concurrency, few_shot_pool=pool, protocols=_all_protocols())
-        jobs = LazyPlan(protocols, questions, config.options.answer_order, config.seed)
-        del questions  # the plan holds the only reference and lets each question go once planned
+        jobs = LazyPlan(protocols, questions, config.options.answer_order, config.seed, store=store, count=count)
+        del questions, listed  # the plan holds the only reference and lets each question go once planned
         outcome = _execute(store, runner, jobs, runner._protocols, progress, "run", config.concurrency)
+        if jobs.contains_gpqa and not stored["contains_gpqa"]:
+            store.write_config({**stored, "contains_gpqa": True})
         outcome.skipped = skipped
         return outcome
     finally:
@@ -376,7 +423,8 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
     try:
         _check_identity(store, stored)
         ddir = resolve_data_dir(data_dir)
-        questions, _, skipped = _load_questions(store, tasks, ddir, per_task, seed, 0, log)
+        questions, _, _, skipped = _load_questions(store, tasks, ddir, per_task, seed, 0, log)
+        questions = list(questions)  # cross-play pairs every question with every pairing
         stored["task_types"] = {t.name: t.task_type for t in tasks}
         store.write_config(stored)
         store.put_questions(questions)

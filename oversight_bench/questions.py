@@ -6,7 +6,7 @@ import base64
 from collections import Counter
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
@@ -58,8 +58,14 @@ def correct_index(answer_order: str) -> int:
 
 @dataclass
 class LoadResult:
-    """Questions a task produced, plus the rows it had to skip and why (reported, never silent)."""
+    """Questions a task produced, plus the rows it had to skip and why (reported, never silent).
 
-    questions: list[Question]
+    `questions` is a list, or an iterator for a generated task too large to hold: a run then
+    streams it (each question planned, stored and let go in turn), and `count`, when given, sizes
+    the progress bar.
+    """
+
+    questions: list[Question] | Iterator[Question]
     skipped: Counter = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    count: int | None = None

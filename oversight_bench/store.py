@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Image, Question
@@ -32,6 +32,9 @@ from oversight_bench.questions import Image, Question
 DB_NAME = "results.sqlite"
 CONFIG_NAME = "config.json"
 LOCK_NAME = ".lock"
+
+#: writes handed to the store's writer at once, at most
+BOX_WRITES = 64
 
 #: fields every turn and decision record carries
 JOB_FIELDS = ("judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order")
@@ -84,6 +87,7 @@ def request_key(request: dict[str, Any] | str) -> str:
 _INSERT_CALL = ("INSERT OR IGNORE INTO calls (key, model, role, tag, protocol, task, question_id, assignment, answer_order,"
                 " request, response, prompt_tokens, completion_tokens, latency_s, attempts, created)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT_QUESTION = "INSERT OR IGNORE INTO questions VALUES (?,?,?)"
 _INSERT_RECORD = ("INSERT OR IGNORE INTO records (kind, job_key, seq, judge, agent, protocol, task, question_id,"
                   " assignment, answer_order, round, data, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
@@ -129,7 +133,9 @@ class _Writer(threading.Thread):
         super().__init__(name="oversight-bench-store-writer", daemon=True)
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.q: queue.Queue = queue.Queue(maxsize=2048)  # backpressure (and bounded memory) if the disk falls behind
+        # boxes of at most BOX_WRITES writes: a full queue blocks the loop (backpressure), so at
+        # most a few thousand writes wait in memory however far the disk (or the GIL) holds it back
+        self.q: queue.Queue = queue.Queue(maxsize=64)
         self.pending = pending
         self.delay = delay
         self.error: BaseException | None = None
@@ -164,6 +170,7 @@ class _Writer(threading.Thread):
         """One transaction: a job's records never commit before its calls."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany(_INSERT_QUESTION, [r for kind, rows in items if kind == "questions" for r in rows])
             self.conn.executemany(_INSERT_CALL, [rows for kind, rows in items if kind == "call"])
             self.conn.executemany(_INSERT_RECORD, [r for kind, rows in items if kind == "job" for r in rows])
 
@@ -269,6 +276,8 @@ class Store:
         self._raise_writer_error()
         if self._outbox is not None:
             self._outbox.append(item)
+            if len(self._outbox) >= BOX_WRITES:
+                self._hand_over()
             return
         self._outbox = [item]
         try:
@@ -324,14 +333,16 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.executemany(_INSERT_RECORD, rows)
 
-    def put_questions(self, questions: list) -> None:
-        """Store each question once, so a run can be re-judged or reported without the data dir."""
+    def put_questions(self, questions: Iterable[Question]) -> None:
+        """Store each question once, so a run can be re-judged or reported without the data dir.
+        While batching (a streamed run) they go through the writer, ahead of their jobs' records."""
+        rows = ((q.task, q.id, json.dumps(question_to_dict(q), ensure_ascii=False)) for q in questions)
+        if self._writer is not None:
+            self._enqueue(("questions", list(rows)))
+            return
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.executemany(  # a generator: no second copy of every question in memory
-                "INSERT OR IGNORE INTO questions VALUES (?,?,?)",
-                ((q.task, q.id, json.dumps(question_to_dict(q), ensure_ascii=False)) for q in questions),
-            )
+            self.conn.executemany(_INSERT_QUESTION, rows)  # a generator: no second copy in memory
 
     def questions(self) -> dict[tuple[str, str], Any]:
         return {(r["task"], r["question_id"]): question_from_dict(json.loads(r["data"]))

@@ -41,14 +41,16 @@ class Arithmetic:
     sample_size = 32
 
     def load(self, data_dir, limit, seed):
+        n = limit or self.sample_size
+        return LoadResult(self._generate(n, seed), count=n)  # streamed: a run holds none of them
+
+    def _generate(self, n, seed):
         rng = random.Random(f"arith-{seed}")
-        qs = []
-        for i in range(limit or self.sample_size):
+        for i in range(n):
             x, y = rng.randint(10, 99), rng.randint(10, 99)
             wrong = x + y + rng.choice([-10, -2, -1, 1, 2, 10])
-            qs.append(Question(id=f"arith-{i}", task=self.name, task_type="closed",
-                               question=f"What is {x} + {y}?", correct=str(x + y), incorrect=str(wrong)))
-        return LoadResult(qs)
+            yield Question(id=f"arith-{i}", task=self.name, task_type="closed",
+                           question=f"What is {x} + {y}?", correct=str(x + y), incorrect=str(wrong))
 
 
 @hookimpl
