@@ -17,5 +17,6 @@ class Task(_Protocol):
     sample_size: int
 
     def load(self, data_dir: Path | None, limit: int | None, seed: int) -> LoadResult:
-        """A seeded, stable sample of `limit` (default `sample_size`) binary questions."""
+        """A seeded, stable sample of `limit` (default `sample_size`) binary questions: a list,
+        or an iterator that a run streams (see `LoadResult`)."""
         ...
