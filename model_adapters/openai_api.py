@@ -32,6 +32,8 @@ import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import orjson
+
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
 from oversight_bench.runner import note_retry
@@ -184,8 +186,8 @@ class OpenAIModel(Model):
                 raise _Retry(text, retry_after(headers))
             raise BenchError(f"{self.name}: {self.redact(text)}")
         try:
-            data = json.loads(raw)
-        except ValueError:
+            data = orjson.loads(raw)
+        except ValueError:  # orjson.JSONDecodeError is one
             raise _Retry(f"APIResponseValidationError: the body is not JSON ({len(raw)} bytes, cut off?)") from None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise BenchError(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
@@ -193,7 +195,7 @@ class OpenAIModel(Model):
 
     async def _create(self, body: dict[str, Any]) -> dict:
         """POST one chat completion, re-sent on transient failures; errors are one line, key-free."""
-        payload = json.dumps({"model": self.spec.model, **body}).encode()
+        payload = orjson.dumps({"model": self.spec.model, **body})
         for attempt in range(self.max_retries + 1):
             try:
                 return await self._send(payload)

@@ -18,6 +18,7 @@ import base64
 import fcntl
 import hashlib
 import json
+import math
 import os
 import queue
 import sqlite3
@@ -25,6 +26,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+
+import orjson
 
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Image, Question
@@ -74,8 +77,28 @@ CREATE TABLE IF NOT EXISTS skipped (
 
 
 def canonical_json(request: dict[str, Any]) -> str:
-    """The request as canonical JSON (sorted keys, compact): hashed for the key, stored as is."""
+    """The request as canonical JSON (sorted keys, compact, UTF-8 unescaped): hashed for the key,
+    stored as is. It is on the path of every call, so orjson writes it (about 15x faster) when
+    that gives the very bytes of `json.dumps(sort_keys=True, ensure_ascii=False, separators=(",",
+    ":"))`: always, except for floats json writes with an exponent or as NaN/Infinity."""
+    if _orjson_safe(request):
+        return orjson.dumps(request, option=orjson.OPT_SORT_KEYS).decode()
     return json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _orjson_safe(obj: Any) -> bool:
+    if isinstance(obj, float):
+        return math.isfinite(obj) and "e" not in repr(obj)
+    if isinstance(obj, dict):
+        return all(isinstance(k, str) and _orjson_safe(v) for k, v in obj.items())
+    if isinstance(obj, (list, tuple)):
+        return all(_orjson_safe(v) for v in obj)
+    return not isinstance(obj, int) or -(2**63) <= obj < 2**64
+
+
+def dumps(obj: Any) -> str:
+    """A record's JSON text (int keys allowed, as `json.dumps` writes them)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def request_key(request: dict[str, Any] | str) -> str:
@@ -305,8 +328,8 @@ class Store:
         """`request` may be given already serialised (its canonical JSON, as hashed for `key`)."""
         row = (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
                context.get("question_id"), context.get("assignment"), context.get("answer_order"),
-               request if isinstance(request, str) else json.dumps(request, ensure_ascii=False),
-               json.dumps(response, ensure_ascii=False),
+               request if isinstance(request, str) else dumps(request),
+               dumps(response),
                prompt_tokens, completion_tokens, latency_s, attempts, time.time())
         if self._writer is not None:
             self._pending[key] = response
@@ -324,8 +347,8 @@ class Store:
         """All records of one job, atomically."""
         now = time.time()
         base = tuple(fields.get(f) for f in JOB_FIELDS)
-        rows = [("turn", job_key, i, *base, t.get("round"), json.dumps(t, ensure_ascii=False), now) for i, t in enumerate(turns)]
-        rows.append(("decision", job_key, -1, *base, None, json.dumps(decision, ensure_ascii=False), now))
+        rows = [("turn", job_key, i, *base, t.get("round"), dumps(t), now) for i, t in enumerate(turns)]
+        rows.append(("decision", job_key, -1, *base, None, dumps(decision), now))
         if self._writer is not None:
             self._enqueue(("job", rows))  # one transaction, after the job's calls
             return
@@ -336,7 +359,7 @@ class Store:
     def put_questions(self, questions: Iterable[Question]) -> None:
         """Store each question once, so a run can be re-judged or reported without the data dir.
         While batching (a streamed run) they go through the writer, ahead of their jobs' records."""
-        rows = ((q.task, q.id, json.dumps(question_to_dict(q), ensure_ascii=False)) for q in questions)
+        rows = ((q.task, q.id, dumps(question_to_dict(q))) for q in questions)
         if self._writer is not None:
             self._enqueue(("questions", list(rows)))
             return

@@ -179,3 +179,19 @@ def test_store_job_is_atomic_and_unique(tmp_path):
     assert st.count("turn") == 1 and st.count("decision") == 1
     assert st.done_jobs("j") == {"k1"}
     st.close()
+
+
+def test_canonical_json_is_the_stdlib_form():
+    """Cache keys hash the canonical JSON: orjson must write exactly what json.dumps(sort_keys=True,
+    ensure_ascii=False, compact) wrote, or every stored call would miss."""
+    from oversight_bench.store import canonical_json, request_key
+
+    request = {"kind": "generate", "model": "openai:m", "temperature": 0.7, "n": 2, "seed": 2**31 - 1, "stop": None,
+               "top": 1.0, "tiny": 1e-7, "flag": True,
+               "messages": [{"role": "user", "content": "Zoë's “quote” — 日本語 🙂\n\ttab \u0001 \\ \"q\" </script>"},
+                            {"role": "user", "content": [{"type": "text", "text": "x"},
+                                                         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}]}
+    for req in (request, {**request, "tiny": 0.5}, {**request, "big": 10**30, "inf": float("inf")}):
+        expected = json.dumps(req, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        assert canonical_json(req) == expected
+        assert request_key(req) == request_key(expected)
