@@ -46,6 +46,7 @@ _ERROR_NAMES = {400: "BadRequestError", 401: "AuthenticationError", 403: "Permis
                 404: "NotFoundError", 408: "RequestTimeout", 409: "ConflictError",
                 422: "UnprocessableEntityError", 429: "RateLimitError"}
 _RETRY_STATUS = {408, 409, 429}
+_FATAL_STATUS = {400, 401, 403, 404}
 
 
 def clean_url(url: str) -> str:
@@ -58,7 +59,8 @@ def clean_url(url: str) -> str:
 
 
 def retry_after(headers) -> float | None:
-    """Seconds the server asked to wait (`retry-after-ms`, `retry-after` seconds or date), if 0–60."""
+    """Seconds the server asked to wait (`retry-after-ms`, `retry-after` seconds or date), if in
+    (0, 60]; otherwise the backoff applies, as in the openai client."""
     try:
         if "retry-after-ms" in headers:
             wait = float(headers["retry-after-ms"]) / 1000
@@ -72,7 +74,7 @@ def retry_after(headers) -> float | None:
             return None
     except (TypeError, ValueError):
         return None
-    return wait if 0 <= wait <= 60 else None
+    return wait if 0 < wait <= 60 else None
 
 
 def env_proxy(url: str) -> str | None:
@@ -160,7 +162,8 @@ class OpenAIModel(Model):
         loop = asyncio.get_running_loop()
         if self._session is None or self._session_loop is not loop:
             self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=max(1, self.max_concurrency)),
+                connector=aiohttp.TCPConnector(limit=0),  # the runner bounds calls in flight; a pool limit
+                # would let calls queue for a connection inside their own timeout
                 timeout=aiohttp.ClientTimeout(total=self.timeout),
                 headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"})
             self._session_loop = loop
@@ -184,11 +187,16 @@ class OpenAIModel(Model):
             text = _error_text(status, raw)
             if status in _RETRY_STATUS or status >= 500:
                 raise _Retry(text, retry_after(headers))
-            raise BenchError(f"{self.name}: {self.redact(text)}")
+            if status in _FATAL_STATUS:  # a wrong key, model or URL: every call would get it
+                raise BenchError(f"{self.name}: {self.redact(text)}")
+            raise RuntimeError(f"{self.name}: {self.redact(text)}")  # this request only (e.g. 413, 422)
         try:
             data = orjson.loads(raw)
-        except ValueError:  # orjson.JSONDecodeError is one
-            raise _Retry(f"APIResponseValidationError: the body is not JSON ({len(raw)} bytes, cut off?)") from None
+        except ValueError:  # orjson.JSONDecodeError is one; json also takes lone surrogate escapes
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                raise _Retry(f"APIResponseValidationError: the body is not JSON ({len(raw)} bytes, cut off?)") from None
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise BenchError(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
         return data

@@ -65,10 +65,10 @@ class LazyPlan:
     CHUNK = 256
 
     def __init__(self, protocols: list[Protocol], questions: list[Question] | Iterator[Question], answer_order: str,
-                 seed: int, *, store: Store | None = None, count: int | None = None):
+                 seed: int, *, store: Store | None = None, count: int | None = None,
+                 on_gpqa: Callable[[], None] = lambda: None):
         self.protocols, self.answer_order, self.seed = protocols, answer_order, seed
-        self.store = store
-        self.contains_gpqa = False  # seen in a streamed question
+        self.store, self.on_gpqa = store, on_gpqa
         if isinstance(questions, list):
             self._questions, self._stream = questions[::-1], None  # popped from the end, in order
             self.total: int | None = sum(len(answer_orders(answer_order, seed, q)) * len(p.assignments())
@@ -86,9 +86,10 @@ class LazyPlan:
         while True:
             if not self._questions and self._stream is not None:
                 chunk = list(itertools.islice(self._stream, self.CHUNK))
+                if any(q.meta.get("contains_gpqa") for q in chunk):
+                    self.on_gpqa()
                 if chunk and self.store is not None:
                     self.store.put_questions(chunk)
-                self.contains_gpqa |= any(q.meta.get("contains_gpqa") for q in chunk)
                 self._questions = chunk[::-1]
             if not self._questions:
                 return
@@ -232,25 +233,39 @@ def _all_protocols() -> dict[str, Protocol]:
     return {n: reg.get("protocols", n) for n in reg.names("protocols")}
 
 
-def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log
-                    ) -> tuple[list[Question] | Iterator[Question], int | None, dict, list]:
+@dataclass
+class _Loaded:
+    """What the tasks gave: `questions` to plan (a list, or an iterator when a task streams),
+    `held` (those in memory anyway, for checks before any call) and the tasks that stream."""
+
+    questions: list[Question] | Iterator[Question]
+    count: int | None
+    pool: dict[str, list[Question]]
+    skipped: list[dict[str, Any]]
+    held: list[Question]
+    streamed: list[Any]
+
+
+def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log) -> _Loaded:
     """Each task's sample (+ `extra` questions for the few-shot pool) and how many there are;
     record skipped rows. A task that returns an iterator is streamed, not held, unless a
     few-shot pool needs the questions after its sample."""
     parts: list = []
     count: int | None = 0
     pool: dict[str, list[Question]] = {}
-    skipped = []
+    skipped, held, streamed = [], [], []
     for task in tasks:
         n = limit or task.sample_size
         res = task.load(ddir, n + extra, seed)
         qs = res.questions if isinstance(res.questions, list) or not extra else list(res.questions)
         if isinstance(qs, list):
             parts.append(qs[:n])
+            held.extend(parts[-1])
             pool[task.name] = qs[n:]
             count = None if count is None else count + len(parts[-1])
         else:
             parts.append(itertools.islice(qs, n))
+            streamed.append(task)
             count = None if count is None or res.count is None else count + min(n, res.count)
         if res.skipped:
             store.record_skipped(task.name, dict(res.skipped))
@@ -261,9 +276,9 @@ def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, ext
     first = next(stream, None)
     if first is None:
         raise BenchError(f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir")
-    if all(isinstance(p, list) for p in parts):
-        return [first, *stream], count, pool, skipped
-    return itertools.chain([first], stream), count, pool, skipped
+    if not streamed:
+        return _Loaded(held, count, pool, skipped, held, [])
+    return _Loaded(itertools.chain([first], stream), count, pool, skipped, held, streamed)
 
 
 def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
@@ -281,29 +296,32 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
     store = Store.open(config.output, write=True)
     try:
         _check_identity(store, stored)
-        questions, count, pool, skipped = _load_questions(store, tasks, ddir, config.limit, config.seed,
-                                                          config.options.few_shot, log)
-        listed = questions if isinstance(questions, list) else []  # a streamed run holds none
+        loaded = _load_questions(store, tasks, ddir, config.limit, config.seed, config.options.few_shot, log)
+        prior_gpqa = bool((store.read_config() or {}).get("contains_gpqa"))  # a resumed streamed run
         stored.update(provenance(), data_dir=str(ddir) if ddir else None,
-                      contains_gpqa=any(q.meta.get("contains_gpqa") for q in listed),
+                      contains_gpqa=prior_gpqa or any(q.meta.get("contains_gpqa") for q in loaded.held),
                       task_types={t.name: t.task_type for t in tasks})
         store.write_config(stored)
-        if listed:
-            store.put_questions(listed)
+        store.put_questions(loaded.held)
 
         judge, agent, _ = build_models(config.judge, config.agent)
         uses_agent = any(p.uses_agent for p in protocols)
-        check_capabilities(judge, agent if uses_agent else None, debias, protocols, listed, judge_name, agent_name,
-                           config.options, image_tasks=set() if listed else
-                           {t.name for t in tasks if t.task_type == "multimodal"})
+        check_capabilities(judge, agent if uses_agent else None, debias, protocols, loaded.held, judge_name, agent_name,
+                           config.options, image_tasks={t.name for t in loaded.streamed if getattr(
+                               t, "needs_images", t.task_type == "multimodal")})
         runner = Runner(store, judge=judge, agent=agent, judge_name=judge_name, agent_name=agent_name,
                         options=config.options, seed=config.seed, judge_debias=debias,
-                        concurrency=config.concurrency, few_shot_pool=pool, protocols=_all_protocols())
-        jobs = LazyPlan(protocols, questions, config.options.answer_order, config.seed, store=store, count=count)
-        del questions, listed  # the plan holds the only reference and lets each question go once planned
+                        concurrency=config.concurrency, few_shot_pool=loaded.pool, protocols=_all_protocols())
+        def flag_gpqa() -> None:  # a streamed question is GPQA-derived: say so before its jobs run
+            if not stored["contains_gpqa"]:
+                stored["contains_gpqa"] = True
+                store.write_config(stored)
+
+        jobs = LazyPlan(protocols, loaded.questions, config.options.answer_order, config.seed, store=store,
+                        count=loaded.count, on_gpqa=flag_gpqa)
+        skipped = loaded.skipped
+        del loaded  # the plan holds the only reference and lets each question go once planned
         outcome = _execute(store, runner, jobs, runner._protocols, progress, "run", config.concurrency)
-        if jobs.contains_gpqa and not stored["contains_gpqa"]:
-            store.write_config({**stored, "contains_gpqa": True})
         outcome.skipped = skipped
         return outcome
     finally:
@@ -423,8 +441,8 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
     try:
         _check_identity(store, stored)
         ddir = resolve_data_dir(data_dir)
-        questions, _, _, skipped = _load_questions(store, tasks, ddir, per_task, seed, 0, log)
-        questions = list(questions)  # cross-play pairs every question with every pairing
+        loaded = _load_questions(store, tasks, ddir, per_task, seed, 0, log)
+        questions, skipped = list(loaded.questions), loaded.skipped  # every question meets every pairing
         stored["task_types"] = {t.name: t.task_type for t in tasks}
         store.write_config(stored)
         store.put_questions(questions)

@@ -5,11 +5,7 @@ from __future__ import annotations
 import base64
 from collections import Counter
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Iterator, Mapping
-
-
-_NO_META: Mapping[str, Any] = MappingProxyType({})
+from typing import Any, Iterator
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +35,7 @@ class Question:
     incorrect: str
     article: str | None = None
     images: tuple[Image, ...] = ()
-    #: read-only extras (source, difficulty, ...); shared empty default: a run may hold 100k questions
-    meta: Mapping[str, Any] = field(default_factory=lambda: _NO_META, compare=False, hash=False)
+    meta: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def answers(self, answer_order: str) -> tuple[str, str]:
         """The two answers as displayed: `correct_first` or `correct_second`."""

@@ -130,10 +130,6 @@ class Runner:
                         response = {"probs": probs}
                         ptoks, ctoks = 0, 0
                     latency = time.perf_counter() - t0
-                # Two loop passes before this job's bookkeeping: when many answers land at once,
-                # the calls their freed slots wake (one pass) all go out first (the second).
-                await asyncio.sleep(0)
-                await asyncio.sleep(0)
             finally:
                 _ATTEMPTS.reset(token)
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
@@ -142,13 +138,17 @@ class Runner:
                                 context={"role": role, **context}, prompt_tokens=ptoks,
                                 completion_tokens=ctoks, latency_s=latency, attempts=attempts.n)
             fut.set_result(response)
-            return response
         except BaseException as exc:
             fut.set_exception(exc)
             fut.exception()  # mark retrieved
             raise
         finally:
             self._inflight.pop(key, None)
+        # Two loop passes before this job's bookkeeping (the call is stored by now): when many
+        # answers land at once, the calls their freed slots wake (one pass) all go out first.
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        return response
 
     # -- jobs --------------------------------------------------------------------------------------
     def job_fields(self, job: Job) -> dict[str, Any]:

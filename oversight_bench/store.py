@@ -87,13 +87,21 @@ def canonical_json(request: dict[str, Any]) -> str:
 
 
 def _orjson_safe(obj: Any) -> bool:
-    if isinstance(obj, float):
+    """Whether orjson writes `obj` exactly as json.dumps would: plain types only (no subclasses,
+    which orjson rejects or writes differently), str keys, ints within 64 bits, and floats that
+    json writes without an exponent."""
+    t = type(obj)
+    if t is str or t is bool or obj is None:
+        return True
+    if t is float:
         return math.isfinite(obj) and "e" not in repr(obj)
-    if isinstance(obj, dict):
-        return all(isinstance(k, str) and _orjson_safe(v) for k, v in obj.items())
-    if isinstance(obj, (list, tuple)):
+    if t is int:
+        return -(2**63) <= obj < 2**64
+    if t is dict:
+        return all(type(k) is str and _orjson_safe(v) for k, v in obj.items())
+    if t is list or t is tuple:
         return all(_orjson_safe(v) for v in obj)
-    return not isinstance(obj, int) or -(2**63) <= obj < 2**64
+    return False
 
 
 def dumps(obj: Any) -> str:

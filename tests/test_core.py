@@ -191,7 +191,11 @@ def test_canonical_json_is_the_stdlib_form():
                "messages": [{"role": "user", "content": "Zoë's “quote” — 日本語 🙂\n\ttab \u0001 \\ \"q\" </script>"},
                             {"role": "user", "content": [{"type": "text", "text": "x"},
                                                          {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}]}
-    for req in (request, {**request, "tiny": 0.5}, {**request, "big": 10**30, "inf": float("inf")}):
+    class Key(str):
+        pass
+
+    odd = {**request, Key("sub"): 0.5, "tup": (1, (2.5, "x")), "big": 10**30, "inf": float("inf")}
+    for req in (request, {**request, "tiny": 0.5}, odd):
         expected = json.dumps(req, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         assert canonical_json(req) == expected
         assert request_key(req) == request_key(expected)

@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec
 from model_adapters.openai_api import OpenAIModel
 
@@ -129,14 +130,22 @@ def test_retry_after_forms():
     assert retry_after({"retry-after": "2"}) == 2.0
     assert 3 <= retry_after({"retry-after": formatdate(time.time() + 5, usegmt=True)}) <= 5
     assert retry_after({"retry-after": "600"}) is None  # longer than a minute: back off instead
+    assert retry_after({"retry-after": "0"}) is None  # "now" means the backoff, as in the openai client
     assert retry_after({"retry-after": "soon"}) is None and retry_after({}) is None
 
 
 def test_client_errors_are_not_retried():
-    from oversight_bench.errors import BenchError
-
     with Server([(404, {}, 0)]) as srv:
         model = _model(srv.url)
         with pytest.raises(BenchError, match="NotFoundError: HTTP 404: failure 404"):
             asyncio.run(_generate(model))
     assert len(srv.attempts) == 1 and model.retries == 0
+
+
+def test_other_client_errors_fail_the_call_not_the_run():
+    """A 413 or 422 is about this request (say, one long article): the job fails, the run goes on."""
+    with Server([(413, {}, 0)]) as srv:
+        model = _model(srv.url)
+        with pytest.raises(RuntimeError, match="HTTP 413") as err:
+            asyncio.run(_generate(model))
+    assert not isinstance(err.value, BenchError) and len(srv.attempts) == 1
