@@ -79,9 +79,6 @@ class LazyPlan:
             exact = not any(p.needs_article for p in protocols)
             self.total = count * per_question if count is not None and exact else None
 
-    def __len__(self) -> int:
-        return self.total or 0
-
     def __iter__(self):
         while True:
             if not self._questions and self._stream is not None:
@@ -147,16 +144,18 @@ def _workers(models: list[Model | None], concurrency: int | None, n_jobs: int) -
     return max(1, workers)
 
 
-def _check_identity(store: Store, config: dict[str, Any]) -> None:
+def _check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
+    """The stored config of a run being resumed ({} for a new one), refused if its settings differ."""
     old = store.read_config()
     if old is None:
-        return
+        return {}
     for key in ("kind", "judge", "agent", "seed", "tasks", "protocols", "options", "source"):
         if old.get(key) != config.get(key):
             raise BenchError(
                 f"{store.dir} already holds a run with a different {key} ({old.get(key)!r}, now {config.get(key)!r}); "
                 f"use the same settings to resume, or another --output"
             )
+    return old
 
 
 def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
@@ -215,7 +214,7 @@ async def _drive(runner: Runner, jobs, protocols, total, workers, progress) -> S
             await m.aclose()
 
 
-def _execute(store: Store, runner: Runner, jobs: list, protocols: dict[str, Protocol], progress: bool, desc: str,
+def _execute(store: Store, runner: Runner, jobs: list | LazyPlan, protocols: dict[str, Protocol], progress: bool, desc: str,
              concurrency: int | None) -> Outcome:
     """Run planned jobs and summarise: shared by run, judge and cross-play."""
     total = jobs.total if isinstance(jobs, LazyPlan) else len(jobs)  # None: a stream of unknown length
@@ -272,12 +271,15 @@ def _load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, ext
             skipped.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
         for note in res.notes:
             log(f"{task.name}: {note}")
-    stream = itertools.chain.from_iterable(parts)
-    first = next(stream, None)
-    if first is None:
-        raise BenchError(f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir")
+    empty = f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir"
     if not streamed:
+        if not held:
+            raise BenchError(empty)
         return _Loaded(held, count, pool, skipped, held, [])
+    stream = itertools.chain.from_iterable(parts)
+    first = next(stream, None)  # a stream's emptiness shows only when it is read
+    if first is None:
+        raise BenchError(empty)
     return _Loaded(itertools.chain([first], stream), count, pool, skipped, held, streamed)
 
 
@@ -295,11 +297,10 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
     stored = {"kind": "run", **config.model_dump(mode="json"), "judge": judge_name, "agent": agent_name}
     store = Store.open(config.output, write=True)
     try:
-        _check_identity(store, stored)
+        prior = _check_identity(store, stored)
         loaded = _load_questions(store, tasks, ddir, config.limit, config.seed, config.options.few_shot, log)
-        prior_gpqa = bool((store.read_config() or {}).get("contains_gpqa"))  # a resumed streamed run
         stored.update(provenance(), data_dir=str(ddir) if ddir else None,
-                      contains_gpqa=prior_gpqa or any(q.meta.get("contains_gpqa") for q in loaded.held),
+                      contains_gpqa=bool(prior.get("contains_gpqa")) or any(q.meta.get("contains_gpqa") for q in loaded.held),
                       task_types={t.name: t.task_type for t in tasks})
         store.write_config(stored)
         store.put_questions(loaded.held)

@@ -5,8 +5,9 @@ keyed by the full request), `turn` and `decision`. A job's turns and decision ar
 transaction, so a SIGKILL at any moment leaves either the whole job or none of it; the calls it
 already made stay cached, so a resume replays them for free.
 
-During a run, writes go through a background writer (`begin_batching`) that commits them in
-groups, in the order they were made: a job's calls are always committed in the same or an
+During a run, writes go through a background writer (`begin_batching`): the event loop hands
+them over once per loop pass, in the order they were made, and the writer commits each group in
+one transaction. A job's questions and calls are therefore always committed in the same or an
 earlier transaction than its records, so a kill loses at most the last few milliseconds of
 work, which the resume redoes, and never leaves a record whose calls are missing.
 """
