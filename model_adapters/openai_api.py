@@ -1,11 +1,13 @@
-"""`openai:` — any OpenAI-compatible chat endpoint, over aiohttp.
+"""`openai:` — any OpenAI-compatible chat endpoint.
 
 `openai:MODEL[,base_url=URL,api_key_env=VAR,api_key=KEY,timeout=60,max_retries=5,concurrency=8,
 logprobs=true,images=true,prefill=true,max_tokens_field=max_completion_tokens]`
 
 Covers OpenAI itself and vLLM, llama.cpp, Ollama or LiteLLM servers. Why not the official
 `openai` client: it spends 2–3 ms of CPU per request (pydantic models, httpx, anyio), which caps
-a 2-core machine at about 400 requests/s; one JSON POST over aiohttp costs about 0.2 ms (see
+a 2-core machine at about 400 requests/s. A plain-http base URL with no proxy (a local server,
+where the client's CPU is the limit) goes through `http1`, a keep-alive HTTP/1.1 client on
+httptools (about 0.07 ms per request); https and proxies go through aiohttp (about 0.25 ms; see
 benchmarks/README.md). The retry policy is the client's: 408/409/429/5xx, timeouts, dropped
 connections and cut-off bodies are re-sent up to `max_retries` times after `Retry-After(-ms)`
 (≤ 60 s) or an exponential backoff (0.5 s doubling to 8 s, 25% jitter). Every re-send is
@@ -34,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 
+from model_adapters import http1
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
 from oversight_bench.runner import note_retry
@@ -143,8 +146,12 @@ class OpenAIModel(Model):
         self._url = self.base_url.rstrip("/") + "/chat/completions"
         self._fingerprint = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
         self._proxy = env_proxy(self._url)
-        self._session = None
-        self._session_loop = None
+        #: plain http and no proxy: the lean client (http1); otherwise aiohttp
+        self.lean_http = urlsplit(self._url).scheme == "http" and self._proxy is None
+        self._headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json",
+                         "User-Agent": "oversight-bench"}
+        self._client = None  # http1.Client or aiohttp.ClientSession, for the loop below
+        self._client_loop = None
 
     def request_fingerprint(self) -> dict[str, Any]:
         return self._fingerprint
@@ -156,33 +163,48 @@ class OpenAIModel(Model):
 
     # -- HTTP -------------------------------------------------------------------------------------
     def _http(self):
-        """The session of the running event loop (one per loop: tests and CLI commands run several)."""
-        import aiohttp
-
+        """The client of the running event loop (one per loop: tests and CLI commands run several)."""
         loop = asyncio.get_running_loop()
-        if self._session is None or self._session_loop is not loop:
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0),  # the runner bounds calls in flight; a pool limit
-                # would let calls queue for a connection inside their own timeout
-                timeout=aiohttp.ClientTimeout(total=self.timeout),
-                headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"})
-            self._session_loop = loop
-        return self._session
+        if self._client is None or self._client_loop is not loop:
+            if self.lean_http:
+                self._client = http1.Client(self._url, self._headers, self.timeout)
+            else:
+                import aiohttp
 
-    async def _send(self, payload: bytes) -> dict:
-        """One attempt: the decoded completion, or _Retry / BenchError / RuntimeError."""
+                self._client = aiohttp.ClientSession(
+                    connector=aiohttp.TCPConnector(limit=0),  # the runner bounds calls in flight; a pool limit
+                    # would let calls queue for a connection inside their own timeout
+                    timeout=aiohttp.ClientTimeout(total=self.timeout), headers=self._headers)
+            self._client_loop = loop
+        return self._client
+
+    async def _post(self, payload: bytes):
+        """(status, headers, body) of one POST; _Retry on timeouts and broken connections."""
+        if self.lean_http:
+            try:
+                r = await self._http().post(payload)
+            except TimeoutError:
+                raise _Retry(f"APITimeoutError: no answer within {self.timeout:g} s") from None
+            except http1.ConnectionLost as exc:
+                raise _Retry(f"APIConnectionError: {exc}") from None
+            except OSError as exc:  # refused, unknown host: before any byte was sent
+                raise _Retry(f"APIConnectionError: cannot reach {clean_url(self.base_url)} ({exc})") from None
+            return r.status, r.headers, r.body
         import aiohttp
 
         try:
             async with self._http().post(self._url, data=payload, proxy=self._proxy) as r:
-                status, headers = r.status, r.headers
-                raw = await r.read()
+                return r.status, r.headers, await r.read()
         except asyncio.TimeoutError:
             raise _Retry(f"APITimeoutError: no answer within {self.timeout:g} s") from None
         except aiohttp.ClientConnectorError as exc:
             raise _Retry(f"APIConnectionError: cannot reach {clean_url(self.base_url)} ({exc.os_error or exc})") from None
         except aiohttp.ClientError as exc:
             raise _Retry(f"APIConnectionError: {type(exc).__name__}: {exc}") from None
+
+    async def _send(self, payload: bytes) -> dict:
+        """One attempt: the decoded completion, or _Retry / BenchError / RuntimeError."""
+        status, headers, raw = await self._post(payload)
         if status != 200:
             text = _error_text(status, raw)
             if status in _RETRY_STATUS or status >= 500:
@@ -293,7 +315,10 @@ class OpenAIModel(Model):
         return self.parse_probs(data, prefix, tuple(choices), self.prefill)
 
     async def aclose(self) -> None:
-        if self._session is not None:
-            session, self._session = self._session, None
-            if not session.closed and self._session_loop is asyncio.get_running_loop():
-                await session.close()
+        client, self._client = self._client, None
+        if client is None or self._client_loop is not asyncio.get_running_loop():
+            return
+        if self.lean_http:
+            client.close()
+        elif not client.closed:
+            await client.close()

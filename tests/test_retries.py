@@ -75,8 +75,16 @@ class Server:
         self.httpd.server_close()
 
 
-def _model(url, extra=""):
-    return OpenAIModel(parse_spec(f"openai:m,base_url={url},api_key={KEY},max_retries=3,timeout=5{extra}"))
+@pytest.fixture(params=["http1", "aiohttp"])
+def transport(request):
+    """Both HTTP clients of the backend: http1 (plain http, no proxy) and aiohttp (https, proxies)."""
+    return request.param
+
+
+def _model(transport, url, extra=""):
+    model = OpenAIModel(parse_spec(f"openai:m,base_url={url},api_key={KEY},max_retries=3,timeout=5{extra}"))
+    model.lean_http = transport == "http1"
+    return model
 
 
 async def _generate(model):
@@ -86,10 +94,10 @@ async def _generate(model):
         await model.aclose()
 
 
-def test_429_and_500_are_retried_then_answered():
+def test_429_and_500_are_retried_then_answered(transport):
     steps = [(429, {"retry-after": "0.2"}, 0), (500, {"retry-after-ms": "50"}, 0)]
     with Server(steps) as srv:
-        model = _model(srv.url)
+        model = _model(transport, srv.url)
         outs = asyncio.run(_generate(model))
     assert [o.text for o in outs] == ["Answer: 2"] and outs[0].prompt_tokens == 5
     assert len(srv.attempts) == 3 and model.retries == 2
@@ -98,25 +106,25 @@ def test_429_and_500_are_retried_then_answered():
     assert srv.attempts[0][2] == srv.attempts[2][2]  # the same request was re-sent
 
 
-def test_timeout_is_retried():
+def test_timeout_is_retried(transport):
     with Server([(200, {}, 1.5)]) as srv:
-        model = _model(srv.url, ",timeout=0.5")
+        model = _model(transport, srv.url, ",timeout=0.5")
         outs = asyncio.run(_generate(model))
     assert outs[0].text == "Answer: 2" and len(srv.attempts) == 2 and model.retries == 1
 
 
-def test_server_that_never_recovers_gives_a_clean_error():
+def test_server_that_never_recovers_gives_a_clean_error(transport):
     with Server([(503, {"retry-after-ms": "10"}, 0)] * 10) as srv:
-        model = _model(srv.url, ",max_retries=2")
+        model = _model(transport, srv.url, ",max_retries=2")
         with pytest.raises(RuntimeError) as err:
             asyncio.run(_generate(model))
     assert len(srv.attempts) == 3 and model.retries == 2
     assert "\n" not in str(err.value) and KEY not in str(err.value) and "InternalServerError" in str(err.value)
 
 
-def test_dropped_connection_and_cut_off_body_are_retried():
+def test_dropped_connection_and_cut_off_body_are_retried(transport):
     with Server([("drop", {}, 0), ("cut", {}, 0)]) as srv:
-        model = _model(srv.url)
+        model = _model(transport, srv.url)
         outs = asyncio.run(_generate(model))
     assert outs[0].text == "Answer: 2" and len(srv.attempts) == 3 and model.retries == 2
 
@@ -134,18 +142,18 @@ def test_retry_after_forms():
     assert retry_after({"retry-after": "soon"}) is None and retry_after({}) is None
 
 
-def test_client_errors_are_not_retried():
+def test_client_errors_are_not_retried(transport):
     with Server([(404, {}, 0)]) as srv:
-        model = _model(srv.url)
+        model = _model(transport, srv.url)
         with pytest.raises(BenchError, match="NotFoundError: HTTP 404: failure 404"):
             asyncio.run(_generate(model))
     assert len(srv.attempts) == 1 and model.retries == 0
 
 
-def test_other_client_errors_fail_the_call_not_the_run():
+def test_other_client_errors_fail_the_call_not_the_run(transport):
     """A 413 or 422 is about this request (say, one long article): the job fails, the run goes on."""
     with Server([(413, {}, 0)]) as srv:
-        model = _model(srv.url)
+        model = _model(transport, srv.url)
         with pytest.raises(RuntimeError, match="HTTP 413") as err:
             asyncio.run(_generate(model))
     assert not isinstance(err.value, BenchError) and len(srv.attempts) == 1
