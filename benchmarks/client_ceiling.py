@@ -2,20 +2,20 @@
 
 This measures HTTP clients alone (no harness, no store), each in a fresh process against the same
 fake server, so a throughput figure of the whole harness can be read against what its HTTP
-client allows. It is why the `openai:` backend posts over aiohttp rather than through the
-official `openai` client (`pip install -e '.[bench]'` installs every client measured):
+client allows. It is why the `openai:` backend posts over its own `http1` client (plain http) or
+aiohttp (https, proxies) rather than through the official `openai` client (`pip install -e
+'.[bench]'` installs every client measured):
 
 - `sdk-httpx`: `AsyncOpenAI().chat.completions.create` on the default httpx transport;
 - `sdk-aiohttp`: the same call on the client's aiohttp transport (`DefaultAioHttpClient`);
 - `sdk-aiohttp-post`: the client's `post(..., cast_to=httpx.Response)` on that transport, which
   skips the typed request transform and response models but keeps its retries and timeouts;
-- `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` and the `openai:`
-  backend do;
+- `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` does (and the
+  `openai:` backend for https URLs and proxies);
 - `aiosonic`, `curl-cffi`: two other maintained async clients (pure Python; libcurl), to see
   whether a library swap would buy anything;
-- `raw`: keep-alive HTTP/1.1 written straight to asyncio transports and parsed with httptools:
-  no client library at all, only to show the ceiling of any Python client on this machine (it
-  opens its C connections before the first request, so its window holds no connects).
+- `http1`: `model_adapters.http1.Client`, the `openai:` backend's client for plain-http URLs:
+  keep-alive HTTP/1.1 written straight to asyncio transports and parsed with httptools.
 
 Each on asyncio and on uvloop. Figures: requests/s in the server's window, the fraction of C/L,
 and the client's CPU milliseconds per request.
@@ -38,66 +38,30 @@ sys.path.insert(0, str(HERE))
 
 from fake_openai_server import start_server  # noqa: E402
 
-VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "aiosonic", "curl-cffi", "raw")
+VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "aiosonic", "curl-cffi", "http1")
 
 
-class _RawConnection(asyncio.Protocol):
-    """One keep-alive connection of the `raw` variant: one request at a time."""
+async def _drive_http1(url: str, C: int, n: int, body) -> None:
+    from model_adapters.http1 import Client
 
-    def __init__(self):
-        import httptools
-
-        self.parser = httptools.HttpResponseParser(self)
-        self.chunks: list[bytes] = []
-        self.done: asyncio.Future | None = None
-
-    def connection_made(self, transport):
-        self.transport = transport
-
-    def data_received(self, data):
-        self.parser.feed_data(data)
-
-    def on_body(self, body):
-        self.chunks.append(body)
-
-    def on_message_complete(self):
-        body, self.chunks = b"".join(self.chunks), []
-        self.done.set_result(body)
-
-    async def post(self, head: bytes, payload: bytes) -> bytes:
-        self.done = asyncio.get_running_loop().create_future()
-        self.transport.write(head + str(len(payload)).encode() + b"\r\n\r\n" + payload)
-        return await self.done
-
-
-async def _drive_raw(url: str, C: int, n: int, body) -> None:
-    from urllib.parse import urlsplit
-
-    u = urlsplit(url)
-    loop = asyncio.get_running_loop()
-    pool: asyncio.Queue = asyncio.Queue()
-    for _ in range(C):
-        _, conn = await loop.create_connection(_RawConnection, u.hostname, u.port)
-        pool.put_nowait(conn)
-    head = (f"POST {u.path}/chat/completions HTTP/1.1\r\nHost: {u.netloc}\r\n"
-            "Content-Type: application/json\r\nContent-Length: ").encode()
+    client = Client(url + "/chat/completions", {"Content-Type": "application/json"}, timeout=60)
+    sem = asyncio.Semaphore(C)
 
     async def one(i):
-        conn = await pool.get()
-        try:
-            json.loads(await conn.post(head, json.dumps(body(i)).encode()))["choices"][0]["message"]["content"]
-        finally:
-            pool.put_nowait(conn)
+        async with sem:
+            r = await client.post(json.dumps(body(i)).encode())
+            json.loads(r.body)["choices"][0]["message"]["content"]
 
     await asyncio.gather(*(one(i) for i in range(n)))
+    client.close()
 
 
 async def _drive(variant: str, url: str, C: int, n: int) -> None:
     sem = asyncio.Semaphore(C)
     body = lambda i: {"model": "m", "messages": [{"role": "user", "content": f"Question {i}: 1 or 2?"}],  # noqa: E731
                       "max_tokens": 16, "temperature": 0.0}
-    if variant == "raw":
-        return await _drive_raw(url, C, n, body)
+    if variant == "http1":
+        return await _drive_http1(url, C, n, body)
     if variant == "aiosonic":
         import aiosonic
 

@@ -58,7 +58,10 @@ class _Connection(asyncio.Protocol):
     def request(self, data: bytes) -> asyncio.Future:
         self._reset()
         self.waiter = asyncio.get_running_loop().create_future()
-        self.transport.write(data)
+        if self.lost or self.transport.is_closing():  # the server's close is on its way to connection_lost
+            self._finish(exc=ConnectionLost("the server closed the connection", False))
+        else:
+            self.transport.write(data)
         return self.waiter
 
     def close(self) -> None:
