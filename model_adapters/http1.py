@@ -28,6 +28,10 @@ class ConnectionLost(Exception):
         self.received = received  # any byte of a response arrived (so the request was not stale)
 
 
+class Unsupported(Exception):
+    """A whole response this client cannot read (an unknown content encoding): re-sending won't help."""
+
+
 @dataclass(slots=True)
 class Response:
     status: int
@@ -74,6 +78,9 @@ class _Connection(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
+        if self.waiter is None:  # bytes nobody asked for: the connection's state is unknown
+            self.close()
+            return
         self.received = True
         try:
             self._parser.feed_data(data)
@@ -83,7 +90,8 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
-        if self.headers_done and "content-length" not in self.headers and "chunked" not in self.headers.get("transfer-encoding", ""):
+        if (exc is None and self.headers_done and "content-length" not in self.headers
+                and "chunked" not in self.headers.get("transfer-encoding", "").lower()):
             self._finish(self._response())  # an HTTP/1.0-style body that ends with the connection
         else:
             self._finish(exc=ConnectionLost("the server closed the connection" + (f" ({exc})" if exc else ""),
@@ -100,6 +108,10 @@ class _Connection(asyncio.Protocol):
         self.chunks.append(body)
 
     def on_message_complete(self) -> None:
+        if 100 <= self._parser.get_status_code() < 200:  # 100 Continue, 103 Early Hints: the answer follows
+            self._reset()
+            self.received = True
+            return
         self.keep_alive = self._parser.should_keep_alive()
         self._finish(self._response())
 
@@ -127,6 +139,8 @@ class Client:
         self.port = parts.port or 80
         self.timeout = timeout
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        if any(c in "\r\n" for v in headers.values() for c in v):
+            raise ValueError("an HTTP header value contains a line break")
         host = f"[{self.host}]" if ":" in self.host else self.host
         lines = [f"POST {target} HTTP/1.1", f"Host: {host}:{self.port}", "Accept-Encoding: identity",
                  *(f"{k}: {v}" for k, v in headers.items()), "Content-Length: "]
@@ -147,7 +161,7 @@ class Client:
                 except ConnectionLost as exc:
                     if exc.received:
                         raise
-                    # closed by the server while idle: try the next one, or a fresh connection
+                    break  # closed by the server while idle: once, on a fresh connection
             _, conn = await asyncio.get_running_loop().create_connection(_Connection, self.host, self.port)
             return await self._exchange(conn, data)
 
@@ -157,18 +171,22 @@ class Client:
         except BaseException:  # timeout, cancellation, a broken connection: never reuse it
             conn.close()
             raise
-        if conn.keep_alive and not conn.lost:
+        if conn.keep_alive and not conn.lost and not conn.transport.get_write_buffer_size():
             self._idle.append(conn)
         else:
             conn.close()
-        encoding = resp.headers.get("content-encoding", "identity")
+        encoding = resp.headers.get("content-encoding", "identity").strip().lower()
         if encoding in ("gzip", "deflate"):  # asked for identity, but some servers compress anyway
             try:
-                resp.body = zlib.decompress(resp.body, 16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
-            except zlib.error as exc:
-                raise ConnectionLost(f"the {encoding} body does not decompress ({exc})", True) from None
+                # gzip; deflate in a zlib wrapper (RFC 9110), or raw as some servers send it
+                resp.body = zlib.decompressobj(16 + zlib.MAX_WBITS if encoding == "gzip" else 32 + zlib.MAX_WBITS).decompress(resp.body)
+            except zlib.error:
+                try:
+                    resp.body = zlib.decompress(resp.body, -zlib.MAX_WBITS)
+                except zlib.error as exc:
+                    raise ConnectionLost(f"the {encoding} body does not decompress ({exc})", True) from None
         elif encoding != "identity":
-            raise ConnectionLost(f"the response is {encoding}-encoded; expected identity, gzip or deflate", True)
+            raise Unsupported(f"the response is {encoding}-encoded; expected identity, gzip or deflate")
         return resp
 
     def close(self) -> None:

@@ -133,7 +133,9 @@ class OpenAIModel(Model):
             if "api.openai.com" in self.base_url:
                 raise BenchError(f"openai model {spec.model!r}: no API key; set ${key_env} or pass api_key_env=VAR")
             api_key = "none"  # local servers (llama.cpp, vLLM, Ollama) accept any key
-        self._api_key = str(api_key)
+        self._api_key = str(api_key).strip()  # a key read from a file often ends in a newline
+        if not self._api_key.isprintable() or not self._api_key.isascii():
+            raise BenchError(f"openai model {spec.model!r}: the API key holds a control or non-ASCII character; expected the key alone, as the provider shows it")
         self.timeout = float(o.get("timeout", 120))
         self.max_retries = int(o.get("max_retries", 5))
         self.max_concurrency = int(o.get("concurrency", 8))
@@ -187,6 +189,8 @@ class OpenAIModel(Model):
                 raise _Retry(f"APITimeoutError: no answer within {self.timeout:g} s") from None
             except http1.ConnectionLost as exc:
                 raise _Retry(f"APIConnectionError: {exc}") from None
+            except http1.Unsupported as exc:
+                raise RuntimeError(f"{self.name}: {exc}") from None
             except OSError as exc:  # refused, unknown host: before any byte was sent
                 raise _Retry(f"APIConnectionError: cannot reach {clean_url(self.base_url)} ({exc})") from None
             return r.status, r.headers, r.body

@@ -8,10 +8,12 @@ import asyncio
 import gzip
 import json
 import socket
+import zlib
 
 import pytest
 
-from model_adapters.http1 import Client, ConnectionLost
+from model_adapters.http1 import Client, ConnectionLost, Unsupported
+from oversight_bench.errors import BenchError
 from model_adapters.openai_api import OpenAIModel
 from oversight_bench.models import parse_spec
 
@@ -56,11 +58,13 @@ async def _serve(script):
     return server, f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1/chat/completions", log
 
 
-def _run(script, n=1, timeout=5.0):
+def _run(script, n=1, timeout=5.0, burst=0):
+    """`burst` requests at once (leaving that many idle connections), then `n` one by one."""
     async def main():
         server, url, log = await _serve(script)
         client = Client(url, {"Authorization": "Bearer sk-x"}, timeout)
         try:
+            await asyncio.gather(*(client.post(b'{"q": 0}') for _ in range(burst)))
             return [await client.post(b'{"q": 1}') for _ in range(n)], log
         finally:
             client.close()
@@ -83,6 +87,14 @@ def test_a_connection_dropped_while_idle_is_replaced_silently():
     resps, log = _run(lambda c, r, body: _http(OK) if r == 0 else None, n=3)
     assert [r.body for r in resps] == [OK] * 3
     assert [c for c, _ in log] == [0, 0, 1, 1, 2]
+    # with three idle connections, all dropped: one stale attempt, then a fresh connection
+    resps, log = _run(lambda c, r, body: _http(OK) if r == 0 else None, n=1, burst=3)
+    assert resps[0].body == OK and len(log) == 3 + 2
+
+
+def test_interim_1xx_answers_are_skipped():
+    resps, log = _run(lambda c, r, body: b"HTTP/1.1 100 Continue\r\n\r\n" + _http(body), n=3)
+    assert [(r.status, r.body) for r in resps] == [(200, b'{"q": 1}')] * 3 and len({c for c, _ in log}) == 1
 
 
 def test_chunked_close_delimited_and_gzip_bodies():
@@ -93,6 +105,9 @@ def test_chunked_close_delimited_and_gzip_bodies():
     assert resps[0].body == OK
     resps, _ = _run(lambda c, r, body: _http(gzip.compress(OK), extra="Content-Encoding: gzip\r\n"))
     assert resps[0].body == OK
+    raw = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    resps, _ = _run(lambda c, r, body: _http(raw.compress(OK) + raw.flush(), extra="Content-Encoding: Deflate\r\n"))
+    assert resps[0].body == OK
 
 
 def test_broken_answers_raise_connection_lost():
@@ -100,7 +115,9 @@ def test_broken_answers_raise_connection_lost():
         _run(lambda c, r, body: b"NOT HTTP AT ALL\r\n\r\n")
     with pytest.raises(ConnectionLost, match="closed the connection"):  # promised 100 bytes, sent 5
         _run(lambda c, r, body: b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 100\r\n\r\nhello")
-    with pytest.raises(ConnectionLost, match="br-encoded"):
+    with pytest.raises(ConnectionLost, match="closed the connection"):  # a cut-off chunked body
+        _run(lambda c, r, body: b"HTTP/1.1 200 OK\r\nConnection: close\r\nTransfer-Encoding: Chunked\r\n\r\n5\r\nhel")
+    with pytest.raises(Unsupported, match="br-encoded"):
         _run(lambda c, r, body: _http(OK, extra="Content-Encoding: br\r\n"))
 
 
@@ -111,6 +128,19 @@ def test_the_backend_uses_http1_for_plain_http_only(monkeypatch):
     assert not OpenAIModel(parse_spec("openai:m,base_url=https://example.org/v1,api_key=k")).lean_http
     monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
     assert not OpenAIModel(parse_spec("openai:m,base_url=http://10.0.0.5:8000/v1")).lean_http
+
+
+def test_the_backend_strips_the_key_and_refuses_a_broken_one(monkeypatch):
+    key = "sk-test-abcdef123456"
+    monkeypatch.setenv("KEY_FROM_FILE", key + "\n")
+    m = OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1,api_key_env=KEY_FROM_FILE"))
+    assert m._api_key == key
+    monkeypatch.setenv("KEY_FROM_FILE", key + "\x07x")
+    with pytest.raises(BenchError, match="control or non-ASCII") as err:
+        OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1,api_key_env=KEY_FROM_FILE"))
+    assert key not in str(err.value)
+    with pytest.raises(ValueError, match="line break"):
+        Client("http://127.0.0.1:9/v1/chat/completions", {"Authorization": "Bearer a\r\nX: y"}, 5)
 
 
 def test_the_backend_reports_an_unreachable_server_and_a_garbled_one():
