@@ -88,6 +88,8 @@ CASES = [
          ["unknown option", "temprature", "expected"], keeps_records=False),
     Case("openai_base_url_not_http", [*BASE, "--judge", "openai:m,base_url=localhost:8000/v1"],
          ["base_url", "not an http(s) url", "expected e.g. http://"], keeps_records=False),
+    Case("openai_key_with_control_char", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,api_key=sk-abc\tdef"],
+         ["api key", "control or non-ascii", "expected the key alone"], keeps_records=False),
     Case("no_tasks", [*BASE, "--tasks", ","], ["no tasks selected", "group"]),
     # protocol options
     Case("rounds_zero", [*BASE, "--rounds", "0"], ["rounds", "greater than or equal to 1"]),
