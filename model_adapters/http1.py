@@ -1,11 +1,12 @@
 """A lean keep-alive HTTP/1.1 client for OpenAI-compatible servers reached over plain http.
 
 Local servers (vLLM, llama.cpp, Ollama, the benchmark's fake server) are where a judge run is
-CPU-bound on the client: at 256 calls in flight on a 2-core machine, aiohttp's ~0.25 ms of CPU
-per request holds a run to about 0.88 of the C/L limit. Here a request is one pre-built header
+CPU-bound on the client: at 256 calls in flight on a 2-core machine, aiohttp's 0.3–0.4 ms of CPU
+per request held a run to about 0.88 of the C/L limit. Here a request is one pre-built header
 block written to an asyncio transport and the answer is parsed by httptools (uvicorn's parser),
-about 0.07 ms per request (benchmarks/README.md). TLS and proxies, where the network dominates
-and HTTP's corners matter, stay on aiohttp (`openai_api.OpenAIModel` picks).
+0.1–0.2 ms per request in the same measurement (benchmarks/README.md). TLS and proxies, where
+the network dominates and HTTP's corners matter, stay on aiohttp (`openai_api.OpenAIModel`
+picks).
 
 One request at a time per connection; idle connections are reused last-in first-out. A reused
 connection that the server closed while idle (nothing received) is replaced once, silently, as

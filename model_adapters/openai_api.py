@@ -7,8 +7,8 @@ Covers OpenAI itself and vLLM, llama.cpp, Ollama or LiteLLM servers. Why not the
 `openai` client: it spends 2–3 ms of CPU per request (pydantic models, httpx, anyio), which caps
 a 2-core machine at about 400 requests/s. A plain-http base URL with no proxy (a local server,
 where the client's CPU is the limit) goes through `http1`, a keep-alive HTTP/1.1 client on
-httptools (about 0.07 ms per request); https and proxies go through aiohttp (about 0.25 ms; see
-benchmarks/README.md). The retry policy is the client's: 408/409/429/5xx, timeouts, dropped
+httptools (0.1–0.2 ms of CPU per request); https and proxies go through aiohttp (0.3–0.4 ms;
+see benchmarks/README.md). The retry policy is the client's: 408/409/429/5xx, timeouts, dropped
 connections and cut-off bodies are re-sent up to `max_retries` times after `Retry-After(-ms)`
 (≤ 60 s) or an exponential backoff (0.5 s doubling to 8 s, 25% jitter). Every re-send is
 reported to the runner (`note_retry`: the call's `attempts` and the progress display) and
