@@ -17,7 +17,28 @@ OPTION_FLAGS = {  # flag -> ProtocolOptions field
 
 
 class BenchGroup(click.Group):
-    """Turns BenchError (and Ctrl-C) into one line on stderr instead of a traceback."""
+    """Turns BenchError (and Ctrl-C) into one line on stderr instead of a traceback, and adds the
+    plugins' subcommands (hook `register_commands`) the first time a command is looked up."""
+
+    _plugin_commands_added = False
+
+    def add_plugin_commands(self) -> None:
+        if not self._plugin_commands_added:
+            self._plugin_commands_added = True
+            from oversight_bench.registry import get_registry
+
+            get_registry().call_each("register_commands", cli=self)
+
+    def get_command(self, ctx, cmd_name):
+        self.add_plugin_commands()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx):
+        try:
+            self.add_plugin_commands()
+        except BenchError as exc:  # --help runs before invoke: say it in one line, still list the core's
+            click.echo(f"error: {exc}", err=True)
+        return super().list_commands(ctx)
 
     def invoke(self, ctx):
         try:
@@ -138,24 +159,15 @@ def export(directory):
     export_jsonl(directory, lambda line: sys.stdout.write(line + "\n"))
 
 
-def _add_optional_commands() -> None:
-    """Commands that live in their own modules (tasks, analysis)."""
-    import importlib
+def _add_analysis_commands() -> None:
+    """The core's analysis commands live in their own module; plugins add theirs by `register_commands`."""
+    from oversight_bench.analysis_cli import elo, import_cmd, leaderboard, report
 
-    for module, names in (("oversight_bench.tasks_cli", ("build_task",)),
-                          ("oversight_bench.analysis_cli", ("report", "leaderboard", "import_cmd", "elo"))):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        for n in names:
-            if hasattr(mod, n):
-                cli.add_command(getattr(mod, n))
+    for command in (report, leaderboard, import_cmd, elo):
+        cli.add_command(command)
 
 
-_add_optional_commands()
+_add_analysis_commands()
 
 
 def main():

@@ -1,4 +1,5 @@
-"""Plugin hooks. A plugin implements any of them and receives a `register` callback.
+"""Plugin hooks, validated by pluggy. A plugin implements any of them, each marked `@hookimpl`
+(an undecorated function of the same name is not a hook and never runs).
 
 Example (a third-party package with `[project.entry-points.oversight_bench] my = "my_pkg"`)::
 
@@ -7,6 +8,14 @@ Example (a third-party package with `[project.entry-points.oversight_bench] my =
     @hookimpl
     def register_protocols(register):
         register(MyProtocol())
+
+    @hookimpl
+    def register_commands(cli):
+        @cli.command()
+        def hello():
+            ...
+
+`OVERSIGHT_BENCH_TRACE=1` prints every hook call to stderr.
 """
 
 import pluggy
@@ -28,3 +37,14 @@ def register_protocols(register):
 @hookspec
 def register_models(register):
     """Call register(backend_name, factory) where factory(spec: models.Spec) -> models.Model."""
+
+
+@hookspec
+def register_loaders(register):
+    """Call register(name, fn) for each task source format: `fn(cfg, ctx) -> sources.Records`,
+    found by the `loader:` a task YAML names. Import heavy code inside `fn`, not here."""
+
+
+@hookspec
+def register_commands(cli):
+    """Add subcommands to the root `click.Group` of the `oversight-bench` command line."""

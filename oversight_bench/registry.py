@@ -1,8 +1,11 @@
-"""The plugin registry: entry-point discovery, name lookup with "did you mean", broken-plugin reports.
+"""The plugin registry: entry-point discovery, pluggy hook calls, name lookup with "did you mean",
+broken-plugin reports.
 
-Built-in plugins come through the same `oversight_bench` entry-point group as third-party ones.
-`OVERSIGHT_BENCH_LOAD_PLUGINS` (comma-separated distribution names, may be empty) limits which
-packages load, like `LLM_LOAD_PLUGINS` in simonw/llm.
+Built-in plugins (protocol_plugins, model_adapters, task_configs) come through the same
+`oversight_bench` entry-point group as third-party ones and always load.
+`OVERSIGHT_BENCH_LOAD_PLUGINS` (comma-separated distribution or entry-point names, may be empty)
+limits which third-party packages load, like `LLM_LOAD_PLUGINS` in simonw/llm.
+`OVERSIGHT_BENCH_TRACE=1` prints every hook call to stderr (as datasette's plugin tracing does).
 """
 
 from __future__ import annotations
@@ -21,7 +24,12 @@ from oversight_bench.errors import BenchError
 
 GROUP = "oversight_bench"
 ENV_LOAD = "OVERSIGHT_BENCH_LOAD_PLUGINS"
-KINDS = ("tasks", "protocols", "models")
+ENV_TRACE = "OVERSIGHT_BENCH_TRACE"
+#: the distribution whose entry points are the built-ins (never filtered out)
+BUILTIN_PACKAGE = "oversight-bench"
+KINDS = ("tasks", "protocols", "models", "loaders")
+#: kinds registered as register(name, obj); the others as register(obj) with obj.name
+NAMED_KINDS = ("models", "loaders")
 
 
 @dataclass
@@ -43,12 +51,30 @@ class PluginInfo:
     error: str | None = None
 
 
+def _trace_before(hook_name: str, hook_impls: list, kwargs: dict) -> None:
+    args = ", ".join(f"{k}={getattr(v, '__name__', type(v).__name__)}" for k, v in kwargs.items())
+    impls = ", ".join(i.plugin_name for i in hook_impls) or "(none)"
+    print(f"oversight-bench hook: {hook_name}({args}) -> {impls}", file=sys.stderr)
+
+
+def _trace_after(outcome, hook_name: str, hook_impls: list, kwargs: dict) -> None:
+    exc = outcome.exception
+    if exc is not None:
+        print(f"oversight-bench hook: {hook_name} raised {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
 class Registry:
     """Everything the loaded plugins registered, by kind and name."""
 
     def __init__(self) -> None:
         self.pm = pluggy.PluginManager(GROUP)
         self.pm.add_hookspecs(hookspecs)
+        if os.environ.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on"):
+            self.pm.add_hookcall_monitoring(_trace_before, _trace_after)
         self.entries: dict[str, dict[str, Entry]] = {k: {} for k in KINDS}
         self.plugins: list[PluginInfo] = []
 
@@ -56,39 +82,59 @@ class Registry:
     def load_entry_points(self) -> None:
         allowed = os.environ.get(ENV_LOAD)
         allow = None if allowed is None else {n.strip() for n in allowed.split(",") if n.strip()}
+        seen = {(p.package, p.name) for p in self.plugins}
         for ep in md.entry_points(group=GROUP):
             dist = ep.dist
             package = dist.metadata["Name"] if dist else ep.module
             version = dist.version if dist else "?"
-            if allow is not None and package not in allow and ep.name not in allow:
+            if (package, ep.name) in seen:
+                continue  # the same distribution found twice on the path
+            seen.add((package, ep.name))
+            builtin = package == BUILTIN_PACKAGE
+            if allow is not None and not builtin and package not in allow and ep.name not in allow:
                 continue
             self.add_module_plugin(ep.name, package, version, loader=ep.load)
 
     def add_module_plugin(self, name: str, package: str, version: str, loader=None, module=None) -> None:
-        """Import (via `loader`) and register one plugin; a failure is recorded, not raised."""
+        """Import (via `loader`) and register one plugin, then call its registration hooks; a
+        failure is recorded on the plugin, not raised (a name clash is the user's to fix: raised)."""
         info = PluginInfo(name=name, package=package, version=version)
         self.plugins.append(info)
         try:
             module = loader() if loader else module
             self.pm.register(module, name=f"{package}:{name}")
         except Exception as exc:  # a broken plugin must not take the CLI down
-            info.error = f"{type(exc).__name__}: {exc}"
+            info.error = f"{type(exc).__name__}: {_one_line(exc)}"
             return
         info.hooks = sorted(h.name for h in self.pm.get_hookcallers(module) or [])
         for kind in KINDS:
-            hook = getattr(module, f"register_{kind}", None)
-            if hook is None:
-                continue
-            try:
-                hook(register=self._registrar(kind, package, version, name))
-            except BenchError:
-                raise
-            except Exception as exc:
-                info.error = f"register_{kind} failed: {type(exc).__name__}: {exc}"
+            self._call_plugin(module, info, f"register_{kind}", register=self._registrar(kind, package, version, name))
+
+    def _call_plugin(self, plugin: Any, info: PluginInfo, hook: str, **kwargs: Any) -> None:
+        """Call `pm.hook.<hook>` restricted to one plugin, so one that raises is reported and
+        the others still register."""
+        if info.error or hook not in info.hooks:
+            return
+        others = [p for p in self.pm.get_plugins() if p is not plugin]
+        try:
+            self.pm.subset_hook_caller(hook, remove_plugins=others)(**kwargs)
+        except BenchError:
+            raise
+        except Exception as exc:
+            info.error = f"{hook} failed: {type(exc).__name__}: {_one_line(exc)}"
+
+    def call_each(self, hook: str, **kwargs: Any) -> None:
+        """Call `pm.hook.<hook>` on every loaded plugin, each on its own (see `_call_plugin`)."""
+        for info in self.plugins:
+            plugin = self.pm.get_plugin(f"{info.package}:{info.name}")
+            if plugin is not None and not info.error:
+                self._call_plugin(plugin, info, hook, **kwargs)
+                if info.error:
+                    _warn(info)
 
     def _registrar(self, kind: str, package: str, version: str, plugin: str):
         def register(*args):
-            if kind == "models":
+            if kind in NAMED_KINDS:
                 name, obj = args
             else:
                 (obj,) = args
@@ -132,8 +178,12 @@ def get_registry() -> Registry:
         reg.load_entry_points()
         _REGISTRY = reg
         for p in reg.broken():
-            print(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}", file=sys.stderr)
+            _warn(p)
     return _REGISTRY
+
+
+def _warn(p: PluginInfo) -> None:
+    print(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}", file=sys.stderr)
 
 
 def reset_registry() -> None:

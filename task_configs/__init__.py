@@ -1,4 +1,5 @@
-"""Built-in tasks: one YAML file per task in this folder, read by `yaml_task.YamlTask`."""
+"""Built-in tasks: one YAML file per task in this folder (read by the core's YAML task engine,
+`oversight_bench.yaml_task`), the dataset-specific loaders they name, and `build-task`."""
 
 from pathlib import Path
 
@@ -9,7 +10,22 @@ HERE = Path(__file__).parent
 
 @hookimpl
 def register_tasks(register):
-    from task_configs.yaml_task import load_yaml_dir
+    from oversight_bench.yaml_task import load_yaml_dir
 
     for task in load_yaml_dir(HERE):
         register(task)
+
+
+@hookimpl
+def register_loaders(register):
+    from task_configs.loaders import BUILTIN, lazy
+
+    for name, module in BUILTIN.items():
+        register(name, lazy(module))
+
+
+@hookimpl
+def register_commands(cli):
+    from task_configs.build_task import build_task
+
+    cli.add_command(build_task)

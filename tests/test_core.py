@@ -57,25 +57,35 @@ def test_broken_plugin_is_reported_not_fatal():
 
 
 def test_env_var_limits_plugins():
+    """OVERSIGHT_BENCH_LOAD_PLUGINS limits third-party plugins; the built-ins always load."""
     res = cli_subprocess("list", "plugins", env={"OVERSIGHT_BENCH_LOAD_PLUGINS": "obench-example-plugin"})
     assert res.returncode == 0, res.stderr
-    assert "oversight-bench" not in res.stdout
+    assert "oversight-bench" in res.stdout  # the built-ins
+    assert "obench-capitals" not in res.stdout
     res = cli_subprocess("list", "models", env={"OVERSIGHT_BENCH_LOAD_PLUGINS": ""})
-    assert res.returncode == 0 and res.stdout.strip() == ""
+    assert res.returncode == 0, res.stderr
+    assert {"scripted", "llamacpp", "openai"} <= {line.split()[0] for line in res.stdout.splitlines()}
+    res = cli_subprocess("list", "protocols", env={"OVERSIGHT_BENCH_LOAD_PLUGINS": ""})
+    assert "debate" in res.stdout and "qa_majority" not in res.stdout
 
 
 def test_name_clash_is_an_error():
+    from oversight_bench import hookimpl
+
     reg = Registry()
 
     class P:
         name = "debate"
 
     class A:
-        register_protocols = staticmethod(lambda register: register(P()))
+        register_protocols = staticmethod(hookimpl(lambda register: register(P())))
+
+    class B:
+        register_protocols = staticmethod(hookimpl(lambda register: register(P())))
 
     reg.add_module_plugin("a", "pkg-a", "1", module=A)
     with pytest.raises(BenchError, match="clash"):
-        reg.add_module_plugin("b", "pkg-b", "1", module=type("B", (), {"register_protocols": staticmethod(lambda register: register(P()))}))
+        reg.add_module_plugin("b", "pkg-b", "1", module=B)
 
 
 @needs_example

@@ -408,7 +408,7 @@ def test_build_task_gsm8kqa_with_scripted_model(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from model_adapters.scripted import register_script
-    from oversight_bench.tasks_cli import build_task
+    from task_configs.build_task import build_task
 
     def programs(messages, n, seed):
         text = messages[-1]["content"]
@@ -442,9 +442,17 @@ def test_example_pack_loader_and_yaml(monkeypatch):
     monkeypatch.syspath_prepend(str(PACK))
     import obench_capitals
 
+    from oversight_bench.registry import get_registry, reset_registry
+
+    reg = get_registry()
+    if "capitals" not in reg.names("loaders"):  # the pack's loader, as its entry point would register it
+        reg.add_module_plugin("capitals", "obench-capitals", "test", module=obench_capitals)
     tasks = load_yaml_tasks(Path(obench_capitals.__file__).parent)
     assert [t.name for t in tasks] == ["capitals"]
-    qs = tasks[0].load(None, 5, 0).questions
+    try:
+        qs = tasks[0].load(None, 5, 0).questions
+    finally:
+        reset_registry()
     assert len(qs) == 5 and all(q.question.startswith("What is the capital of") and q.correct != q.incorrect for q in qs)
     registered = []
     obench_capitals.register_tasks(register=registered.append)

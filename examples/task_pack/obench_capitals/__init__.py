@@ -6,12 +6,11 @@ import csv
 from pathlib import Path
 
 from oversight_bench import hookimpl
-from oversight_bench.tasks import Records, load_yaml_tasks, register_loader
+from oversight_bench.tasks import Records, load_yaml_tasks
 
 HERE = Path(__file__).parent
 
 
-@register_loader("capitals")
 def load_capitals(cfg, ctx):
     """One row per country; the wrong options are the other countries' capitals."""
     with open(HERE / cfg.options.get("file", "capitals.csv"), newline="", encoding="utf-8") as f:
@@ -20,6 +19,11 @@ def load_capitals(cfg, ctx):
     rows = [{"id": country.lower().replace(" ", "_"), "question": f"What is the capital of {country}?",
              "correct": capital, "incorrect": [c for c in capitals if c != capital]} for country, capital in pairs]
     return Records(rows)
+
+
+@hookimpl
+def register_loaders(register):
+    register("capitals", load_capitals)
 
 
 @hookimpl

@@ -4,7 +4,8 @@ As in the paper (Appendix F.2): ask the model for K program proposals per GSM8K 
 execute each in the sandbox, keep one that runs to the ground truth and one that runs to another
 number. Every question's outcome is appended to the output JSONL as soon as it is known, so a
 killed build resumes where it stopped; the gsm8kqa task reads the file (default
-~/.cache/oversight-bench/gsm8kqa.jsonl) after the real Program-of-Thoughts pairs.
+~/.cache/oversight-bench/gsm8kqa.jsonl) after the real Program-of-Thoughts pairs. Added to the
+command line by the `register_commands` hook of `task_configs`.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, 
     """Build a task that needs model-generated data (GSM8KQA program pairs), saved for reuse."""
     from oversight_bench.models import build_model
     from oversight_bench.tasks import data_dir as resolve_data_dir
-    from task_configs.loaders.common import LoadContext
+    from oversight_bench.sources import LoadContext
     from task_configs.loaders.gsm8kqa import _pot_rows, default_built_path, load_golds
 
     ddir = resolve_data_dir(data_dir)

@@ -1,0 +1,139 @@
+"""The architecture's rules: a core that imports no plugin package, pluggy-driven hooks (validated,
+traced, one broken plugin reported), and CLI subcommands added by plugins."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from oversight_bench import hookimpl
+from oversight_bench.errors import BenchError
+from oversight_bench.registry import Registry
+
+from helpers import REPO, cli_subprocess
+
+PLUGIN_PACKAGES = ("task_configs", "protocol_plugins", "model_adapters")
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def test_core_imports_no_plugin_package():
+    modules = sorted((REPO / "oversight_bench").rglob("*.py"))
+    assert len(modules) > 20
+    bad = [f"{p.relative_to(REPO)}:{line} imports {name}" for p in modules for line, name in _imports(p)
+           if name.split(".")[0] in PLUGIN_PACKAGES]
+    assert not bad, "the core must not import plugin packages:\n" + "\n".join(bad)
+
+
+def test_the_layering_check_sees_every_import_form(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("import task_configs\nfrom protocol_plugins.common import x\nimport os, model_adapters.hf\n"
+                 "def f():\n    import importlib\n    importlib.import_module('task_configs.loaders')\n")
+    assert [n for _, n in _imports(p)] == ["task_configs", "protocol_plugins.common", "os", "model_adapters.hf",
+                                           "importlib", "task_configs.loaders"]
+
+
+def test_undecorated_function_is_not_a_hook():
+    ran = []
+
+    class Plain:  # a register_protocols without @hookimpl: pluggy ignores it
+        @staticmethod
+        def register_protocols(register):
+            ran.append(True)
+
+    reg = Registry()
+    reg.add_module_plugin("plain", "pkg-plain", "1", module=Plain)
+    assert ran == [] and reg.plugins[-1].hooks == [] and reg.plugins[-1].error is None
+
+
+def test_hookimpl_with_wrong_arguments_is_rejected_by_pluggy():
+    class Wrong:
+        @staticmethod
+        @hookimpl
+        def register_protocols(registr):
+            pass
+
+    reg = Registry()
+    reg.add_module_plugin("wrong", "pkg-wrong", "1", module=Wrong)
+    assert "registr" in reg.plugins[-1].error
+
+
+def test_one_broken_hook_is_reported_and_the_others_register():
+    class Broken:
+        @staticmethod
+        @hookimpl
+        def register_protocols(register):
+            raise RuntimeError("boom")
+
+    class Good:
+        @staticmethod
+        @hookimpl
+        def register_loaders(register):
+            register("csvish", lambda cfg, ctx: None)
+
+    reg = Registry()
+    reg.add_module_plugin("broken", "pkg-broken", "1", module=Broken)
+    reg.add_module_plugin("good", "pkg-good", "1", module=Good)
+    assert [p.name for p in reg.broken()] == ["broken"]
+    assert "register_protocols failed: RuntimeError: boom" in reg.broken()[0].error
+    assert reg.names("loaders") == ["csvish"]
+    with pytest.raises(BenchError, match=r"unknown loader 'csvsh'; did you mean 'csvish'\?"):
+        reg.get("loaders", "csvsh")
+
+
+def test_register_commands_adds_subcommands_and_a_broken_one_is_not_fatal(capsys):
+    class Commands:
+        @staticmethod
+        @hookimpl
+        def register_commands(cli):
+            @cli.command()
+            def hello():
+                click.echo("hello from a plugin")
+
+    class BrokenCommands:
+        @staticmethod
+        @hookimpl
+        def register_commands(cli):
+            raise ImportError("needs missing_dependency")
+
+    reg = Registry()
+    reg.add_module_plugin("cmds", "pkg-cmds", "1", module=Commands)
+    reg.add_module_plugin("bad", "pkg-bad", "1", module=BrokenCommands)
+    group = click.Group()
+    reg.call_each("register_commands", cli=group)
+    assert CliRunner().invoke(group, ["hello"]).output == "hello from a plugin\n"
+    assert "plugin bad (pkg-bad 1) failed to load: register_commands failed: ImportError" in capsys.readouterr().err
+
+
+def test_builtin_commands_come_through_register_commands():
+    res = cli_subprocess("build-task", "--help")
+    assert res.returncode == 0 and "GSM8KQA" in res.stdout
+    res = cli_subprocess("list", "plugins")
+    tasks_line = [l for l in res.stdout.splitlines() if l.startswith("tasks")]
+    assert tasks_line and "register_commands" in tasks_line[0] and "register_loaders" in tasks_line[0]
+
+
+def test_trace_prints_every_hook_call():
+    res = cli_subprocess("list", "models", env={"OVERSIGHT_BENCH_TRACE": "1"})
+    assert res.returncode == 0, res.stderr
+    for hook in ("register_tasks", "register_protocols", "register_models", "register_loaders", "register_commands"):
+        assert f"oversight-bench hook: {hook}(" in res.stderr, hook
+    assert "register_models(register=register) -> oversight-bench:models" in res.stderr
+    quiet = cli_subprocess("list", "models")
+    assert "oversight-bench hook" not in quiet.stderr
