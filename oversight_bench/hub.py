@@ -12,7 +12,7 @@ from collections import Counter
 from urllib.parse import urlsplit
 
 from oversight_bench.errors import BenchError
-from task_configs.loaders.common import Records
+from oversight_bench.sources import Records
 
 
 _OFFLINE = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")

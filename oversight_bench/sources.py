@@ -1,4 +1,7 @@
-"""What loaders share: the `Records` they return, the `LoadContext` they get, cached file readers."""
+"""What task loaders share: the `Records` they return, the `LoadContext` they get, cached file readers.
+
+A loader (hook `register_loaders`) is `fn(cfg, ctx) -> Records`; the YAML task engine
+(`oversight_bench.yaml_task`) turns its rows into binary questions."""
 
 from __future__ import annotations
 

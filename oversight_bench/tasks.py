@@ -1,6 +1,7 @@
 """Task selection for the CLI: names and groups to task objects, the data directory, YAML folders.
 
-Also the public API for task packs: `YamlTask`, `load_yaml_tasks` and `register_loader`.
+Also the public API for task packs: `YamlTask`, `load_yaml_tasks`, `Records` and `LoadContext`
+(a pack's own source format registers through the `register_loaders` hook).
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from pathlib import Path
 
 from oversight_bench.errors import BenchError
 from oversight_bench.task import GROUPS, TASK_TYPES, Task
-from task_configs.loaders import register_loader
-from task_configs.loaders.common import LoadContext, Records
-from task_configs.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
+from oversight_bench.sources import LoadContext, Records
+from oversight_bench.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
 
 DATA_ENV = "OVERSIGHT_BENCH_DATA"
 DEFAULT_DATA = Path("..") / "shared" / "datasets"
@@ -91,5 +91,5 @@ def resolve_tasks(names: list[str], include_paths: list[str] = ()) -> list[Task]
 
 __all__ = [
     "DATA_ENV", "PAPER_ORDER", "TASK_TYPES", "LoadContext", "Records", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
-    "load_yaml_tasks", "register_loader", "resolve_tasks",
+    "load_yaml_tasks", "resolve_tasks",
 ]

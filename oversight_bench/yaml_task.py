@@ -5,11 +5,17 @@ A loader gives rows; `fields` says which row keys hold the question, the answers
 first, so file order and machine do not matter) with a seed made of the task's and the run's
 seeds and takes the first `limit`: the sample of n is a prefix of the sample of n + k, which the
 runner relies on for few-shot pools.
+
+`include: base.yaml` (a path relative to the including file) makes one file extend another: the
+included mapping is merged under the file's own keys (nested mappings merged key by key). Files
+whose name starts with `_` in a task folder are include-only bases, not tasks. `version` and a
+hash of the resolved YAML are stored with a run, so a resumed run refuses a task that changed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import re
@@ -23,8 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from oversight_bench.errors import BenchError
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
-from task_configs.loaders import get_loader
-from task_configs.loaders.common import LoadContext, Records
+from oversight_bench.sources import LoadContext, Records
 
 SOURCE_ENV = "OVERSIGHT_BENCH_SOURCE"
 
@@ -98,6 +103,7 @@ class TaskConfig(_Strict):
     sample_size: int = Field(128, ge=1)
     seed: int = 0
     needs_images: bool | None = None
+    version: int | float | str = Field(1, description="bump when the task's questions change; stored with each run")
 
 
 def _err(path: Path, exc: ValidationError) -> BenchError:
@@ -109,9 +115,35 @@ def _err(path: Path, exc: ValidationError) -> BenchError:
     return BenchError(f"{path}: field {loc!r}: {expected} (got {e.get('input')!r})"[:400])
 
 
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def resolve_yaml(path: Path, _chain: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The task mapping of `path` with its `include:` chain merged in (the file's own keys win)."""
+    path = Path(path)
+    real = path.resolve()
+    if real in _chain:
+        cycle = " -> ".join(p.name for p in (*_chain, real)[list(_chain).index(real):])
+        raise BenchError(f"{path}: include cycle: {cycle}")
+    data = read_yaml_mapping(path, "task fields (name, task_type, source, fields, binary)", "task config")
+    inc = data.pop("include", None)
+    if inc is None:
+        return data
+    if not isinstance(inc, str) or not inc.strip():
+        raise BenchError(f"{path}: field 'include': expected the path of another task YAML (relative to this file), got {inc!r}")
+    target = (path.parent / inc).expanduser()
+    if not target.is_file():
+        raise BenchError(f"{path}: field 'include': {inc} not found (looked for {target})")
+    return _merge(resolve_yaml(target, (*_chain, real)), data)
+
+
 def parse_config(path: Path) -> TaskConfig:
     """Read and validate one task YAML; every problem is a one-line BenchError naming file and field."""
-    data = read_yaml_mapping(path, "task fields (name, task_type, source, fields, binary)", "task config")
+    data = resolve_yaml(path)
     try:
         cfg = TaskConfig.model_validate(data)
     except ValidationError as exc:
@@ -119,6 +151,11 @@ def parse_config(path: Path) -> TaskConfig:
     if cfg.source.local is None and cfg.source.hub is None and cfg.source.generator is None:
         raise BenchError(f"{path}: field 'source': expected at least one of local, hub, generator")
     return cfg
+
+
+def config_hash(cfg: TaskConfig) -> str:
+    """A hash of the resolved, validated task YAML (defaults filled in, comments and layout ignored)."""
+    return hashlib.sha256(json.dumps(cfg.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()[:16]
 
 
 # -- conversion -------------------------------------------------------------------------------
@@ -278,6 +315,11 @@ class YamlTask:
     def __repr__(self) -> str:
         return f"YamlTask({self.name!r}, {self.task_type})"
 
+    @property
+    def fingerprint(self) -> dict[str, Any]:
+        """What a run stores to tell, on resume, that the task is unchanged."""
+        return {"version": self.config.version, "sha256": config_hash(self.config)}
+
     def choose_source(self, data_dir: Path | None) -> str:
         """local when the data dir has the files, else the generator, else the hub."""
         src = self.config.source
@@ -313,14 +355,16 @@ class YamlTask:
         ctx = LoadContext(self.name, source, data_dir)
         fields = self.config.fields
         if source == "hub":
-            from task_configs.loaders.hub import hub_records
+            from oversight_bench.hub import hub_records
 
             records = hub_records(self, data_dir)
             if self.config.source.hub.fields:
                 fields = Fields.model_validate({**fields.model_dump(), **self.config.source.hub.fields})
         else:
+            from oversight_bench.registry import get_registry
+
             try:
-                loader = get_loader(self.config.loader)
+                loader = get_registry().get("loaders", self.config.loader)
             except BenchError as exc:
                 raise BenchError(f"{self.path or self.name}: field 'loader': {exc}") from None
             records = loader(self.config, ctx)
@@ -367,5 +411,5 @@ class YamlTask:
 
 
 def load_yaml_dir(directory: Path) -> list[YamlTask]:
-    """Every `*.yaml` task in a folder, sorted by file name."""
-    return [YamlTask(parse_config(p), p) for p in sorted(Path(directory).glob("*.yaml"))]
+    """Every `*.yaml` task in a folder, sorted by file name (`_*.yaml`: include-only bases)."""
+    return [YamlTask(parse_config(p), p) for p in sorted(Path(directory).glob("*.yaml")) if not p.name.startswith("_")]
