@@ -51,7 +51,8 @@ class Job:
     variant: str | None = None
     #: the agent's name when it is not the run's (re-judged imports, cross-play)
     agent: str | None = None
-    #: cross-play: model names of the debaters defending displayed answers 1 and 2
+    #: cross-play: names of the debaters in slots 0 and 1 (defending displayed answers 1 and 2);
+    #: the protocol's `speaker_slots` maps its speakers to these slots
     debaters: tuple[str, str] | None = None
 
     @property
@@ -106,12 +107,16 @@ class Decision:
 
 
 class Context(abc.ABC):
-    """What a protocol may do: call the judge or the agent, and look up helper data.
+    """Everything a protocol may use: call the judge or the agent, ask what the models support,
+    and look up helper data. Protocols use nothing else (no duck-typing of the runner).
 
     The runner implements it: calls are cached by full request, recorded, and bounded.
     """
 
+    #: the run's protocol options
     options: ProtocolOptions
+    #: whether the judge is the position-debiased one (`debias=true` on the judge spec)
+    judge_debias: bool = False
 
     @abc.abstractmethod
     async def generate(
@@ -127,11 +132,16 @@ class Context(abc.ABC):
         speaker: str | None = None,
     ) -> list[str]:
         """Sample n texts from the judge or the agent. `tag` names the call in records
-        (e.g. "round2/Alice"); `speaker` picks the debater's own model in cross-play."""
+        (e.g. "round2/Alice"); `speaker` picks that debater's own model in cross-play (see
+        `Protocol.speaker_slots`)."""
 
     @abc.abstractmethod
     async def choice_probs(self, role: Literal["judge", "agent"], messages: list[Message], tag: str = "") -> list[float] | None:
         """[P("1"), P("2")] for the next token after "Answer: ", or None if the backend cannot tell."""
+
+    @abc.abstractmethod
+    def supports_images(self, role: Literal["judge", "agent"]) -> bool:
+        """Whether the judge's or agent's model reads images."""
 
     @abc.abstractmethod
     def few_shot_examples(self, question: Question, k: int) -> list[tuple[Question, str]]:
@@ -158,6 +168,9 @@ class Protocol(abc.ABC):
     #: what the agent and judge models must support
     agent_needs: Capabilities = Capabilities(multi_sample=False)
     uses_agent: bool = True
+    #: speaker name -> debater slot (0 or 1 of `Job.debaters`): whose model a speaker's agent
+    #: calls use when cross-play gives each side its own debater (debate: Alice 0, Bob 1)
+    speaker_slots: dict[str, int] = {}
 
     def assignments(self) -> list[str | None]:
         """The assignments every question is run with (consultancy: correct and incorrect)."""

@@ -46,6 +46,14 @@ class Question:
         raise ValueError(f"answer_order must be correct_first or correct_second, not {answer_order!r}")
 
 
+#: the two displayed answer orders; every module takes them from here
+ORDERS = ("correct_first", "correct_second")
+
+
+def other_order(answer_order: str) -> str:
+    return ORDERS[1] if answer_order == ORDERS[0] else ORDERS[0]
+
+
 def correct_index(answer_order: str) -> int:
     """The 1-based displayed position of the correct answer."""
     return 1 if answer_order == "correct_first" else 2

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
-from oversight_bench.questions import Question
+from oversight_bench.questions import ORDERS, Question
 from oversight_bench.store import Store, canonical_json, request_key
 
 
@@ -87,8 +87,9 @@ class Runner:
         self.few_shot_pool = few_shot_pool or {}
         #: cross-play debaters by name: (model, best_of_n)
         self.debaters = debaters or {}
+        #: every protocol by name, for jobs that run another protocol's job (`Context.sub_run`)
+        self.protocols = protocols or {}
         self.stats = Stats()
-        self._protocols = protocols or {}
         self._inflight: dict[str, asyncio.Future] = {}
         # one semaphore per distinct model object, so judge == agent shares the bound
         self._sems: dict[int, asyncio.Semaphore] = {}
@@ -159,7 +160,7 @@ class Runner:
         }
 
     async def execute(self, protocol: Protocol, job: Job, turns: list[Turn] | None = None) -> tuple[list[Turn], Decision]:
-        ctx = JobContext(self, job, protocol_lookup=self._protocols)
+        ctx = JobContext(self, job, protocol)
         if turns is None:
             return await protocol.run(ctx, job)
         return turns, await protocol.judge(ctx, job, turns)
@@ -178,14 +179,12 @@ class Runner:
     async def run(
         self,
         work: Iterable[tuple[Protocol, Job, list[Turn] | None]],
-        protocols: dict[str, Protocol],
         *,
         total: int,
         workers: int,
         on_progress: Callable[[Stats], None] = lambda s: None,
     ) -> Stats:
         """Run every (protocol, job, stored turns or None) not already in the store."""
-        self._protocols = protocols or self._protocols
         done = self.store.done_jobs(self.names["judge"])
         it = iter(work)
 
@@ -223,29 +222,30 @@ class Runner:
 
 
 class JobContext(Context):
-    """The Context a protocol sees for one job."""
+    """The Context a protocol sees for one job of `protocol`."""
 
-    def __init__(self, runner: Runner, job: Job, protocol_lookup: dict[str, Protocol]):
+    def __init__(self, runner: Runner, job: Job, protocol: Protocol):
         self.runner = runner
         self.job = job
+        self.protocol = protocol
         self.options = runner.options
         self.judge_debias = runner.judge_debias
-        self._protocols = protocol_lookup
 
     def _context(self, tag: str) -> dict[str, Any]:
         f = self.runner.job_fields(self.job)
         return {k: f[k] for k in ("protocol", "task", "question_id", "assignment", "answer_order")} | {"tag": tag}
 
-    def _agent_model(self, speaker: str | None) -> Model | None:
-        """The debater's own model in cross-play, else the run's agent."""
-        if self.job.debaters and speaker in ("Alice", "Bob"):
-            return self.runner.debaters[self.job.debaters[0 if speaker == "Alice" else 1]][0]
+    def _debater(self, speaker: str | None) -> tuple[Model, int] | None:
+        """(model, best_of_n) of the cross-play debater in the speaker's slot (the protocol's
+        `speaker_slots`), or None: the run's agent and options."""
+        slot = self.protocol.speaker_slots.get(speaker) if speaker is not None else None
+        if self.job.debaters and slot is not None:
+            return self.runner.debaters[self.job.debaters[slot]]
         return None
 
     def best_of_n(self, speaker=None):
-        if self.job.debaters and speaker in ("Alice", "Bob"):
-            return self.runner.debaters[self.job.debaters[0 if speaker == "Alice" else 1]][1]
-        return self.options.best_of_n
+        debater = self._debater(speaker)
+        return debater[1] if debater else self.options.best_of_n
 
     async def generate(self, role, messages, *, n=1, max_tokens=None, temperature=None, stop=None, tag="", speaker=None):
         o = self.options
@@ -255,7 +255,8 @@ class JobContext(Context):
             temperature = o.judge_temperature if role == "judge" else o.agent_temperature
         params = {"n": n, "max_tokens": max_tokens, "temperature": temperature, "stop": stop,
                   "seed": self._seed(role, tag)}
-        model = self._agent_model(speaker) if role == "agent" else None
+        debater = self._debater(speaker) if role == "agent" else None
+        model = debater[0] if debater else None
         resp = await self.runner.call(role, "generate", messages, params, self._context(tag), model=model)
         return list(resp["texts"])
 
@@ -275,12 +276,12 @@ class JobContext(Context):
 
     def few_shot_examples(self, question, k):
         pool = [q for q in self.runner.few_shot_pool.get(question.task, []) if q.id != question.id][:k]
-        return [(q, "correct_first" if i % 2 == 0 else "correct_second") for i, q in enumerate(pool)]
+        return [(q, ORDERS[i % 2]) for i, q in enumerate(pool)]
 
     async def sub_run(self, job):
-        return await self.runner.execute(self._protocols[job.protocol], job)
+        return await self.runner.execute(self.runner.protocols[job.protocol], job)
 
-    def model_supports_images(self, role: str) -> bool:
+    def supports_images(self, role: str) -> bool:
         m = self.runner.models[role]
         return bool(m and m.capabilities.images)
 

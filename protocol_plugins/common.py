@@ -12,17 +12,12 @@ from oversight_bench.errors import BenchError
 from oversight_bench.models import Message
 from oversight_bench.processing import parse_answer, parse_choice, process_turn, turn_notes
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
-from oversight_bench.questions import Question, correct_index
+from oversight_bench.questions import ORDERS, Question, correct_index, other_order
 from protocol_plugins import prompts
 
-ORDERS = ("correct_first", "correct_second")
 OUTCOME_KEYS = ("agent_choice", "protagonist", "protagonist_correct", "win")
 
 PromptFor = Callable[[str], list[Message]]
-
-
-def other_order(order: str) -> str:
-    return ORDERS[1] if order == ORDERS[0] else ORDERS[0]
 
 
 def relabel(index: int, job: Job, order: str) -> int:
@@ -49,8 +44,7 @@ def user_message(ctx: Context, role: str, question: Question, text: str) -> list
     images come first as image_url parts."""
     if not question.images:
         return [{"role": "user", "content": text}]
-    supports = getattr(ctx, "model_supports_images", None)
-    if supports is not None and not supports(role):
+    if not ctx.supports_images(role):
         raise BenchError(f"question {question.task}/{question.id} shows images but the {role} model is text-only")
     parts: list[dict[str, Any]] = [{"type": "image_url", "image_url": {"url": img.data_url()}} for img in question.images]
     return [{"role": "user", "content": parts + [{"type": "text", "text": text}]}]
@@ -132,7 +126,7 @@ async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str =
     Probabilities are asked for in predict mode only: after a chain of thought, P(next token after
     "Answer: ") on the bare prompt would not be the probability of the reasoned answer.
     """
-    if getattr(ctx, "judge_debias", False):
+    if ctx.judge_debias:
         return await _debiased_decision(ctx, job, prompt_for, tag)
     raw, probs = await _judge_once(ctx, prompt_for(job.answer_order), tag, ctx.options.judge_mode == "predict")
     answer = parse_answer(raw)

@@ -25,6 +25,7 @@ def opponent_of(name: str) -> str:
 class Debate(Protocol):
     name = "debate"
     description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
+    speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []

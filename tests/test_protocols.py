@@ -67,17 +67,17 @@ class Bench:
         self.judge = judge or scripted(judge_fn(), judge_options)
         self.store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
         self.runner = Runner(self.store, judge=self.judge, agent=self.agent, judge_name="judge", agent_name="agent",
-                             options=ProtocolOptions(**options), seed=7, judge_debias=debias, few_shot_pool=pool)
-        self.runner._protocols = PROTOCOLS  # what Runner.run sets; sub_run (open roles) needs it
+                             options=ProtocolOptions(**options), seed=7, judge_debias=debias, few_shot_pool=pool,
+                             protocols=PROTOCOLS)  # sub_run (open roles) needs them
 
     def run(self, protocol, question=EXTRACTIVE, order="correct_first", assignment=None):
         job = Job(protocol, question, order, assignment)
-        ctx = JobContext(self.runner, job, protocol_lookup=PROTOCOLS)
+        ctx = JobContext(self.runner, job, PROTOCOLS[protocol])
         return asyncio.run(PROTOCOLS[protocol].run(ctx, job))
 
     def rejudge(self, protocol, turns, question=EXTRACTIVE, order="correct_first"):
         job = Job(protocol, question, order)
-        return asyncio.run(PROTOCOLS[protocol].judge(JobContext(self.runner, job, PROTOCOLS), job, turns))
+        return asyncio.run(PROTOCOLS[protocol].judge(JobContext(self.runner, job, PROTOCOLS[protocol]), job, turns))
 
     def tags(self):
         return [c["tag"] for c in self.store.iter_calls()]
@@ -310,7 +310,7 @@ def test_consultancy_runs_both_assignments(tmp_path):
     bench = Bench(tmp_path, rounds=1)
     protocol = PROTOCOLS["consultancy"]
     work = [(protocol, Job("consultancy", EXTRACTIVE, "correct_first", a), None) for a in protocol.assignments()]
-    stats = asyncio.run(bench.runner.run(work, PROTOCOLS, total=len(work), workers=2))
+    stats = asyncio.run(bench.runner.run(work, total=len(work), workers=2))
     assert stats.jobs_done == 2
     decisions = list(bench.store.iter_records("decision"))
     assert sorted(d["assignment"] for d in decisions) == ["correct", "incorrect"]
