@@ -1,0 +1,270 @@
+"""The one pipeline behind `run`, `judge --from` and `elo`: each command is a `Plan` (see plans.py)
+and `execute` takes every plan through the same steps:
+
+    open store -> identity -> questions -> config -> models -> capability check -> runner -> summary
+
+A change to the pipeline is made here once; what differs between the commands lives in the plans.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Model, build_model, parse_spec, redact_spec
+from oversight_bench.protocol import Protocol, ProtocolOptions
+from oversight_bench.provenance import provenance
+from oversight_bench.questions import Question
+from oversight_bench.registry import get_registry
+from oversight_bench.runner import Runner, Stats
+from oversight_bench.store import Store
+
+#: the stored settings a resumed run must share with the run it continues
+IDENTITY_KEYS = ("kind", "judge", "agent", "seed", "tasks", "protocols", "options", "source")
+
+
+@dataclass
+class Outcome:
+    stats: Stats
+    summary: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
+    output: str
+
+
+@dataclass
+class Prepared:
+    """What a plan's questions step gives the pipeline. `questions` feeds the plan's jobs (a list,
+    or an iterator when a task streams); `held` are those in memory anyway, stored and checked
+    before any call; `config` adds to the stored config what the questions decided."""
+
+    questions: list[Question] | Iterator[Question]
+    held: list[Question]
+    config: dict[str, Any] = field(default_factory=dict)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    count: int | None = None
+    #: tasks whose questions are not at hand (streamed) but show images
+    image_tasks: set[str] = field(default_factory=set)
+    few_shot_pool: dict[str, list[Question]] = field(default_factory=dict)
+
+
+@dataclass
+class Cast:
+    """The models of a run: the judge, the agent (None when the plan has none) and, in cross-play,
+    each debater's (model, best_of_n) by name."""
+
+    judge: Model
+    agent: Model | None = None
+    debaters: dict[str, tuple[Model, int]] = field(default_factory=dict)
+
+
+class Plan(abc.ABC):
+    """One command's part of the pipeline."""
+
+    #: the stored config's `kind` and the progress bar's label
+    kind: str
+    desc: str
+    output: str
+    judge: str  # the judge spec as given (may carry debias=true)
+    agent_name: str
+    options: ProtocolOptions
+    seed: int
+    concurrency: int | None = None
+    #: the protocols whose agent side runs (their needs are checked against the agent)
+    protocols: list[Protocol] = []
+
+    @abc.abstractmethod
+    def identity(self) -> dict[str, Any]:
+        """The config to store, holding every `IDENTITY_KEYS` field a resume compares."""
+
+    @abc.abstractmethod
+    def questions(self, store: Store, prior: dict[str, Any], log: Callable[[str], None]) -> Prepared:
+        """Load the questions (recording skipped rows in `store`); `prior` is the resumed run's config."""
+
+    def models(self, judge: Model, judge_text: str) -> Cast:
+        return Cast(judge)
+
+    @abc.abstractmethod
+    def jobs(self, prepared: Prepared, store: Store, config: dict[str, Any]) -> tuple[Iterable, int | None]:
+        """(protocol, job, stored turns or None) items and their number (None: unknown)."""
+
+
+def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
+    """Take `plan` through the pipeline; everything it writes goes to `plan.output`."""
+    store = Store.open(plan.output, write=True)
+    try:
+        config = plan.identity()
+        prior = check_identity(store, config)
+        prepared = plan.questions(store, prior, log)
+        config.update(provenance(), **prepared.config)
+        store.write_config(config)
+        store.put_questions(prepared.held)
+
+        judge_text, debias = split_debias(plan.judge)
+        judge_name = redact_spec(plan.judge)
+        cast = plan.models(build_model(judge_text), judge_text)
+        uses_agent = any(p.uses_agent for p in plan.protocols)
+        check_capabilities(cast.judge, cast.agent if uses_agent else None, debias, plan.protocols, prepared.held,
+                           judge_name, plan.agent_name, plan.options, image_tasks=prepared.image_tasks)
+
+        runner = Runner(store, judge=cast.judge, agent=cast.agent, judge_name=judge_name, agent_name=plan.agent_name,
+                        options=plan.options, seed=plan.seed, judge_debias=debias, concurrency=plan.concurrency,
+                        few_shot_pool=prepared.few_shot_pool, protocols=all_protocols(), debaters=cast.debaters)
+        work, total = plan.jobs(prepared, store, config)
+        skipped = prepared.skipped
+        del prepared  # the jobs hold the only reference and let each question go once planned
+        stats = _run(runner, work, total, progress, plan.desc, plan.concurrency)
+        return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir))
+    finally:
+        store.close()
+
+
+# -- the steps ---------------------------------------------------------------------------------------
+
+
+def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
+    """The stored config of a run being resumed ({} for a new one), refused if its settings differ
+    or one of its YAML tasks changed (version or resolved YAML)."""
+    old = store.read_config()
+    if old is None:
+        return {}
+    for key in IDENTITY_KEYS:
+        if old.get(key) != config.get(key):
+            raise BenchError(
+                f"{store.dir} already holds a run with a different {key} ({old.get(key)!r}, now {config.get(key)!r}); "
+                f"use the same settings to resume, or another --output"
+            )
+    before, now = old.get("task_versions") or {}, config.get("task_versions") or {}
+    for name, fp in now.items():
+        was = before.get(name)
+        if was is not None and was != fp:
+            raise BenchError(
+                f"task {name} changed since {store.dir} was started (version {was.get('version')!r} -> {fp.get('version')!r}, "
+                f"YAML hash {was.get('sha256')} -> {fp.get('sha256')}); restore the task YAML, or use another --output"
+            )
+    return old
+
+
+def task_versions(tasks: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Each YAML task's version and resolved-YAML hash (tasks of other kinds have none)."""
+    return {t.name: t.fingerprint for t in tasks if isinstance(getattr(t, "fingerprint", None), dict)}
+
+
+def split_debias(spec_text: str) -> tuple[str, bool]:
+    """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
+    probabilities); it is a judging strategy, not a backend option, so it is taken off here."""
+    spec = parse_spec(spec_text)
+    debias = bool(spec.options.pop("debias", False))
+    return str(spec), debias
+
+
+def shared_model(judge: Model, judge_text: str, spec_text: str) -> Model:
+    """The judge itself when `spec_text` names the same model, else a new one."""
+    return judge if parse_spec(spec_text) == parse_spec(judge_text) else build_model(spec_text)
+
+
+def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocols: list[Protocol],
+                       questions: list[Question], judge_name: str, agent_name: str, options=None,
+                       image_tasks: set[str] = frozenset()) -> None:
+    """Fail before any call when a protocol or task needs what a model lacks. `image_tasks`
+    names tasks whose questions are not at hand (streamed) but show images."""
+    if debias and not judge.capabilities.logprobs:
+        raise BenchError(f"judge {judge_name} cannot give answer probabilities, which debias=true needs; drop debias or use a backend with logprobs")
+    image_tasks = sorted({q.task for q in questions if q.images} | set(image_tasks))
+    if image_tasks:
+        if not judge.capabilities.images:
+            raise BenchError(f"task {image_tasks[0]} shows images but judge {judge_name} is text-only; use an image-capable judge or drop the task")
+        if agent is not None and any(p.uses_agent for p in protocols) and not agent.capabilities.images:
+            raise BenchError(f"task {image_tasks[0]} shows images but agent {agent_name} is text-only; use an image-capable agent or drop the task")
+    for p in protocols:
+        if agent is not None and p.uses_agent and p.agent_needs.multi_sample and not agent.capabilities.multi_sample:
+            raise BenchError(f"protocol {p.name} needs n>1 samples but agent {agent_name} cannot sample several")
+    if options is not None:
+        if debias and options.judge_mode == "cot":
+            raise BenchError("debias=true reads answer probabilities, which chain-of-thought judging does not give; use judge_mode predict or drop debias")
+        if options.best_of_n > 1 and agent is not None and not agent.capabilities.multi_sample:
+            raise BenchError(f"best_of_n={options.best_of_n} needs several samples per call but agent {agent_name} gives one; use best_of_n 1")
+
+
+def all_protocols() -> dict[str, Protocol]:
+    reg = get_registry()
+    return {n: reg.get("protocols", n) for n in reg.names("protocols")}
+
+
+def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
+    """Accuracy per judge x protocol x task (the short end-of-run table), computed as `report`
+    computes it: the mean over questions of each question's accuracy over its valid answers."""
+    from oversight_bench.analysis.load import normalise_decision
+    from oversight_bench.analysis.stats import accuracy
+
+    groups: dict[tuple, list] = defaultdict(list)
+    for r in store.iter_records("decision"):
+        if judge and r["judge"] != judge:
+            continue
+        groups[(r["judge"], r["protocol"], r["task"])].append(normalise_decision(r))
+    rows = []
+    for (j, p, t), ds in sorted(groups.items()):
+        n = len(ds)
+        inv = sum(1 for d in ds if d.get("answer") is None)
+        rows.append({"judge": j, "protocol": p, "task": t, "n": n, "valid": n - inv, "invalid": inv,
+                     "accuracy": accuracy(ds)["accuracy"]})
+    return rows
+
+
+# -- the runner ----------------------------------------------------------------------------------
+
+
+def _workers(models: list[Model | None], concurrency: int | None, n_jobs: int) -> int:
+    """Jobs to interleave: enough to keep every model's in-flight bound busy, unless all the
+    models prefer fewer (in-process backends that serialise their calls)."""
+    distinct = list({id(m): m for m in models if m}.values())
+    inflight = sum((concurrency or m.max_concurrency) for m in distinct)
+    workers = min(n_jobs, 4 * inflight, 512)
+    if distinct and all(m.max_jobs for m in distinct):
+        workers = min(workers, max(m.max_jobs for m in distinct))
+    return max(1, workers)
+
+
+def _run(runner: Runner, work: Iterable, total: int | None, progress: bool, desc: str, concurrency: int | None) -> Stats:
+    """Run the jobs (total None: a stream of unknown length), with a progress bar or without."""
+    workers = _workers([*runner.models.values(), *(d[0] for d in runner.debaters.values())], concurrency,
+                       total if total is not None else 1 << 30)
+    if not progress:
+        return asyncio.run(_drive(runner, work, total, workers, lambda s: None))
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc=desc, unit="job", dynamic_ncols=True)
+    last = [0.0]
+
+    def draw(s: Stats) -> None:
+        bar.n = s.jobs_done + s.jobs_skipped + s.jobs_failed
+        counts = dict(calls=s.calls, cached=s.cache_hits, invalid=s.invalid, failed=s.jobs_failed,
+                      retries=s.retries)
+        bar.set_postfix({k: str(v) for k, v in counts.items()}, refresh=False)  # str: no "1e+4"
+        bar.refresh()
+
+    def on_progress(s: Stats) -> None:
+        # a redraw costs about as much CPU as a whole job: ten a second is plenty
+        now = time.monotonic()
+        if now - last[0] >= 0.1:
+            last[0] = now
+            draw(s)
+
+    try:
+        stats = asyncio.run(_drive(runner, work, total, workers, on_progress))
+        draw(stats)
+        return stats
+    finally:
+        bar.close()
+
+
+async def _drive(runner: Runner, work, total, workers, on_progress) -> Stats:
+    try:
+        return await runner.run(work, total=total, workers=workers, on_progress=on_progress)
+    finally:
+        for m in {id(m): m for m in (*runner.models.values(), *(d[0] for d in runner.debaters.values())) if m}.values():
+            await m.aclose()

@@ -1,0 +1,316 @@
+"""The three plans the pipeline runs: `RunPlan` (`run`), `JudgePlan` (`judge --from`) and
+`CrossplayPlan` (`elo`). A plan says what its command stores, loads, builds and which jobs it
+makes; the steps themselves are the pipeline's (pipeline.py)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from dataclasses import replace
+from typing import Any, Callable, Iterator
+
+from oversight_bench.config import RunConfig
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Model, parse_spec, redact_spec
+from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, split_debias, task_versions
+from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.questions import ORDERS, Question
+from oversight_bench.registry import get_registry
+from oversight_bench.runner import derive_seed
+from oversight_bench.store import Store
+
+
+# -- run ---------------------------------------------------------------------------------------------
+
+
+def answer_orders(mode: str, seed: int, question: Question) -> tuple[str, ...]:
+    """`both` orders, or one order drawn with the seed (stable per question)."""
+    if mode == "both":
+        return ORDERS
+    return (ORDERS[derive_seed(seed, "order", question.task, question.id) % 2],)
+
+
+def plan_jobs(protocols: list[Protocol], questions: list[Question], answer_order: str, seed: int) -> list[tuple[Protocol, Job, None]]:
+    jobs = []
+    for q in questions:
+        for p in protocols:
+            if p.needs_article and not q.article:
+                continue  # QA with article only applies to extractive tasks
+            for order in answer_orders(answer_order, seed, q):
+                for assignment in p.assignments():
+                    jobs.append((p, Job(p.name, q, order, assignment), None))
+    return jobs
+
+
+class LazyPlan:
+    """`plan_jobs`, made while the run goes: each question is let go once its jobs are handed out,
+    and no list of every job is built, so memory does not grow with the run's length.
+
+    A streamed task's questions (an iterator, see `LoadResult`) are pulled as jobs are needed and
+    stored in chunks through the store's writer, ahead of their jobs' records; their total is
+    estimated from `count` (None when unknown)."""
+
+    CHUNK = 256
+
+    def __init__(self, protocols: list[Protocol], questions: list[Question] | Iterator[Question], answer_order: str,
+                 seed: int, *, store: Store | None = None, count: int | None = None,
+                 on_gpqa: Callable[[], None] = lambda: None):
+        self.protocols, self.answer_order, self.seed = protocols, answer_order, seed
+        self.store, self.on_gpqa = store, on_gpqa
+        if isinstance(questions, list):
+            self._questions, self._stream = questions[::-1], None  # popped from the end, in order
+            self.total: int | None = sum(len(answer_orders(answer_order, seed, q)) * len(p.assignments())
+                                         for q in questions for p in protocols if not (p.needs_article and not q.article))
+        else:
+            self._questions, self._stream = [], questions
+            per_question = (2 if answer_order == "both" else 1) * sum(len(p.assignments()) for p in protocols)
+            exact = not any(p.needs_article for p in protocols)
+            self.total = count * per_question if count is not None and exact else None
+
+    def __iter__(self):
+        while True:
+            if not self._questions and self._stream is not None:
+                chunk = list(itertools.islice(self._stream, self.CHUNK))
+                if any(q.meta.get("contains_gpqa") for q in chunk):
+                    self.on_gpqa()
+                if chunk and self.store is not None:
+                    self.store.put_questions(chunk)
+                self._questions = chunk[::-1]
+            if not self._questions:
+                return
+            yield from plan_jobs(self.protocols, [self._questions.pop()], self.answer_order, self.seed)
+
+
+def load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log) -> Prepared:
+    """Each task's sample (+ `extra` questions for the few-shot pool) and how many there are;
+    record skipped rows. A task that returns an iterator is streamed, not held, unless a
+    few-shot pool needs the questions after its sample."""
+    parts: list = []
+    count: int | None = 0
+    pool: dict[str, list[Question]] = {}
+    skipped, held, streamed = [], [], []
+    for task in tasks:
+        n = limit or task.sample_size
+        res = task.load(ddir, n + extra, seed)
+        qs = res.questions if isinstance(res.questions, list) or not extra else list(res.questions)
+        if isinstance(qs, list):
+            parts.append(qs[:n])
+            held.extend(parts[-1])
+            pool[task.name] = qs[n:]
+            count = None if count is None else count + len(parts[-1])
+        else:
+            parts.append(itertools.islice(qs, n))
+            streamed.append(task)
+            count = None if count is None or res.count is None else count + min(n, res.count)
+        if res.skipped:
+            store.record_skipped(task.name, dict(res.skipped))
+            skipped.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
+        for note in res.notes:
+            log(f"{task.name}: {note}")
+    empty = f"tasks {', '.join(t.name for t in tasks)} produced no questions (data dir: {ddir}); check --data-dir"
+    image_tasks = {t.name for t in streamed if getattr(t, "needs_images", t.task_type == "multimodal")}
+    if not streamed:
+        if not held:
+            raise BenchError(empty)
+        return Prepared(held, held, skipped=skipped, count=count, few_shot_pool=pool)
+    stream = itertools.chain.from_iterable(parts)
+    first = next(stream, None)  # a stream's emptiness shows only when it is read
+    if first is None:
+        raise BenchError(empty)
+    return Prepared(itertools.chain([first], stream), held, skipped=skipped, count=count, image_tasks=image_tasks,
+                    few_shot_pool=pool)
+
+
+class RunPlan(Plan):
+    """`run`: the configured protocols on the configured tasks."""
+
+    kind = desc = "run"
+
+    def __init__(self, config: RunConfig):
+        from oversight_bench.tasks import data_dir, resolve_tasks
+
+        reg = get_registry()
+        self.config = config
+        self.protocols = [reg.get("protocols", name) for name in config.protocols]
+        self.tasks = resolve_tasks(config.tasks, config.include_path)
+        self.ddir = data_dir(config.data_dir)
+        split_debias(config.judge)  # a bad judge spec fails before anything is written
+        self.output, self.judge, self.options = config.output, config.judge, config.options
+        self.seed, self.concurrency = config.seed, config.concurrency
+        self.agent_name = redact_spec(config.agent)
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "run", **self.config.model_dump(mode="json"), "judge": redact_spec(self.judge),
+                "agent": self.agent_name, "task_versions": task_versions(self.tasks)}
+
+    def questions(self, store, prior, log) -> Prepared:
+        prepared = load_questions(store, self.tasks, self.ddir, self.config.limit, self.seed, self.options.few_shot, log)
+        prepared.config = {"data_dir": str(self.ddir) if self.ddir else None,
+                           "contains_gpqa": bool(prior.get("contains_gpqa")) or any(q.meta.get("contains_gpqa") for q in prepared.held),
+                           "task_types": {t.name: t.task_type for t in self.tasks}}
+        return prepared
+
+    def models(self, judge: Model, judge_text: str) -> Cast:
+        return Cast(judge, shared_model(judge, judge_text, self.config.agent))
+
+    def jobs(self, prepared, store, config):
+        def flag_gpqa() -> None:  # a streamed question is GPQA-derived: say so before its jobs run
+            if not config["contains_gpqa"]:
+                config["contains_gpqa"] = True
+                store.write_config(config)
+
+        plan = LazyPlan(self.protocols, prepared.questions, self.options.answer_order, self.seed, store=store,
+                        count=prepared.count, on_gpqa=flag_gpqa)
+        return plan, plan.total
+
+
+# -- judge --from ------------------------------------------------------------------------------------
+
+
+def _source_job(d: dict[str, Any], q: Question) -> Job:
+    """Rebuild the Job of a stored decision, keeping its key (imported rooms add a variant) and agent."""
+    deb = (d.get("extra") or {}).get("debaters")
+    debaters = tuple(deb) if isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) else None
+    job = Job(d["protocol"], q, d["answer_order"], d["assignment"], agent=d.get("agent"), debaters=debaters)
+    if d["job_key"] != job.key:
+        rest = d["job_key"][len(job.key) + 1:] if d["job_key"].startswith(job.key + "|") else d["job_key"]
+        job = replace(job, variant=rest)
+    return job
+
+
+class JudgePlan(Plan):
+    """`judge --from`: the stored QA and debate transcripts of `source`, judged again (judge calls only).
+    The source is read when the plan is made, so a source with nothing to judge writes nothing."""
+
+    kind, desc = "judge", "judge"
+
+    def __init__(self, source: str, judge_spec: str, output: str, *, concurrency: int | None = None,
+                 option_overrides: dict[str, Any] | None = None):
+        reg = get_registry()
+        src = Store.open(source)
+        try:
+            src_cfg = src.read_config() or {}
+            questions = src.questions()
+            turns_by_job: dict[str, list[dict]] = defaultdict(list)
+            first_judge: dict[str, str] = {}
+            decisions = []
+            for r in src.iter_records():
+                key = r["job_key"]
+                first_judge.setdefault(key, r["judge"])
+                if r["judge"] != first_judge[key]:
+                    continue  # the same transcript judged by several judges: take it once
+                if r["kind"] == "turn":
+                    turns_by_job[key].append(r)
+                else:
+                    decisions.append(r)
+        finally:
+            src.close()
+        try:
+            options = ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(option_overrides or {})})
+        except Exception as exc:
+            raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
+        jobs, not_rejudgeable = [], defaultdict(int)
+        for d in decisions:
+            protocol = reg.get("protocols", d["protocol"])
+            if not protocol.rejudgeable:
+                not_rejudgeable[d["protocol"]] += 1
+                continue
+            q = questions.get((d["task"], d["question_id"]))
+            if q is None:
+                raise BenchError(f"{source}: decision {d['job_key']} refers to a question missing from the store")
+            turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
+            jobs.append((protocol, _source_job(d, q), turns))
+        if not jobs:
+            raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
+                             f"only QA and debate transcripts can be re-judged")
+        split_debias(judge_spec)
+        self.source, self.src_cfg, self.source_questions = source, src_cfg, questions
+        self._jobs, self.not_rejudgeable = jobs, not_rejudgeable
+        self.output, self.judge, self.options, self.concurrency = output, judge_spec, options, concurrency
+        self.seed = src_cfg.get("seed", 0)
+        self.agent_name = src_cfg.get("agent", "unknown")
+
+    def identity(self) -> dict[str, Any]:
+        c = self.src_cfg
+        return {"kind": "judge", "source": str(self.source), "judge": redact_spec(self.judge), "agent": self.agent_name,
+                "seed": self.seed, "options": self.options.model_dump(mode="json"),
+                "tasks": c.get("tasks"), "protocols": sorted({j[1].protocol for j in self._jobs}),
+                "task_types": c.get("task_types"), "contains_gpqa": c.get("contains_gpqa", False), "source_config": c}
+
+    def questions(self, store, prior, log) -> Prepared:
+        skipped = [{"task": "-", "reason": f"{p} is not re-judgeable", "count": c} for p, c in self.not_rejudgeable.items()]
+        store.put_questions(list(self.source_questions.values()))  # every source question; the jobs' are checked
+        held = [j[1].question for j in self._jobs]
+        return Prepared(held, held, skipped=skipped)
+
+    def jobs(self, prepared, store, config):
+        return self._jobs, len(self._jobs)
+
+
+# -- elo (cross-play) --------------------------------------------------------------------------------
+
+
+def crossplay_jobs(debate: Protocol, questions: list[Question], pairs: list[tuple[str, str]], seed: int) -> list[tuple[Protocol, Job, None]]:
+    """Every question debated by every ordered pair of debaters, the answer order drawn per game:
+    the one place that decides which games a cross-play tournament plays."""
+    return [(debate, Job("debate", q, ORDERS[derive_seed(seed, "crossplay", q.task, q.id, a, b) % 2],
+                         agent=f"{a} vs {b}", debaters=(a, b)), None)
+            for q in questions for a, b in pairs]
+
+
+def _split_best_of_n(spec_text: str) -> tuple[str, int]:
+    """A cross-play debater `spec,best_of_n=4` is its own player sharing the base model."""
+    spec = parse_spec(spec_text)
+    n = int(spec.options.pop("best_of_n", 1))
+    return str(spec), n
+
+
+class CrossplayPlan(Plan):
+    """`elo`: one-round simultaneous debates between every ordered pair of debaters (§4.3,
+    Appendix E), with an equal number of questions per task, about `pairings` games in all."""
+
+    kind, desc = "crossplay", "cross-play"
+    agent_name = "crossplay"
+
+    def __init__(self, debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
+                 seed: int = 0, data_dir: str | None = None, concurrency: int | None = None):
+        from oversight_bench.tasks import resolve_tasks
+
+        self.names = [redact_spec(d) for d in debaters]
+        if len(set(self.names)) < 2:
+            raise BenchError(f"elo needs at least two different debaters, got {', '.join(self.names) or 'none'}")
+        self.specs, self.task_names, self.pairings, self.data_dir = debaters, task_names, pairings, data_dir
+        self.tasks = resolve_tasks(task_names, [])
+        self.pairs = [(a, b) for a in self.names for b in self.names if a != b]
+        self.per_task = max(1, math.ceil(pairings / (len(self.tasks) * len(self.pairs))))
+        self.options = ProtocolOptions(rounds=1, turn_style="simultaneous")
+        split_debias(judge_spec)
+        self.output, self.judge, self.seed, self.concurrency = output, judge_spec, seed, concurrency
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "crossplay", "judge": redact_spec(self.judge), "agent": "crossplay", "debaters": self.names,
+                "seed": self.seed, "tasks": self.task_names, "protocols": ["debate"],
+                "options": self.options.model_dump(mode="json"), "pairings": self.pairings,
+                "task_versions": task_versions(self.tasks)}
+
+    def questions(self, store, prior, log) -> Prepared:
+        from oversight_bench.tasks import data_dir
+
+        prepared = load_questions(store, self.tasks, data_dir(self.data_dir), self.per_task, self.seed, 0, log)
+        questions = list(prepared.questions)  # every question meets every pairing
+        return Prepared(questions, questions, config={"task_types": {t.name: t.task_type for t in self.tasks}},
+                        skipped=prepared.skipped)
+
+    def models(self, judge: Model, judge_text: str) -> Cast:
+        models: dict[str, Model] = {}
+        players: dict[str, tuple[Model, int]] = {}
+        for spec_text, name in zip(self.specs, self.names):
+            base, bon = _split_best_of_n(spec_text)
+            models.setdefault(base, shared_model(judge, judge_text, base))
+            players[name] = (models[base], bon)
+        return Cast(judge, debaters=players)
+
+    def jobs(self, prepared, store, config):
+        jobs = crossplay_jobs(get_registry().get("protocols", "debate"), prepared.questions, self.pairs, self.seed)
+        return jobs, len(jobs)
