@@ -252,7 +252,12 @@ def _norm(text: str) -> str:
 
 def verify_quotes(text: str, article: str) -> str:
     """Rewrite each <quote> as <v_passage> if it is in the article (exact up to whitespace and quote
-    marks; a trailing/leading ellipsis is allowed), else <u_passage>."""
+    marks; a trailing/leading ellipsis is allowed), else <u_passage>.
+
+    Deliberately not `processing.verify_passages` (the live runs' exact rule): these quotes were
+    checked by another system against its own copy of the story, and the copy we hold differs in
+    layout only (hard line breaks, typographic quotes). tests/test_passage_rules.py pins where the
+    two rules agree (made-up, changed, empty and forged quotes) and where they differ (layout)."""
     norm_article = _norm(article)
 
     def sub(m: re.Match) -> str:
