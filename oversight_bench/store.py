@@ -40,6 +40,12 @@ LOCK_NAME = ".lock"
 #: writes handed to the store's writer at once, at most
 BOX_WRITES = 64
 
+#: the store's format, kept in SQLite's `PRAGMA user_version`. Bump it when a change makes old
+#: runs unreadable, and add the step that upgrades them to MIGRATIONS (version -> function).
+SCHEMA_VERSION = 1
+#: a database written before versions were recorded (user_version 0) with the v1 tables is v1
+MIGRATIONS: dict[int, Any] = {}
+
 #: fields every turn and decision record carries
 JOB_FIELDS = ("judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order")
 
@@ -207,6 +213,27 @@ class _Writer(threading.Thread):
             self.conn.executemany(_INSERT_RECORD, [r for kind, rows in items if kind == "job" for r in rows])
 
 
+def _schema_version(conn: sqlite3.Connection, directory: Path) -> int:
+    """The store format of the database (0: empty, new), or a one-line error when this version
+    of oversight-bench cannot read it."""
+    db = directory / DB_NAME
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as exc:
+        raise BenchError(f"{db} is not a readable oversight-bench store ({exc}); use another --output or restore the file") from None
+    if version > SCHEMA_VERSION:
+        raise BenchError(f"{db} was written by a newer oversight-bench (store format {version}; this version reads up to "
+                         f"{SCHEMA_VERSION}); upgrade oversight-bench to read it")
+    if version == 0 and tables:
+        if not {"calls", "records", "questions"} <= tables:
+            raise BenchError(f"{db} is not an oversight-bench store (tables: {', '.join(sorted(tables))}); use another --output")
+        return SCHEMA_VERSION  # written before the version was recorded: the same format
+    if version and version != SCHEMA_VERSION and version not in MIGRATIONS:
+        raise BenchError(f"{db} uses store format {version}, which this version of oversight-bench cannot read or upgrade")
+    return version
+
+
 class Store:
     """A run directory's database. Open with `Store.open(dir, lock=True)` when writing."""
 
@@ -241,10 +268,24 @@ class Store:
             raise BenchError(f"{directory} is not a run directory: expected {directory / DB_NAME} (written by 'oversight-bench run')")
         conn = sqlite3.connect(directory / DB_NAME, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
-        if write:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.executescript(SCHEMA)
+        try:
+            version = _schema_version(conn, directory)
+            if write:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                while version in MIGRATIONS:  # an older, upgradable run: bring it up to date
+                    version = MIGRATIONS[version](conn)
+                conn.executescript(SCHEMA)
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # new, or written before versions
+                    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            elif version in MIGRATIONS:
+                raise BenchError(f"{directory} holds a run in an older store format (version {version}); "
+                                 f"resume it once with 'oversight-bench run' (same settings) to upgrade it")
+        except BaseException:
+            conn.close()
+            if lock_fd is not None:
+                os.close(lock_fd)
+            raise
         return cls(directory, conn, lock_fd)
 
     def close(self) -> None:

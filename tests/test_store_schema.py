@@ -1,0 +1,82 @@
+"""The store records its format version; a run of another format is a one-line error, not a crash."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from oversight_bench.errors import BenchError
+from oversight_bench.store import SCHEMA_VERSION, Store
+
+
+def _version(directory) -> int:
+    con = sqlite3.connect(directory / "results.sqlite")
+    try:
+        return con.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_new_store_records_its_version(tmp_path):
+    Store.open(tmp_path / "run", write=True).close()
+    assert _version(tmp_path / "run") == SCHEMA_VERSION == 1
+
+
+def test_store_written_before_versions_opens_and_is_stamped(tmp_path):
+    st = Store.open(tmp_path / "run", write=True)
+    st.write_job("k", {f: "x" for f in ("judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order")},
+                 [], {"raw": "", "answer": 1, "correct": True})
+    st.close()
+    con = sqlite3.connect(tmp_path / "run" / "results.sqlite")
+    con.execute("PRAGMA user_version=0")  # as every run before this change was written
+    con.close()
+    ro = Store.open(tmp_path / "run")  # read-only: opens, left as it is
+    assert ro.count("decision") == 1
+    ro.close()
+    assert _version(tmp_path / "run") == 0
+    Store.open(tmp_path / "run", write=True).close()  # a resume stamps it
+    assert _version(tmp_path / "run") == SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_newer_store_is_a_one_line_error(tmp_path, write):
+    Store.open(tmp_path / "run", write=True).close()
+    con = sqlite3.connect(tmp_path / "run" / "results.sqlite")
+    con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    con.close()
+    with pytest.raises(BenchError, match=r"written by a newer oversight-bench \(store format 2; this version reads up to 1\)") as exc:
+        Store.open(tmp_path / "run", write=write)
+    assert "\n" not in str(exc.value)
+    if write:  # the lock was released: another open is not refused as "in use"
+        with pytest.raises(BenchError, match="newer"):
+            Store.open(tmp_path / "run", write=True)
+
+
+@pytest.mark.parametrize("content, needle", [
+    (b"this is not sqlite at all" * 100, "is not a readable oversight-bench store"),
+    (None, "is not an oversight-bench store (tables: other)"),
+])
+def test_foreign_database_is_a_one_line_error(tmp_path, content, needle):
+    d = tmp_path / "run"
+    d.mkdir()
+    if content is None:
+        con = sqlite3.connect(d / "results.sqlite")
+        con.execute("CREATE TABLE other (x)")
+        con.close()
+    else:
+        (d / "results.sqlite").write_bytes(content)
+    with pytest.raises(BenchError) as exc:
+        Store.open(d)
+    assert needle in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_cli_reports_an_incompatible_store_in_one_line(tmp_path):
+    from helpers import cli
+
+    Store.open(tmp_path / "run", write=True).close()
+    con = sqlite3.connect(tmp_path / "run" / "results.sqlite")
+    con.execute("PRAGMA user_version=99")
+    con.close()
+    res = cli("export", str(tmp_path / "run"))
+    assert res.exit_code == 2 and "store format 99" in res.output
