@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+from oversight_bench.models import Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, truncate_at_stop
+from model_adapters._common import plain_prompt, text_messages
 
 OPTIONS = {"device", "dtype", "batch_size", "concurrency", "trust_remote_code"}
 INSTALL_HINT = "pip install torch==2.13.0 'oversight-bench[hf]'"
@@ -71,7 +72,7 @@ class TorchBackend:
     def chat_prompt(self, messages: list[dict]) -> str:
         if getattr(self.tokenizer, "chat_template", None):
             return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
-        return "\n\n".join(m["content"] for m in messages) + "\n\n"
+        return plain_prompt(messages)
 
     def tokenize(self, text: str) -> list[int]:
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
@@ -130,7 +131,7 @@ class HFModel(Model):
         return self._backend
 
     def prompt(self, messages: list[dict]) -> str:
-        return self.backend.chat_prompt([{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages])
+        return self.backend.chat_prompt(text_messages(messages))
 
     # -- batch execution (worker thread) ----------------------------------------------------------
     def _run_batch(self, items: list[GenRequest | ProbRequest]) -> list[Any]:

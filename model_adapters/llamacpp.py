@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench.errors import BenchError
-from oversight_bench.models import LOCAL_MODEL_NAMES, Capabilities, Completion, Model, Spec, text_of
+from oversight_bench.models import LOCAL_MODEL_NAMES, Capabilities, Completion, Model, Spec
 from model_adapters._batching import choice_token_ids, softmax_over
+from model_adapters._common import plain_prompt, text_messages
 
 OPTIONS = {"n_ctx", "n_threads", "n_batch", "debias", "concurrency", "verbose"}
 
@@ -178,15 +179,6 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def plain_prompt(messages: list[dict]) -> str:
-    """A base model's prompt: the conversation as text, roles labelled only when there are turns."""
-    texts = [(m["role"], text_of(m.get("content") or "")) for m in messages]
-    if sum(1 for r, _ in texts if r != "system") <= 1:
-        return "\n\n".join(t for _, t in texts).rstrip() + "\n\n"
-    labels = {"system": "", "user": "User: ", "assistant": "Assistant: "}
-    return "\n\n".join(labels.get(r, "") + t for r, t in texts) + "\n\nAssistant: "
-
-
 class LlamaCppModel(Model):
     capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
     max_concurrency = 1
@@ -214,7 +206,7 @@ class LlamaCppModel(Model):
 
     def render(self, messages: list[dict]) -> tuple[str, list[str]]:
         """The prompt text up to the start of the assistant reply, and the template's stop strings."""
-        msgs = [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+        msgs = text_messages(messages)
         lo = self.loaded
         if lo.formatter is None:
             prompt = plain_prompt(msgs)

@@ -20,8 +20,9 @@ import math
 from typing import Any
 
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+from oversight_bench.models import Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, normalise, truncate_at_stop
+from model_adapters._common import plain_prompt, text_messages
 from model_adapters.hf import GenRequest, ProbRequest
 
 INSTALL_HINT = "pip install 'oversight-bench[lm_eval]'"
@@ -66,7 +67,7 @@ class LMEvalModel(Model):
     def context(self, messages: list[dict], prefix: str = "") -> Any:
         """The LM's own rendering of the chat (a string, or JSON messages for chat APIs), with
         `prefix` as the start of the reply."""
-        msgs = [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+        msgs = text_messages(messages)
         if self.use_template:
             try:
                 rendered = self.lm.apply_chat_template(msgs)
@@ -79,7 +80,7 @@ class LMEvalModel(Model):
                                                        add_generation_prompt=False)
             except (NotImplementedError, AttributeError, TypeError, ValueError):
                 pass
-        return "\n\n".join(m["content"] for m in msgs) + "\n\n" + prefix
+        return plain_prompt(msgs) + prefix
 
     def gen_kwargs(self, r: GenRequest, sample_index: int) -> dict[str, Any]:
         kw: dict[str, Any] = {"until": list(r.stop), "max_gen_toks": r.max_tokens,

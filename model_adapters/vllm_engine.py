@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+from oversight_bench.models import Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, normalise, truncate_at_stop
+from model_adapters._common import text_messages
 from model_adapters.hf import GenRequest, ProbRequest
 
 INSTALL_HINT = "pip install 'oversight-bench[vllm]' (on a CUDA machine)"
@@ -55,7 +56,7 @@ class VLLMModel(Model):
     def _messages(self, messages: list[dict]) -> list[dict]:
         if self.images:
             return messages
-        return [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+        return text_messages(messages)
 
     def sampling(self, r: GenRequest):
         kw: dict[str, Any] = {"n": r.n, "max_tokens": r.max_tokens, "temperature": r.temperature}
@@ -109,7 +110,7 @@ class VLLMModel(Model):
         return await self.queue.submit(req)
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
-        text_only = [{"role": m["role"], "content": text_of(m.get("content") or "")} for m in messages]
+        text_only = text_messages(messages)
         return await self.queue.submit(ProbRequest((text_only, prefix), tuple(choices)))
 
     def request_fingerprint(self) -> dict[str, Any]:
