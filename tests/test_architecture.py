@@ -137,3 +137,48 @@ def test_trace_prints_every_hook_call():
     assert "register_models(register=register) -> oversight-bench:models" in res.stderr
     quiet = cli_subprocess("list", "models")
     assert "oversight-bench hook" not in quiet.stderr
+
+
+def test_core_defines_the_answer_orders_once():
+    literal = '("correct_first", "correct_second")'
+    where = [str(p.relative_to(REPO)) for pkg in ("oversight_bench", *PLUGIN_PACKAGES)
+             for p in (REPO / pkg).rglob("*.py") if literal in p.read_text(encoding="utf-8")]
+    assert where == ["oversight_bench/questions.py"]
+
+
+def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
+    """Cross-play debaters are picked through the protocol's speaker_slots, whatever the speakers are called."""
+    import asyncio
+
+    from model_adapters.scripted import ScriptedModel
+    from oversight_bench.models import parse_spec
+    from oversight_bench.protocol import Decision, Job, Protocol, ProtocolOptions
+    from oversight_bench.questions import Question
+    from oversight_bench.runner import JobContext, Runner
+    from oversight_bench.store import Store
+
+    assert "Alice" not in (REPO / "oversight_bench" / "runner.py").read_text()
+
+    class ProCon(Protocol):
+        name = "procon"
+        speaker_slots = {"Pro": 0, "Con": 1}
+
+        async def play(self, ctx, job):
+            return []
+
+        async def judge(self, ctx, job, turns):
+            return Decision("", None, None)
+
+    models = {n: ScriptedModel(parse_spec("scripted:default")) for n in ("judge", "x", "y")}
+    store = Store.open(tmp_path / "run", write=True)
+    try:
+        runner = Runner(store, judge=models["judge"], agent=None, judge_name="j", agent_name="crossplay",
+                        options=ProtocolOptions(), seed=0, protocols={"procon": ProCon()},
+                        debaters={"x": (models["x"], 1), "y": (models["y"], 3)})
+        q = Question(id="1", task="t", task_type="closed", question="?", correct="a", incorrect="b")
+        ctx = JobContext(runner, Job("procon", q, "correct_first", debaters=("x", "y")), ProCon())
+        assert (ctx.best_of_n("Pro"), ctx.best_of_n("Con"), ctx.best_of_n("Judge")) == (1, 3, 1)
+        asyncio.run(ctx.generate("agent", [{"role": "user", "content": "Argue."}], tag="t", speaker="Con"))
+        assert [len(models[n].calls) for n in ("x", "y")] == [0, 1]
+    finally:
+        store.close()

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from oversight_bench.questions import Question
+from oversight_bench.questions import ORDERS, Question
 from oversight_bench.store import Store
 
 TASKS = {"quality": "extractive", "boolq": "extractive", "mmlu": "closed"}
@@ -46,7 +46,7 @@ def make_run(directory: str | Path, *, judge: str = "sim:judge-a", agent: str = 
                     continue
                 assignments = ["correct", "incorrect"] if proto == "consultancy" else [None]
                 for assignment in assignments:
-                    for order in ("correct_first", "correct_second"):
+                    for order in ORDERS:
                         ci = 1 if order == "correct_first" else 2
                         answers = list(q.answers(order))
                         fields = {"judge": judge, "agent": agent, "protocol": proto, "task": q.task, "question_id": q.id,
