@@ -182,3 +182,11 @@ def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
         assert [len(models[n].calls) for n in ("x", "y")] == [0, 1]
     finally:
         store.close()
+
+
+def test_message_flattening_is_written_once():
+    """llamacpp, hf, vllm and lm_eval flatten messages through model_adapters/_common.py only."""
+    for name in ("llamacpp", "hf", "vllm_engine", "lm_eval_adapter"):
+        src = (REPO / "model_adapters" / f"{name}.py").read_text()
+        assert "text_of(" not in src and '"\\n\\n".join(' not in src, name
+        assert "from model_adapters._common import" in src, name
