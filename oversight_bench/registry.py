@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import importlib.metadata as md
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +64,11 @@ def _trace_after(outcome, hook_name: str, hook_impls: list, kwargs: dict) -> Non
         print(f"oversight-bench hook: {hook_name} raised {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
+def _canonical(name: str) -> str:
+    """A distribution name as packaging normalises it (PEP 503): `Obench_Example.plugin` -> `obench-example-plugin`."""
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
@@ -81,7 +87,7 @@ class Registry:
     # -- loading -------------------------------------------------------------------------------
     def load_entry_points(self) -> None:
         allowed = os.environ.get(ENV_LOAD)
-        allow = None if allowed is None else {n.strip() for n in allowed.split(",") if n.strip()}
+        allow = None if allowed is None else {_canonical(n) for n in allowed.split(",") if n.strip()}
         seen = {(p.package, p.name) for p in self.plugins}
         for ep in md.entry_points(group=GROUP):
             dist = ep.dist
@@ -90,8 +96,8 @@ class Registry:
             if (package, ep.name) in seen:
                 continue  # the same distribution found twice on the path
             seen.add((package, ep.name))
-            builtin = package == BUILTIN_PACKAGE
-            if allow is not None and not builtin and package not in allow and ep.name not in allow:
+            builtin = _canonical(package) == BUILTIN_PACKAGE
+            if allow is not None and not builtin and _canonical(package) not in allow and _canonical(ep.name) not in allow:
                 continue
             self.add_module_plugin(ep.name, package, version, loader=ep.load)
 

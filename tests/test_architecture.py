@@ -190,3 +190,14 @@ def test_message_flattening_is_written_once():
         src = (REPO / "model_adapters" / f"{name}.py").read_text()
         assert "text_of(" not in src and '"\\n\\n".join(' not in src, name
         assert "from model_adapters._common import" in src, name
+
+
+def test_load_plugins_names_are_normalised_and_builtins_stay():
+    res = cli_subprocess("list", "protocols", env={"OVERSIGHT_BENCH_LOAD_PLUGINS": " Obench_Example.Plugin "})
+    assert res.returncode == 0, res.stderr
+    names = {line.split()[0] for line in res.stdout.splitlines()}
+    assert {"debate", "consultancy"} <= names
+    import importlib.metadata as md
+
+    if any(ep.value == "obench_example_plugin" for ep in md.entry_points(group="oversight_bench")):
+        assert "qa_majority" in names  # the third-party plugin named (in another spelling) loads
