@@ -419,10 +419,9 @@ def _split_best_of_n(spec_text: str) -> tuple[str, int]:
 def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
                   seed: int = 0, data_dir: str | None = None, progress: bool = True, concurrency: int | None = None,
                   log: Callable[[str], None] = print) -> Outcome:
-    """One-round simultaneous debates between every ordered pair of debaters (§4.3, Appendix E),
-    with an equal number of questions per task, about `pairings` games in all."""
-    import math
-
+    """One-round simultaneous debates (§4.3, Appendix E): the cross-play and self-play games
+    `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games."""
+    from oversight_bench import crossplay
     from oversight_bench.protocol import ProtocolOptions
     from oversight_bench.tasks import data_dir as resolve_data_dir, resolve_tasks
 
@@ -430,8 +429,7 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
     if len(set(names)) < 2:
         raise BenchError(f"elo needs at least two different debaters, got {', '.join(names) or 'none'}")
     tasks = resolve_tasks(task_names, [])
-    pairs = [(a, b) for a in names for b in names if a != b]
-    per_task = max(1, math.ceil(pairings / (len(tasks) * len(pairs))))
+    per_task = crossplay.games_per_task(pairings, len(tasks))
     options = ProtocolOptions(rounds=1, turn_style="simultaneous")
     judge_text, debias = _split_debias(judge_spec)
     judge_name = redact_spec(judge_spec)
@@ -443,7 +441,8 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
         _check_identity(store, stored)
         ddir = resolve_data_dir(data_dir)
         loaded = _load_questions(store, tasks, ddir, per_task, seed, 0, log)
-        questions, skipped = list(loaded.questions), loaded.skipped  # every question meets every pairing
+        questions, skipped = list(loaded.questions), loaded.skipped
+        plan = crossplay.plan_games({t.name: [q for q in questions if q.task == t.name] for t in tasks}, names, pairings, seed)
         stored["task_types"] = {t.name: t.task_type for t in tasks}
         store.write_config(stored)
         store.put_questions(questions)
@@ -456,9 +455,8 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
             players[name] = (models[base], bon)
         check_capabilities(judge, None, debias, [], questions, judge_name, "crossplay", options)
         debate = get_registry().get("protocols", "debate")
-        jobs = [(debate, Job("debate", q, ORDERS[derive_seed(seed, "crossplay", q.task, q.id, a, b) % 2],
-                             agent=f"{a} vs {b}", debaters=(a, b)), None)
-                for q in questions for a, b in pairs]
+        jobs = [(debate, Job("debate", g.question, g.answer_order, agent=" vs ".join(g.debaters), debaters=g.debaters), None)
+                for g in plan]
         runner = Runner(store, judge=judge, agent=None, judge_name=judge_name, agent_name="crossplay",
                         options=options, seed=seed, judge_debias=debias, concurrency=concurrency,
                         protocols=_all_protocols(), debaters=players)

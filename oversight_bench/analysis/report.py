@@ -222,9 +222,9 @@ def markdown(report: dict[str, Any]) -> str:
         rows = [{"player": p, "elo": agg["ratings"][p], "lo": agg["ci_low"][p], "hi": agg["ci_high"][p],
                  "truth_adv": (report["elo"].get("truth_advantage") or {}).get(p),
                  "acc": (report["elo"].get("accuracy_by_debater") or {}).get(p, {}).get("accuracy")} for p in agg["players"]]
-        parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} games, {agg['n_bootstrap']}-seed bootstrap)", "",
+        parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} cross-play games, {agg['n_bootstrap']}-seed bootstrap over {agg['bootstrap_unit']}s; prior: {agg['prior']})", "",
                   md_table(rows, [("player", "debater", False), ("elo", "Elo", False), ("lo", "CI low", False), ("hi", "CI high", False),
-                                  ("truth_adv", "correct − incorrect Elo", False), ("acc", "judge acc %", True)])]
+                                  ("truth_adv", "correct − incorrect Elo", False), ("acc", "self-play judge acc %", True)])]
     return "\n".join(parts) + "\n"
 
 
