@@ -7,9 +7,10 @@ incorrect-Elo treat each debater's two sides as separate players. Ratings are id
 a constant, so they are centred on `anchor` (mean rating).
 
 Prior: each pair of players that met gets `prior_games` virtual games, half won by each (virtual
-draws, as in Coulom's BayesElo), before the fit; default 1. Without it a perfect record has no finite
-maximum (10 wins out of 10 fitted to +3,100 / -1,500); with it 10/10 gives a gap of
-500*log10(10.5/0.5) = 661 points, and with tens of games per pair the shift is a few points.
+draws, as in Coulom's BayesElo), before the fit; default 1, so n games' win rate w/n becomes
+(w + 0.5)/(n + 1). Without it a perfect record has no finite maximum (BFGS stops thousands of points
+apart, wherever its tolerance lets it); with it 10 wins out of 10 give a gap of
+500*log10(10.5/0.5) = 661 points, and at tens of games per pair ratings move by a few points.
 `prior_games=0` is the paper's bare fit.
 
 95% intervals: percentile bootstrap over 500 seeds that resamples questions (all games on a drawn
