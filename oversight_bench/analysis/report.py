@@ -341,7 +341,7 @@ def fig_elo(elo: dict[str, Any], path: Path) -> bool:
         axes[1].errorbar([x], [a["accuracy"]], xerr=xerr, yerr=yerr, fmt="o", capsize=3)
         axes[1].annotate(p.split(":")[-1][:18], (x, a["accuracy"]), fontsize=7)
     axes[1].set_xlabel("aggregate Elo")
-    axes[1].set_ylabel("judge accuracy")
+    axes[1].set_ylabel("judge accuracy, self-play")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
