@@ -72,7 +72,7 @@ def llm_debate(path, output, agent, task):
 @click.argument("dirs", nargs=-1)
 @click.option("--debaters", help="comma-separated debater specs for new cross-play debates")
 @click.option("--judge", help="judge spec for new cross-play debates")
-@click.option("--tasks", help="comma-separated tasks (equal questions per task)")
+@click.option("--tasks", help="comma-separated tasks (each contributes an equal number of games)")
 @click.option("--pairings", type=int, default=512, show_default=True, help="cross-play pairings to run")
 @click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
 @click.option("--scale", type=float, default=500.0, show_default=True, help="Elo scale (the paper: 500)")
