@@ -180,12 +180,12 @@ class Study:
                   "tasks": cfg.get("tasks"), "protocols": sorted({it.protocol for it in self.items}),
                   "task_types": cfg.get("task_types"), "contains_gpqa": cfg.get("contains_gpqa", False),
                   "source_config": cfg, "human_study": {"live": list(live), "study_seed": seed}, **provenance()}
+        self.agent = build_models(agent, None)[0] if agent else None  # a bad spec fails before OUT is written
         self.store = Store.open(output, write=True)
         try:
             _check_identity(self.store, stored)
             self.store.write_config(stored)
             self.store.put_questions(questions.values())
-            self.agent = build_models(agent, None)[0] if agent else None
             self.db = sqlite3.connect(Path(output) / STUDY_DB, isolation_level=None, check_same_thread=False)
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA journal_mode=WAL")

@@ -117,6 +117,28 @@ def test_serve_refuses_lan_without_token(source, tmp_path):
     assert not (tmp_path / "o").exists()  # validated before anything is written
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "consultancy")
     assert res.exit_code == 2 and "--agent" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "consultancy", "--agent", "nope:x")
+    assert res.exit_code == 2 and "unknown model" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "qa_with_article", "--agent", "scripted:default")
+    assert res.exit_code == 2 and "live judging supports" in res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_live_debate(source, tmp_path):
+    """Live debate: the app runs both debaters, the human reads and decides; stored like an LLM-judged debate."""
+    out = tmp_path / "out"
+    study = make_study(source, out, live=["debate"])
+    study.items = [it for it in study.items if it.live]
+    try:
+        kinds = Judge(app_for(study), "liz").judge_all()
+    finally:
+        study.close()
+    recs, turns = decisions(out)
+    assert kinds == {"decided": 6} and len(recs) == 6 and all(r["job_key"].endswith("|live") for r in recs)
+    src_debate = [t for t in decisions(source)[1] if t["protocol"] == "debate"]
+    by_job = Counter(t["job_key"] for t in turns)
+    assert set(by_job.values()) == {4} and [t["speaker"] for t in turns[:4]] == [t["speaker"] for t in src_debate[:4]]  # rounds=2
+    assert set(turns[0]) == set(src_debate[0])
 
 
 # -- records --------------------------------------------------------------------------------------------
