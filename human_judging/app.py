@@ -45,6 +45,14 @@ def _page(name: str, status: int = 200, **ctx) -> HTMLResponse:
     return HTMLResponse(_env.get_template(name).render(**ctx), status_code=status)
 
 
+def _failure(exc: Exception) -> HTMLResponse:
+    """A user error (409) or a failed agent call (502): one line on the page; nothing is lost, the
+    judge can reload to try again."""
+    if isinstance(exc, BenchError):
+        return _page("error.html", 409, message=str(exc))
+    return _page("error.html", 502, message=f"the agent model failed ({type(exc).__name__}: {exc}); reload to try again")
+
+
 class TokenGate:
     """ASGI middleware: every request must carry the study token (constant-time comparison)."""
 
@@ -127,8 +135,8 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
                 return _page("done.html", judge=judge, done=done, csrf=sess["csrf"])
             try:
                 view = await study.view(judge, row)
-            except BenchError as exc:
-                return _page("error.html", 500, message=str(exc))
+            except Exception as exc:  # noqa: BLE001 - the agent model failed: say so, keep serving
+                return _failure(exc)
         return _page("judge.html", v=view, judge=judge, done=done, total=total, csrf=sess["csrf"],
                      error=request.query_params.get("error"))
 
@@ -156,8 +164,8 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         async with locks[sess["judge"]]:
             try:
                 await study.ask(sess["judge"], study.current(sess["judge"]), text)
-            except BenchError as exc:
-                return _page("error.html", 409, message=str(exc))
+            except Exception as exc:  # noqa: BLE001
+                return _failure(exc)
         return RedirectResponse("/judge", status_code=303)
 
     async def decide(request: Request) -> Response:
@@ -178,8 +186,8 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
                 return RedirectResponse("/judge", status_code=303)
             try:
                 await study.decide(sess["judge"], row, choice, confidence / 100, reason)
-            except BenchError as exc:
-                return _page("error.html", 409, message=str(exc))
+            except Exception as exc:  # noqa: BLE001
+                return _failure(exc)
         return RedirectResponse("/judge", status_code=303)
 
     async def signout(request: Request) -> Response:

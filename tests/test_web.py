@@ -378,3 +378,28 @@ def test_live_consultancy_with_a_real_local_model(source, tmp_path):
     recs, turns = decisions(out)
     assert len(recs) == 1 and recs[0]["agent"] == "llamacpp:qwen2.5-coder-0.5b"
     assert [t["role"] for t in turns] == ["consultant", "judge", "consultant"] and all(t["content"] for t in turns)
+
+
+def test_failing_agent_is_one_line_and_recoverable(source, tmp_path):
+    from model_adapters.scripted import register_script
+
+    state = {"fail": True}
+
+    def flaky(messages, n, seed):
+        if state["fail"]:
+            raise RuntimeError("backend down")
+        return ["Thinking: x.\nArgument: back again."] * n
+
+    register_script("web-flaky", flaky)
+    out = tmp_path / "out"
+    study = make_study(source, out, agent="scripted:web-flaky")
+    study.items = [it for it in study.items if it.live]
+    try:
+        j = Judge(app_for(study), "fay")
+        page = j.get("/judge")
+        assert page.status_code == 502 and "backend down" in page.text and "Traceback" not in page.text
+        state["fail"] = False
+        assert j.step()[0] == "asked" and j.step()[0] == "decided"  # a reload continues
+    finally:
+        study.close()
+    assert len(decisions(out)[0]) == 1
