@@ -18,12 +18,14 @@ import secrets
 import sqlite3
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from oversight_bench.errors import BenchError
-from oversight_bench.evaluate import _check_identity, _source_job, build_models
+from oversight_bench.evaluate import _check_identity, _source_job, build_models, check_capabilities
 from oversight_bench.models import Capabilities, Completion, Model, Spec, redact_spec
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.provenance import provenance
@@ -117,7 +119,6 @@ class View:
     defends: int | None = None  # consultancy: the answer the consultant argues for
     extractive: bool = False
     number: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def read_source(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict, list[Turn]]]]:
@@ -161,8 +162,9 @@ class Study:
             # the person gives an answer and a confidence: predict mode, no few-shot, no sampling
             self.options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(option_overrides or {}),
                                                            "judge_mode": "predict", "few_shot": 0, "qa_samples": 0})
-        except Exception as exc:
-            raise BenchError(f"options: {exc}") from None
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise BenchError(f"option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
         self.items = self._static_items(transcripts, questions) + self._live_items(live, questions)
         if not self.items:
             raise BenchError(f"{source} holds nothing a human can judge: no QA or debate transcripts"
@@ -181,6 +183,9 @@ class Study:
                   "task_types": cfg.get("task_types"), "contains_gpqa": cfg.get("contains_gpqa", False),
                   "source_config": cfg, "human_study": {"live": list(live), "study_seed": seed}, **provenance()}
         self.agent = build_models(agent, None)[0] if agent else None  # a bad spec fails before OUT is written
+        if self.agent is not None:
+            check_capabilities(HumanModel("check"), self.agent, False, [self.protocols[p] for p in live],
+                               list(questions.values()), "human", self.agent_name, self.options)
         self.store = Store.open(output, write=True)
         try:
             _check_identity(self.store, stored)

@@ -121,6 +121,8 @@ def test_serve_refuses_lan_without_token(source, tmp_path):
     assert res.exit_code == 2 and "unknown model" in res.output
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "qa_with_article", "--agent", "scripted:default")
     assert res.exit_code == 2 and "live judging supports" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "-o", "rounds=99")
+    assert res.exit_code == 2 and res.output.strip().count("\n") == 0 and "rounds" in res.output
     assert not (tmp_path / "o").exists()
 
 
