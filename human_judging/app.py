@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import sys
 from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlencode
@@ -50,7 +51,9 @@ def _failure(exc: Exception) -> HTMLResponse:
     judge can reload to try again."""
     if isinstance(exc, BenchError):
         return _page("error.html", 409, message=str(exc))
-    return _page("error.html", 502, message=f"the agent model failed ({type(exc).__name__}: {exc}); reload to try again")
+    # the details go to the operator's terminal only: a backend's message might quote the prompt (and its article)
+    print(f"serve: agent call failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return _page("error.html", 502, message=f"the agent model failed ({type(exc).__name__}); reload to try again")
 
 
 class TokenGate:
