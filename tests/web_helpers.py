@@ -18,7 +18,7 @@ SOURCE_PROTOCOLS = "qa_without_article,qa_with_article,debate,consultancy"
 #: run in a server subprocess: the plugin is added in-process where its entry point is not installed yet
 SERVE_CODE = ("import human_judging; from oversight_bench.registry import get_registry; r = get_registry()\n"
               "if not r.pm.is_registered(human_judging): r.add_module_plugin('web', 'oversight-bench', 'test', module=human_judging)\n"
-              "from oversight_bench.cli import main; main()")
+              "from oversight_bench.cli import cli, main; r.pm.hook.register_commands(cli=cli); main()")
 
 
 def make_source(directory: Path, tasks: str = "prontoqa,quality", protocols: str = SOURCE_PROTOCOLS, limit: int = 3) -> Path:
