@@ -158,7 +158,15 @@ def _add_optional_commands() -> None:
 _add_optional_commands()
 
 
+def _add_plugin_commands() -> None:
+    """Commands plugins add through the `register_commands(cli)` hook."""
+    from oversight_bench.registry import get_registry
+
+    get_registry().pm.hook.register_commands(cli=cli)
+
+
 def main():
+    _add_plugin_commands()
     cli(prog_name="oversight-bench")
 
 

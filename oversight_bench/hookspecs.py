@@ -28,3 +28,8 @@ def register_protocols(register):
 @hookspec
 def register_models(register):
     """Call register(backend_name, factory) where factory(spec: models.Spec) -> models.Model."""
+
+
+@hookspec
+def register_commands(cli):
+    """Add commands to the root click Group `cli` (e.g. `cli.add_command(serve)`), as simonw/llm does."""
