@@ -24,7 +24,7 @@ class BenchGroup(click.Group):
         try:
             return super().invoke(ctx)
         except BenchError as exc:
-            click.echo(f"error: {redact_text(exc)}", err=True)
+            click.echo(f"error: {' '.join(redact_text(exc).splitlines())}", err=True)  # one line, always
             sys.exit(2)
         except OSError as exc:  # a full disk while writing a report, a page or an export
             if not disk_full(exc):

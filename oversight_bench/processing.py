@@ -13,7 +13,7 @@ Passage verification rules (the judge relies on them, so they are deliberately s
   carry any attributes (`<passage x="y">`, `<v_passage id=1>`), which are dropped;
 - `<v_passage>`/`<u_passage>` (also `v-passage`, `v passage`) written by the agent itself are
   re-checked like `<passage>`, so an agent cannot forge a verified quote; on a task without an
-  article every passage tag is removed (text kept), since nothing can be verified;
+  article they are removed (text kept), since nothing can be verified;
 - a self-closing `<passage/>` is dropped;
 - nested passage tags are flattened: the outermost span, with inner tags removed, is checked as one;
 - a `<passage>` never closed runs to the end of the text and is unverified; a stray closing tag is
@@ -31,6 +31,8 @@ import unicodedata
 _HEADER = re.compile(r"^[ \t>#*_]*(thinking|argument)[ \t*_]*:[ \t*_]*", re.IGNORECASE | re.MULTILINE)
 _INLINE_ARGUMENT = re.compile(r"argument[ \t*_]*:[ \t*_]*", re.IGNORECASE)
 _PASSAGE_TAG = re.compile(r"<\s*(/?)\s*(?:[vu]\s*[_\-\s]\s*)?passage\b([^<>]*)>", re.IGNORECASE)
+#: the checker's own marks (`<v_passage>`, `<u_passage>` and look-alikes), which no agent may write
+_MARK_TAG = re.compile(r"<\s*/?\s*[vu]\s*[_\-\s]\s*passage\b[^<>]*>", re.IGNORECASE)
 _ANSWER = re.compile(r"\banswer\b[ \t*_]*[:：]", re.IGNORECASE)
 # what follows "Answer:": optional markdown/brackets, a number, optional closing brackets
 _CHOICE = re.compile(r"[\s*_\"'`]*[<\[(]?[ \t]*(\d+(?:\.\d+)?)[ \t]*[>\])]?")
@@ -92,9 +94,10 @@ def _self_closing(tag: re.Match) -> bool:
 
 
 def strip_passage_tags(text: str) -> str:
-    """Text with every passage tag removed (its words kept): where no article can verify a quote,
-    an agent-written `<v_passage>` must not reach the judge looking verified."""
-    return _PASSAGE_TAG.sub("", text)
+    """Text without the checker's marks (`<v_passage>`, `<u_passage>`, any form; their words kept):
+    where no article can verify a quote, an agent-written mark must not reach the judge looking
+    verified. Plain `<passage>` tags claim nothing and stay."""
+    return _MARK_TAG.sub("", text)
 
 
 def _nfc(text: str) -> str:

@@ -134,7 +134,7 @@ def _why(exc: BaseException) -> str:
     """An exception as a short reason: a KeyError names the missing field."""
     if isinstance(exc, KeyError):
         return f"no field {exc.args[0]!r}" if exc.args else "a missing field"
-    return f"{type(exc).__name__}: {exc}"[:200]
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
 
 
 #: what garbage inside a well-formed file raises while a room or row is read
