@@ -22,7 +22,7 @@ import re
 import sys
 import threading
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, unquote_plus
 
 MASK = "***"
 
@@ -77,36 +77,29 @@ def forget_secrets() -> None:
         _pattern = None
 
 
+#: userinfo (up to the last @ before the path) and query-like parameters (`,` too: spec options)
+_USERINFO = re.compile(r"(://)([^/\s?#]*)@")
+_PARAM = re.compile(r"([?&;,])([^=&;,#\s]+)=([^&;,#\s]*)")
+
+
 def redact_url(url: str) -> str:
-    """A URL without userinfo and with credential-like query values masked; other text as is.
-    Registers what it removes."""
-    try:
-        parts = urlsplit(url)
-        _ = parts.port  # raises on a malformed port or IPv6 host: fall back to the text rules
-    except ValueError:
-        return _redact_url_text(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, host = netloc.rsplit("@", 1)
-        for piece in (userinfo, *userinfo.split(":", 1)):
+    """A URL without userinfo and with credential-like parameter values masked; every other
+    character as it was (the text need not even parse: `http://u:p@[::1`). Registers what it
+    removes, so it is also gone from any other text."""
+    def userinfo(m: re.Match) -> str:
+        for piece in (m[2], *m[2].split(":", 1)):
             register_secret(piece)
-        netloc = f"{MASK}@{host}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        if any(is_secret_name(k) for k, _ in pairs):
-            for k, v in pairs:
-                if is_secret_name(k):
-                    register_secret(v)
-            query = urlencode([(k, MASK if is_secret_name(k) else v) for k, v in pairs], safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+            register_secret(unquote(piece))
+        return f"{m[1]}{MASK}@"
 
+    def param(m: re.Match) -> str:
+        if not is_secret_name(unquote(m[2])):
+            return m[0]
+        register_secret(m[3])
+        register_secret(unquote_plus(m[3]))
+        return f"{m[1]}{m[2]}={MASK}"
 
-def _redact_url_text(url: str) -> str:
-    """`redact_url` for text urlsplit refuses (e.g. `http://[::1`): the same rules by pattern."""
-    url = re.sub(r"(://)[^/@\s]*@", r"\1" + MASK + "@", url)
-    return re.sub(r"([?&;])([^=&;#\s]+)=([^&;#\s]*)",
-                  lambda m: f"{m[1]}{m[2]}={MASK}" if is_secret_name(m[2]) else m[0], url)
+    return _PARAM.sub(param, _USERINFO.sub(userinfo, url, count=1))
 
 
 def scrub_known(text: str) -> str:
