@@ -84,6 +84,8 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     counts: dict[str, Any] = {"errors": []}
     try:
         src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        # without it SQLite refuses a file shorter than its header says (a copy cut short) outright
+        src.execute("PRAGMA writable_schema=ON")
     except sqlite3.Error as exc:
         raise BenchError(f"{db}: cannot open it at all ({exc}); nothing to salvage") from None
     rows: dict[str, list[tuple]] = {}

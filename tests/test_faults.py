@@ -251,3 +251,43 @@ def test_full_disk_during_report(small_disk, tmp_path):
 
     assert stable(mnt / "report" / "report.json") == stable(ref / "report.json")
     assert records(run) == before
+
+
+@pytest.mark.parametrize("how", ["middle_page", "truncated", "zero"])
+def test_salvage_then_resume_equals_uninterrupted(tmp_path, how):
+    """A damaged store is refused; `salvage` copies what reads back into a fresh run, and the same
+    run command on it finishes with the records of an uninterrupted run."""
+    import json
+    import shutil
+
+    ref = tmp_path / "ref"
+    assert _cli_run(["run", *DISK_ARGS, "--output", str(ref)]).returncode == 0
+    expected = records(ref)
+    bad = tmp_path / "bad"
+    shutil.copytree(ref, bad, ignore=shutil.ignore_patterns(".lock"))
+    db = bad / "results.sqlite"
+    data = db.read_bytes()
+    mid = (len(data) // 2) // 4096 * 4096
+    db.write_bytes({"middle_page": data[:mid] + b"\xa5" * 4096 + data[mid + 4096:],
+                    "truncated": data[: len(data) * 2 // 3], "zero": b""}[how])
+    refused = _cli_run(["run", *DISK_ARGS, "--output", str(bad)])
+    assert refused.returncode == 2 and "salvage" in refused.stderr and "Traceback" not in refused.stderr
+    new = tmp_path / "new"
+    res = _cli_run(["salvage", str(bad), "--output", str(new)])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr
+    kept = records(new)
+    assert set(kept) <= set(expected)  # nothing invented, nothing altered
+    def n_calls(d):
+        con = sqlite3.connect(d / "results.sqlite")
+        try:
+            return con.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+        finally:
+            con.close()
+
+    if how != "zero":  # the damage cost records or calls, and not all of them
+        assert kept and (len(kept) < len(expected) or 0 < n_calls(new) < n_calls(ref)), res.stdout
+    assert json.loads((new / "config.json").read_text())["seed"] == 3
+    res = _cli_run(["run", *DISK_ARGS, "--output", str(new)])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert records(new) == expected
