@@ -315,7 +315,7 @@ class Store:
         if not p.exists():
             return None
         try:
-            return json.loads(p.read_text())
+            return redact_obj(json.loads(p.read_text()))  # also a config written before redaction existed
         except (ValueError, UnicodeDecodeError) as exc:
             raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote. Copy every readable record "
                              f"into a new run with 'oversight-bench salvage {self.dir} --output NEW'") from None
