@@ -151,7 +151,8 @@ def split_specs(text: str) -> list[str]:
 
 
 def redact_spec(spec: Spec | str) -> str:
-    """The spec as text with secret-looking options removed: safe for records, logs and errors."""
+    """The spec as text with every secret masked (credential options, URL userinfo, credential
+    query parameters; see `oversight_bench.redact`): safe for records, logs and errors."""
     spec = parse_spec(spec) if isinstance(spec, str) else spec
     return redact_text(str(Spec(spec.backend, spec.model, redact_options(spec.options))))
 
