@@ -141,7 +141,7 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
     for t in sorted(turns, key=lambda t: t.get("seq", 0)):
         defends = f" (answer {t['defends']})" if t.get("defends") else ""
         parts.append(f"<div class=\"turn {html.escape(str(t.get('role')))}\"><div class=\"who\">Round {t.get('round')} · "
-                     f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t.get('shown') or t.get('content'))}</div></div>")
+                     f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
     ans = decision.get("answer")
     verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if decision.get('correct') else 'incorrect'}"
     probs = f" · P = {[round(p, 3) for p in decision['probs']]}" if decision.get("probs") else ""
