@@ -271,8 +271,11 @@ class Store:
         elif not (directory / DB_NAME).exists():
             raise BenchError(f"{directory} is not a run directory: expected {directory / DB_NAME} (written by 'oversight-bench run')")
         db = directory / DB_NAME
-        # a 0-byte store beside a config.json lost its contents: it is damaged, not a new run
-        if db.exists() and db.stat().st_size == 0 and (not write or (directory / CONFIG_NAME).exists()):
+        # a 0-byte store beside a config.json (and no write-ahead log holding its pages) lost its
+        # contents: it is damaged, not a new run
+        wal = directory / (DB_NAME + "-wal")
+        if (db.exists() and db.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size)
+                and (not write or (directory / CONFIG_NAME).exists())):
             if lock_fd is not None:
                 os.close(lock_fd)
             raise damaged_error(directory, "0 bytes, although config.json says a run was started here")
