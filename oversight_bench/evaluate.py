@@ -468,7 +468,11 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
 
 
 def export_jsonl(directory: str, write: Callable[[str], None]) -> int:
-    """Every record of a run as JSONL (kind = call | turn | decision); returns the count."""
+    """Every record of a run as JSONL (kind = call | turn | decision), secrets redacted; returns the count."""
+    from oversight_bench.redact import redact_text
+
+    emit = write
+    write = lambda line: emit(redact_text(line))  # noqa: E731 - also runs written before redaction existed
     store = Store.open(directory)
     n = 0
     try:
