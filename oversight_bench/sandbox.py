@@ -172,7 +172,7 @@ def _probe_bwrap() -> None:
         raise BenchError(f"model-written programs run only inside bubblewrap, and `bwrap` is not on PATH: "
                          f"{INSTALL_HINT}, {hint}")
     try:
-        proc = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", "print('ok')"], capture_output=True,
+        proc = subprocess.run([*prefix, "/usr/bin/echo", "ok"], capture_output=True,
                               timeout=60, env={"PATH": _ENV["PATH"]}, stdin=subprocess.DEVNULL)
         why = proc.stderr.decode(errors="replace").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
         ok = proc.returncode == 0 and proc.stdout.strip() == b"ok"
@@ -182,6 +182,10 @@ def _probe_bwrap() -> None:
         raise BenchError(f"bubblewrap cannot create its sandbox here ({why[0][:200]}): it needs user namespaces "
                          "(e.g. sysctl kernel.unprivileged_userns_clone=1 or "
                          f"kernel.apparmor_restrict_unprivileged_userns=0) or root; {hint}")
+    res = _run_bwrap("ans = 6 * 7", job=_job(timeout=30.0, cpu_seconds=10, memory_mb=256, max_output=100), hard=60.0)
+    if not (res.ok and res.answer == 42.0):  # e.g. a Python install the sandbox does not show
+        raise BenchError(f"the bubblewrap sandbox starts but cannot run this Python in it ({res.status}: "
+                         f"{res.error[:200]}); {hint}")
 
 
 def require_isolation() -> None:
@@ -208,19 +212,22 @@ def run_programs(
     if not programs:
         return []
     require_isolation()
-    job = {"cpu": int(cpu_seconds), "memory_mb": int(memory_mb), "timeout": float(timeout),
-           "max_output": int(max_output), "file_mb": 16, "site_paths": _site_paths()}
-    if _unsafe():
-        job.update(uid=None, nproc=None)
-        run = functools.partial(_run_unsafe, job=job, hard=timeout + _STARTUP_GRACE)
-    else:
-        job.update(uid=_NOBODY if os.geteuid() == 0 else None, nproc=32)
-        run = functools.partial(_run_bwrap, job=job, hard=timeout + _STARTUP_GRACE)
+    job = _job(timeout=timeout, cpu_seconds=cpu_seconds, memory_mb=memory_mb, max_output=max_output)
+    run = functools.partial(_run_unsafe if _unsafe() else _run_bwrap, job=job, hard=timeout + _STARTUP_GRACE)
     workers = max(1, min(workers or min(4, os.cpu_count() or 1), len(programs)))
     if workers == 1:
         return [run(code) for code in programs]
     with ThreadPoolExecutor(workers) as pool:
         return list(pool.map(run, programs))
+
+
+def _job(*, timeout: float, cpu_seconds: int, memory_mb: int, max_output: int) -> dict:
+    """The launcher's limits. Started by root, it drops to nobody: RLIMIT_NPROC does not bind uid 0."""
+    job = {"cpu": int(cpu_seconds), "memory_mb": int(memory_mb), "timeout": float(timeout),
+           "max_output": int(max_output), "file_mb": 16, "site_paths": _site_paths()}
+    if _unsafe():
+        return {**job, "uid": None, "nproc": None}
+    return {**job, "uid": _NOBODY if os.geteuid() == 0 else None, "nproc": 32}
 
 
 def run_program(code: str, **limits: Any) -> SandboxResult:

@@ -361,6 +361,21 @@ def test_bwrap_that_cannot_create_namespaces_is_refused(monkeypatch, tmp_path):
     assert "--unsafe-exec" in msg
 
 
+@needs_bwrap
+def test_a_sandbox_that_cannot_run_python_is_refused(monkeypatch):
+    monkeypatch.setattr(sandbox, "_python_paths", lambda: [])
+    monkeypatch.setattr(sandbox, "_site_paths", lambda: [])
+    _fresh_caches()
+    try:
+        if sys.base_prefix.startswith("/usr"):
+            pytest.skip("this Python lives under /usr, which the sandbox always shows")
+        with pytest.raises(BenchError) as exc:
+            run_program("ans = 1", **FAST)
+    finally:
+        _fresh_caches()
+    assert "\n" not in str(exc.value) and "cannot run this Python" in str(exc.value)
+
+
 def test_unsafe_exec_runs_without_bwrap_and_warns(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
