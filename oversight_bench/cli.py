@@ -10,6 +10,7 @@ import click
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
 from oversight_bench.redact import protect_process_output, redact_text
+from oversight_bench.sandbox import unsafe_exec_option
 
 OPTION_FLAGS = {  # flag -> ProtocolOptions field
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
@@ -77,6 +78,7 @@ def cli():
 @click.option("--word-limit", type=int, help="words per argument (150)")
 @click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
 @click.option("--quiet", is_flag=True, help="no progress bar")
+@unsafe_exec_option
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
         extra_options, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory."""
