@@ -72,22 +72,27 @@ def llm_debate(path, output, agent, task):
 @click.argument("dirs", nargs=-1)
 @click.option("--debaters", help="comma-separated debater specs for new cross-play debates")
 @click.option("--judge", help="judge spec for new cross-play debates")
-@click.option("--tasks", help="comma-separated tasks (equal questions per task)")
+@click.option("--tasks", help="comma-separated tasks (each contributes an equal number of games)")
 @click.option("--pairings", type=int, default=512, show_default=True, help="cross-play pairings to run")
 @click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
 @click.option("--scale", type=float, default=500.0, show_default=True, help="Elo scale (the paper: 500)")
-@click.option("--bootstrap", type=int, default=500, show_default=True, help="bootstrap seeds for 95% CIs")
+@click.option("--bootstrap", type=int, default=500, show_default=True, help="bootstrap seeds for 95% CIs (resampling questions)")
+@click.option("--prior-games", type=float, default=1.0, show_default=True,
+              help="virtual drawn games per pair of debaters that met (keeps perfect records finite; 0: the paper's bare fit)")
 @click.option("--output", "-o", required=True, help="folder for elo.json and the figure")
-def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, output):
+def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, prior_games, output):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.
 
-    Computes from stored cross-play runs (DIRS or --from). Running new cross-play debates needs
-    --debaters/--judge/--tasks and the runner's cross-play support.
+    Computes from stored cross-play runs (DIRS or --from). With --debaters/--judge/--tasks it first
+    runs new debates: PAIRINGS cross-play games, each task contributing equally, each a distinct
+    (question, pair) draw, plus self-play games (a debater on both sides) for the accuracy axis.
     """
     from oversight_bench.analysis.elo import elo_from_store
     from oversight_bench.analysis.report import _clean, fig_elo
 
+    if bootstrap < 0 or prior_games < 0:
+        raise BenchError("elo: --bootstrap and --prior-games must be 0 or more")
     sources = list(dirs) + list(from_dirs)
     if debaters or judge or tasks:
         if not (debaters and judge and tasks):
@@ -105,11 +110,20 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, out
         sources.append(str(crossplay_dir))
     if not sources:
         raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
-    res = _clean(elo_from_store(sources, scale=scale, n_bootstrap=bootstrap))
+    res = _clean(elo_from_store(sources, scale=scale, n_bootstrap=bootstrap, prior_games=prior_games))
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     (out / "elo.json").write_text(json.dumps(res, indent=1))
     fig_elo(res, out / "fig4_elo.png")
-    agg = res["aggregate"]
+    agg, accs = res["aggregate"], res.get("accuracy_by_debater") or {}
+    click.echo(f"Elo: {len(agg['players'])} debaters, {agg['n_games']} cross-play games on {agg['n_units']} "
+               f"{agg['bootstrap_unit']}(s); scale {agg['scale']:g}; 95% CI from a {agg['n_bootstrap']}-seed bootstrap "
+               f"over {agg['bootstrap_unit']}s; prior: {agg['prior']}")
+    click.echo(f"{'debater':<40} {'games':>5} {'Elo':>8}  {'95% CI':<18} self-play judge accuracy")
     for p in agg["players"]:
-        click.echo(f"{p:<40} {agg['ratings'][p]:8.1f}  [{agg['ci_low'][p]:.1f}, {agg['ci_high'][p]:.1f}]")
+        lo, hi = agg["ci_low"][p], agg["ci_high"][p]
+        ci = "-" if lo is None else f"[{lo:.1f}, {hi:.1f}]"
+        a = accs.get(p) or {}
+        acc = "no self-play" if a.get("accuracy") is None else f"{100 * a['accuracy']:.1f}% (n={a['n']})"
+        click.echo(f"{p:<40} {agg['games_by_player'][p]:>5} {agg['ratings'][p]:8.1f}  {ci:<18} {acc}")
+    click.echo(f"-> {out / 'elo.json'}")

@@ -8,7 +8,9 @@ from typing import Any
 import click
 
 from oversight_bench import __version__
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, disk_full
+from oversight_bench.redact import protect_process_output, redact_text
+from oversight_bench.sandbox import unsafe_exec_option
 
 OPTION_FLAGS = {  # flag -> ProtocolOptions field
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
@@ -44,7 +46,13 @@ class BenchGroup(click.Group):
         try:
             return super().invoke(ctx)
         except BenchError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {' '.join(redact_text(exc).splitlines())}", err=True)  # one line, always
+            sys.exit(2)
+        except OSError as exc:  # a full disk while writing a report, a page or an export
+            if not disk_full(exc):
+                raise
+            where = f"while writing {exc.filename}" if exc.filename else "while writing the output"
+            click.echo(f"error: no space left on the device ({where}): free some space and run the same command again", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo("interrupted: finished records are saved; run the same command again to resume", err=True)
@@ -67,6 +75,7 @@ def _parse_kv(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.version_option(__version__, prog_name="oversight-bench")
 def cli():
     """Benchmark scalable-oversight protocols: weak LLM judges, strong LLM debaters."""
+    protect_process_output()  # no secret in logs, tracebacks or errors
 
 
 @cli.command()
@@ -90,6 +99,7 @@ def cli():
 @click.option("--word-limit", type=int, help="words per argument (150)")
 @click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
 @click.option("--quiet", is_flag=True, help="no progress bar")
+@unsafe_exec_option
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
         extra_options, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory."""
@@ -102,7 +112,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
                  "seed": seed, "output": output, "data_dir": data_dir,
                  "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts}
     config = load_run_config(config_path, overrides)
-    outcome = run_eval(config, progress=not quiet, log=lambda m: click.echo(m, err=True))
+    outcome = run_eval(config, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
     _finish(outcome)
 
 
@@ -127,7 +137,7 @@ def _finish(outcome) -> None:
 
     print_summary(outcome)
     if outcome.stats.jobs_failed:
-        click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {outcome.stats.errors[0]}. "
+        click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {redact_text(outcome.stats.errors[0])}. "
                    f"Finished records are saved: run the same command again to retry the rest.", err=True)
         sys.exit(1)
 
@@ -163,7 +173,9 @@ def _add_analysis_commands() -> None:
     """The core's analysis commands live in their own module; plugins add theirs by `register_commands`."""
     from oversight_bench.analysis_cli import elo, import_cmd, leaderboard, report
 
-    for command in (report, leaderboard, import_cmd, elo):
+    from oversight_bench.salvage import salvage_cmd
+
+    for command in (report, leaderboard, import_cmd, elo, salvage_cmd):
         cli.add_command(command)
 
 

@@ -7,3 +7,34 @@ class BenchError(Exception):
     The message names what was wrong and what was expected; the CLI prints it
     without a traceback and exits with status 2.
     """
+
+
+
+def disk_full(exc: BaseException, folder: object = None) -> bool:
+    """Whether an error means the disk (or quota) is full: ENOSPC/EDQUOT, SQLite's SQLITE_FULL, or
+    an SQLite I/O error while `folder`'s file system has (almost) no space left, which is how a
+    failed growth of the WAL index shows."""
+    import errno
+    import os
+    import sqlite3
+
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == 13 or "disk is full" in str(exc):  # SQLITE_FULL
+        return True
+    if (code == 10 or "disk I/O error" in str(exc)) and folder is not None:  # SQLITE_IOERR
+        try:
+            st = os.statvfs(str(folder))
+        except OSError:
+            return False
+        return st.f_bavail * st.f_frsize < (1 << 20)
+    return False
+
+
+def disk_full_error(folder: object) -> BenchError:
+    """The one line for a full disk: what happened, that nothing finished is lost, how to go on."""
+    return BenchError(f"no space left on the device holding {folder}: free some space and run the same command again "
+                      f"(finished records are saved; a run resumes where it stopped)")

@@ -27,14 +27,19 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
 def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
                   seed: int = 0, data_dir: str | None = None, progress: bool = True, concurrency: int | None = None,
                   log: Callable[[str], None] = print) -> Outcome:
-    """One-round simultaneous debates between every ordered pair of debaters (§4.3, Appendix E)."""
+    """One-round simultaneous debates (§4.3, Appendix E): the cross-play and self-play games
+    `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games."""
     plan = CrossplayPlan(debaters, judge_spec, task_names, pairings, output, seed=seed, data_dir=data_dir,
                          concurrency=concurrency)
     return execute(plan, progress=progress, log=log)
 
 
 def export_jsonl(directory: str, write: Callable[[str], None]) -> int:
-    """Every record of a run as JSONL (kind = call | turn | decision); returns the count."""
+    """Every record of a run as JSONL (kind = call | turn | decision), secrets redacted; returns the count."""
+    from oversight_bench.redact import redact_text
+
+    emit = write
+    write = lambda line: emit(redact_text(line))  # noqa: E731 - also runs written before redaction existed
     store = Store.open(directory)
     n = 0
     try:

@@ -47,4 +47,4 @@ def register_loaders(register):
 
 @hookspec
 def register_commands(cli):
-    """Add subcommands to the root `click.Group` of the `oversight-bench` command line."""
+    """Add commands to the root click Group `cli` (e.g. `cli.add_command(serve)`), as simonw/llm does."""

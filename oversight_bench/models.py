@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import abc
 import functools
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from oversight_bench.errors import BenchError
+from oversight_bench.redact import redact_options, redact_text, redact_url, register_secret
 
 Message = dict[str, Any]
 
@@ -50,9 +50,6 @@ class Spec:
     def __str__(self) -> str:
         opts = "".join(f",{k}={v}" for k, v in self.options.items())
         return f"{self.backend}:{self.model}{opts}"
-
-
-_SECRET_KEYS = re.compile(r"(api_key|key|token|secret|password)$", re.I)
 
 
 def _coerce(value: str) -> Any:
@@ -95,7 +92,47 @@ def parse_spec(text: str) -> Spec:
         options[k.strip()] = _coerce(v.strip())
     if not backend or not model:
         raise BenchError(f"model spec {text!r}: expected 'backend:model', got an empty backend or model")
-    return Spec(backend, model, options)
+    spec = Spec(backend, model, options)
+    _register_secrets(spec)
+    _check_common_options(spec)
+    return spec
+
+
+def _register_secrets(spec: Spec) -> None:
+    """Remember the spec's secrets (credential options, URL userinfo and query credentials, the
+    key in the variable `api_key_env` names) so every later output is scrubbed of them."""
+    import os
+
+    redact_options(spec.options)
+    for k, v in spec.options.items():
+        if k.endswith("_env") and isinstance(v, str):
+            register_secret(os.environ.get(v))
+
+
+#: options that mean the same on every backend that takes them: (check, what is expected)
+_COMMON_OPTIONS = {
+    "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0, "a number of seconds > 0"),
+    "max_retries": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number >= 0"),
+    "concurrency": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1, "a whole number >= 1"),
+}
+
+
+def _check_common_options(spec: Spec) -> None:
+    """One-line errors for options whose meaning is the same on every backend, before any backend
+    sees them (a float('abc') deep inside an adapter would be a traceback)."""
+    from urllib.parse import urlsplit
+
+    for k, (ok, expected) in _COMMON_OPTIONS.items():
+        if k in spec.options and not ok(spec.options[k]):
+            raise BenchError(f"model spec {redact_spec(spec)!r}: option {k}={redact_text(spec.options[k])!r} is not {expected}")
+    url = spec.options.get("base_url")
+    if url is not None:
+        try:
+            parts = urlsplit(str(url))
+            parts.port  # noqa: B018 - raises on a bad port or an unclosed IPv6 bracket
+        except ValueError as exc:
+            raise BenchError(f"model spec {redact_spec(spec)!r}: base_url {redact_url(str(url))!r} is not a valid URL ({exc}); "
+                             f"expected e.g. http://127.0.0.1:8000/v1") from None
 
 
 def split_specs(text: str) -> list[str]:
@@ -114,10 +151,10 @@ def split_specs(text: str) -> list[str]:
 
 
 def redact_spec(spec: Spec | str) -> str:
-    """The spec as text with secret-looking options removed: safe for records, logs and errors."""
+    """The spec as text with every secret masked (credential options, URL userinfo, credential
+    query parameters; see `oversight_bench.redact`): safe for records, logs and errors."""
     spec = parse_spec(spec) if isinstance(spec, str) else spec
-    opts = {k: ("***" if _SECRET_KEYS.search(k) else v) for k, v in spec.options.items()}
-    return str(Spec(spec.backend, spec.model, opts))
+    return redact_text(str(Spec(spec.backend, spec.model, redact_options(spec.options))))
 
 
 class Model(abc.ABC):
@@ -175,8 +212,8 @@ def build_model(spec_text: str) -> Model:
         return factory(spec)
     except BenchError:
         raise
-    except TypeError as exc:
-        raise BenchError(f"model spec {redact_spec(spec)!r}: bad options ({exc})") from None
+    except (TypeError, ValueError) as exc:  # e.g. int('abc') on an option a backend reads
+        raise BenchError(f"model spec {redact_spec(spec)!r}: bad options ({redact_text(exc)})") from None
 
 
 def text_of(content: str | list[dict]) -> str:

@@ -5,11 +5,11 @@ makes; the steps themselves are the pipeline's (pipeline.py)."""
 from __future__ import annotations
 
 import itertools
-import math
 from collections import defaultdict
 from dataclasses import replace
 from typing import Any, Callable, Iterator
 
+from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Model, parse_spec, redact_spec
@@ -168,7 +168,7 @@ class RunPlan(Plan):
 # -- judge --from ------------------------------------------------------------------------------------
 
 
-def _source_job(d: dict[str, Any], q: Question) -> Job:
+def source_job(d: dict[str, Any], q: Question) -> Job:
     """Rebuild the Job of a stored decision, keeping its key (imported rooms add a variant) and agent."""
     deb = (d.get("extra") or {}).get("debaters")
     debaters = tuple(deb) if isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) else None
@@ -220,7 +220,7 @@ class JudgePlan(Plan):
             if q is None:
                 raise BenchError(f"{source}: decision {d['job_key']} refers to a question missing from the store")
             turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
-            jobs.append((protocol, _source_job(d, q), turns))
+            jobs.append((protocol, source_job(d, q), turns))
         if not jobs:
             raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
                              f"only QA and debate transcripts can be re-judged")
@@ -251,12 +251,10 @@ class JudgePlan(Plan):
 # -- elo (cross-play) --------------------------------------------------------------------------------
 
 
-def crossplay_jobs(debate: Protocol, questions: list[Question], pairs: list[tuple[str, str]], seed: int) -> list[tuple[Protocol, Job, None]]:
-    """Every question debated by every ordered pair of debaters, the answer order drawn per game:
-    the one place that decides which games a cross-play tournament plays."""
-    return [(debate, Job("debate", q, ORDERS[derive_seed(seed, "crossplay", q.task, q.id, a, b) % 2],
-                         agent=f"{a} vs {b}", debaters=(a, b)), None)
-            for q in questions for a, b in pairs]
+def crossplay_jobs(debate: Protocol, games: list) -> list[tuple[Protocol, Job, None]]:
+    """The debate jobs of the games `crossplay.plan_games` drew (cross-play and self-play)."""
+    return [(debate, Job("debate", g.question, g.answer_order, agent=" vs ".join(g.debaters), debaters=g.debaters), None)
+            for g in games]
 
 
 def _split_best_of_n(spec_text: str) -> tuple[str, int]:
@@ -267,8 +265,8 @@ def _split_best_of_n(spec_text: str) -> tuple[str, int]:
 
 
 class CrossplayPlan(Plan):
-    """`elo`: one-round simultaneous debates between every ordered pair of debaters (§4.3,
-    Appendix E), with an equal number of questions per task, about `pairings` games in all."""
+    """`elo`: one-round simultaneous debates (§4.3, Appendix E): the cross-play and self-play games
+    `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games."""
 
     kind, desc = "crossplay", "cross-play"
     agent_name = "crossplay"
@@ -282,8 +280,7 @@ class CrossplayPlan(Plan):
             raise BenchError(f"elo needs at least two different debaters, got {', '.join(self.names) or 'none'}")
         self.specs, self.task_names, self.pairings, self.data_dir = debaters, task_names, pairings, data_dir
         self.tasks = resolve_tasks(task_names, [])
-        self.pairs = [(a, b) for a in self.names for b in self.names if a != b]
-        self.per_task = max(1, math.ceil(pairings / (len(self.tasks) * len(self.pairs))))
+        self.per_task = crossplay.games_per_task(pairings, len(self.tasks))
         self.options = ProtocolOptions(rounds=1, turn_style="simultaneous")
         split_debias(judge_spec)
         self.output, self.judge, self.seed, self.concurrency = output, judge_spec, seed, concurrency
@@ -298,7 +295,7 @@ class CrossplayPlan(Plan):
         from oversight_bench.tasks import data_dir
 
         prepared = load_questions(store, self.tasks, data_dir(self.data_dir), self.per_task, self.seed, 0, log)
-        questions = list(prepared.questions)  # every question meets every pairing
+        questions = list(prepared.questions)
         return Prepared(questions, questions, config={"task_types": {t.name: t.task_type for t in self.tasks}},
                         skipped=prepared.skipped)
 
@@ -312,5 +309,7 @@ class CrossplayPlan(Plan):
         return Cast(judge, debaters=players)
 
     def jobs(self, prepared, store, config):
-        jobs = crossplay_jobs(get_registry().get("protocols", "debate"), prepared.questions, self.pairs, self.seed)
+        pools = {t.name: [q for q in prepared.questions if q.task == t.name] for t in self.tasks}
+        games = crossplay.plan_games(pools, self.names, self.pairings, self.seed)
+        jobs = crossplay_jobs(get_registry().get("protocols", "debate"), games)
         return jobs, len(jobs)

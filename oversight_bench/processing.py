@@ -9,9 +9,12 @@ Passage verification rules (the judge relies on them, so they are deliberately s
   trailing whitespace; inner whitespace, case and punctuation must match exactly;
 - both sides are NFC-normalised first, so composed and decomposed forms of the same character
   (e.g. "é" vs "e" + combining accent) match — they are the same text, not a paraphrase;
-- tags are matched case-insensitively and tolerate spaces inside the brackets (`< passage >`);
-- `<v_passage>`/`<u_passage>` written by the agent itself are re-checked like `<passage>`, so an agent
-  cannot forge a verified quote;
+- tags are matched case-insensitively, tolerate spaces inside the brackets (`< passage >`) and
+  carry any attributes (`<passage x="y">`, `<v_passage id=1>`), which are dropped;
+- `<v_passage>`/`<u_passage>` (also `v-passage`, `v passage`) written by the agent itself are
+  re-checked like `<passage>`, so an agent cannot forge a verified quote; on a task without an
+  article they are removed (text kept), since nothing can be verified;
+- a self-closing `<passage/>` is dropped;
 - nested passage tags are flattened: the outermost span, with inner tags removed, is checked as one;
 - a `<passage>` never closed runs to the end of the text and is unverified; a stray closing tag is
   dropped;
@@ -27,7 +30,9 @@ import unicodedata
 
 _HEADER = re.compile(r"^[ \t>#*_]*(thinking|argument)[ \t*_]*:[ \t*_]*", re.IGNORECASE | re.MULTILINE)
 _INLINE_ARGUMENT = re.compile(r"argument[ \t*_]*:[ \t*_]*", re.IGNORECASE)
-_PASSAGE_TAG = re.compile(r"<\s*(/?)\s*(?:v_|u_)?passage\s*>", re.IGNORECASE)
+_PASSAGE_TAG = re.compile(r"<\s*(/?)\s*(?:[vu]\s*[_\-\s]\s*)?passage\b([^<>]*)>", re.IGNORECASE)
+#: the checker's own marks (`<v_passage>`, `<u_passage>` and look-alikes), which no agent may write
+_MARK_TAG = re.compile(r"<\s*/?\s*[vu]\s*[_\-\s]\s*passage\b[^<>]*>", re.IGNORECASE)
 _ANSWER = re.compile(r"\banswer\b[ \t*_]*[:：]", re.IGNORECASE)
 # what follows "Answer:": optional markdown/brackets, a number, optional closing brackets
 _CHOICE = re.compile(r"[\s*_\"'`]*[<\[(]?[ \t]*(\d+(?:\.\d+)?)[ \t]*[>\])]?")
@@ -79,8 +84,20 @@ def limit_words(text: str, n: int) -> str:
     cut = text[: words[n - 1].end()] if n > 0 else ""
     depth = 0
     for m in _PASSAGE_TAG.finditer(cut):
-        depth = max(0, depth - 1) if m.group(1) else depth + 1
+        if not _self_closing(m):
+            depth = max(0, depth - 1) if m.group(1) else depth + 1
     return cut + "</passage>" if depth else cut
+
+
+def _self_closing(tag: re.Match) -> bool:
+    return tag.group(2).rstrip().endswith("/")
+
+
+def strip_passage_tags(text: str) -> str:
+    """Text without the checker's marks (`<v_passage>`, `<u_passage>`, any form; their words kept):
+    where no article can verify a quote, an agent-written mark must not reach the judge looking
+    verified. Plain `<passage>` tags claim nothing and stay."""
+    return _MARK_TAG.sub("", text)
 
 
 def _nfc(text: str) -> str:
@@ -106,6 +123,8 @@ def verify_passages(text: str, article: str) -> str:
     for m in _PASSAGE_TAG.finditer(text):
         (span if depth else out).append(text[pos:m.start()])
         pos = m.end()
+        if _self_closing(m):
+            continue
         closing = bool(m.group(1))
         if not closing:
             depth += 1
@@ -162,4 +181,4 @@ def process_turn(text: str, article: str | None, word_limit: int) -> str:
     """What the judge and the opponent see of an agent turn: thinking stripped, argument cut to
     `word_limit` words, passages verified when there is an article."""
     argument = limit_words(split_thinking(text)[1], word_limit)
-    return verify_passages(argument, article) if article is not None else argument
+    return verify_passages(argument, article) if article is not None else strip_passage_tags(argument)

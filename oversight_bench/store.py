@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import fcntl
 import hashlib
 import json
@@ -30,8 +31,9 @@ from typing import Any, Iterable, Iterator
 
 import orjson
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, disk_full, disk_full_error
 from oversight_bench.questions import Image, Question
+from oversight_bench.redact import redact_obj, scrub_known
 
 DB_NAME = "results.sqlite"
 CONFIG_NAME = "config.json"
@@ -128,6 +130,35 @@ _INSERT_CALL = ("INSERT OR IGNORE INTO calls (key, model, role, tag, protocol, t
 _INSERT_QUESTION = "INSERT OR IGNORE INTO questions VALUES (?,?,?)"
 _INSERT_RECORD = ("INSERT OR IGNORE INTO records (kind, job_key, seq, judge, agent, protocol, task, question_id,"
                   " assignment, answer_order, round, data, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+
+def _maps_disk_full(method):
+    """A Store method whose full-disk error (ENOSPC, SQLITE_FULL) becomes one line naming the folder."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (OSError, sqlite3.Error) as exc:
+            if disk_full(exc, self.dir):
+                raise disk_full_error(self.dir) from None
+            raise
+    return wrapper
+
+
+def damaged_error(directory: Path, detail: str) -> BenchError:
+    return BenchError(f"{directory / DB_NAME} is damaged ({detail}); expected an SQLite store written by oversight-bench. "
+                      f"Copy every readable record into a new run with 'oversight-bench salvage {directory} --output NEW'")
+
+
+def check_integrity(directory: Path, conn: sqlite3.Connection) -> None:
+    """`PRAGMA quick_check` (every page and index readable and consistent): a damaged store is
+    refused at once, not half-read into a report or resumed over."""
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as exc:
+        raise damaged_error(directory, str(exc)) from None
+    if rows != ["ok"]:
+        raise damaged_error(directory, "; ".join(map(str, rows))[:200])
 
 
 class _KeyFilter:
@@ -266,9 +297,20 @@ class Store:
                 ) from None
         elif not (directory / DB_NAME).exists():
             raise BenchError(f"{directory} is not a run directory: expected {directory / DB_NAME} (written by 'oversight-bench run')")
-        conn = sqlite3.connect(directory / DB_NAME, isolation_level=None, check_same_thread=False)
-        conn.row_factory = sqlite3.Row
+        db = directory / DB_NAME
+        # a 0-byte store beside a config.json (and no write-ahead log holding its pages) lost its
+        # contents: it is damaged, not a new run
+        wal = directory / (DB_NAME + "-wal")
+        if (db.exists() and db.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size)
+                and (not write or (directory / CONFIG_NAME).exists())):
+            if lock_fd is not None:
+                os.close(lock_fd)
+            raise damaged_error(directory, "0 bytes, although config.json says a run was started here")
+        conn = None
         try:
+            conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            check_integrity(directory, conn)
             version = _schema_version(conn, directory)
             if write:
                 conn.execute("PRAGMA journal_mode=WAL")
@@ -281,10 +323,15 @@ class Store:
             elif version in MIGRATIONS:
                 raise BenchError(f"{directory} holds a run in an older store format (version {version}); "
                                  f"resume it once with 'oversight-bench run' (same settings) to upgrade it")
-        except BaseException:
-            conn.close()
+        except BaseException as exc:
+            if conn is not None:
+                conn.close()
             if lock_fd is not None:
                 os.close(lock_fd)
+            if isinstance(exc, (OSError, sqlite3.Error)) and disk_full(exc, directory):
+                raise disk_full_error(directory) from None
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise damaged_error(directory, str(exc)) from None
             raise
         return cls(directory, conn, lock_fd)
 
@@ -303,14 +350,26 @@ class Store:
     # -- config ----------------------------------------------------------------------------------
     def read_config(self) -> dict[str, Any] | None:
         p = self.dir / CONFIG_NAME
-        return json.loads(p.read_text()) if p.exists() else None
+        if not p.exists():
+            return None
+        try:
+            return redact_obj(json.loads(p.read_text()))  # also a config written before redaction existed
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote. Copy every readable record "
+                             f"into a new run with 'oversight-bench salvage {self.dir} --output NEW'") from None
 
+    @_maps_disk_full
     def write_config(self, config: dict[str, Any]) -> None:
+        """Written whole or not at all (a temporary file, then renamed), with every secret redacted."""
         tmp = self.dir / (CONFIG_NAME + ".tmp")
-        tmp.write_text(json.dumps(config, indent=2, sort_keys=True, default=str))
-        os.replace(tmp, self.dir / CONFIG_NAME)
+        try:
+            tmp.write_text(json.dumps(redact_obj(config), indent=2, sort_keys=True, default=str))
+            os.replace(tmp, self.dir / CONFIG_NAME)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     # -- batching ----------------------------------------------------------------------------------
+    @_maps_disk_full
     def begin_batching(self) -> None:
         """Send writes to a background writer that group-commits them in order (see module doc)."""
         if self._writer is None:
@@ -321,6 +380,7 @@ class Store:
             self._writer = _Writer(self.dir / DB_NAME, self._pending)
             self._writer.start()
 
+    @_maps_disk_full
     def flush(self) -> None:
         """Wait until everything written so far is committed."""
         if self._writer is not None:
@@ -328,6 +388,7 @@ class Store:
             self._writer.q.join()
             self._raise_writer_error()
 
+    @_maps_disk_full
     def end_batching(self) -> None:
         w = self._writer
         if w is None:
@@ -340,6 +401,7 @@ class Store:
         if w.error is not None:
             raise w.error
 
+    @_maps_disk_full
     def _raise_writer_error(self) -> None:
         if self._writer is not None and self._writer.error is not None:
             raise self._writer.error
@@ -373,12 +435,16 @@ class Store:
         row = self.conn.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
         return json.loads(row["response"]) if row else None
 
+    @_maps_disk_full
     def put_call(self, key: str, *, model: str, request: dict | str, response: dict, context: dict[str, Any],
                  prompt_tokens: int, completion_tokens: int, latency_s: float, attempts: int = 1) -> None:
         """`request` may be given already serialised (its canonical JSON, as hashed for `key`)."""
         row = (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
                context.get("question_id"), context.get("assignment"), context.get("answer_order"),
-               request if isinstance(request, str) else dumps(request),
+               # the request carries the backend's fingerprint (a base_url, say): no registered secret
+               # may stay in it (about 5-10 us a call, only while secrets are registered); the
+               # response is the model's text, which never saw a secret
+               scrub_known(request if isinstance(request, str) else dumps(request)),
                dumps(response),
                prompt_tokens, completion_tokens, latency_s, attempts, time.time())
         if self._writer is not None:
@@ -393,12 +459,13 @@ class Store:
         rows = self.conn.execute("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))
         return {r["job_key"] for r in rows}
 
+    @_maps_disk_full
     def write_job(self, job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:
         """All records of one job, atomically."""
         now = time.time()
         base = tuple(fields.get(f) for f in JOB_FIELDS)
-        rows = [("turn", job_key, i, *base, t.get("round"), dumps(t), now) for i, t in enumerate(turns)]
-        rows.append(("decision", job_key, -1, *base, None, dumps(decision), now))
+        rows = [("turn", job_key, i, *base, t.get("round"), scrub_known(dumps(t)), now) for i, t in enumerate(turns)]
+        rows.append(("decision", job_key, -1, *base, None, scrub_known(dumps(decision)), now))
         if self._writer is not None:
             self._enqueue(("job", rows))  # one transaction, after the job's calls
             return
@@ -406,6 +473,7 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.executemany(_INSERT_RECORD, rows)
 
+    @_maps_disk_full
     def put_questions(self, questions: Iterable[Question]) -> None:
         """Store each question once, so a run can be re-judged or reported without the data dir.
         While batching (a streamed run) they go through the writer, ahead of their jobs' records."""
@@ -421,6 +489,7 @@ class Store:
         return {(r["task"], r["question_id"]): question_from_dict(json.loads(r["data"]))
                 for r in self.conn.execute("SELECT * FROM questions")}
 
+    @_maps_disk_full
     def record_skipped(self, task: str, skipped: dict[str, int]) -> None:
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")

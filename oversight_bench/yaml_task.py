@@ -27,6 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from oversight_bench.errors import BenchError
+from oversight_bench.paths import check_relative_patterns
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
 from oversight_bench.sources import LoadContext, Records
@@ -150,6 +151,8 @@ def parse_config(path: Path) -> TaskConfig:
         raise _err(path, exc) from None
     if cfg.source.local is None and cfg.source.hub is None and cfg.source.generator is None:
         raise BenchError(f"{path}: field 'source': expected at least one of local, hub, generator")
+    if cfg.source.local is not None:
+        check_relative_patterns([*cfg.source.local.files, *cfg.source.local.exclude], str(path), "source.local.files")
     return cfg
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from oversight_bench.errors import BenchError
+from oversight_bench.sandbox import require_isolation, unsafe_exec_option
 
 PROMPT = '''Write a Python program that solves the math word problem below. Define a function
 `solution()` that returns the final numeric answer. Reply with the code only, in one ```python block.
@@ -112,6 +113,7 @@ def _done_ids(output: Path) -> set[str]:
 @click.option("--concurrency", type=click.IntRange(1), help="questions in flight (default: the backend's)")
 @click.option("--include-pot/--skip-pot", default=False, show_default=True,
               help="also build questions that already have a real Program-of-Thoughts pair")
+@unsafe_exec_option
 def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, concurrency, include_pot):
     """Build a task that needs model-generated data (GSM8KQA program pairs), saved for reuse."""
     from oversight_bench.models import build_model
@@ -136,6 +138,7 @@ def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, 
     if not items:
         click.echo(f"nothing to build: every question is already in {out} or has a real pair")
         return
+    require_isolation()  # before any model call: refuse now if the programs could not be run
     model = build_model(model_spec)
 
     async def go():

@@ -43,6 +43,9 @@ class Case:
     #: run against a copy of a finished run and check nothing is lost (False: a fresh directory,
     #: where the model settings differ and the resume check would speak first)
     keeps_records: bool = True
+    #: damage a copy of the finished run's store this way first (see `_damage`); the command points
+    #: at it as {out}, and the damaged file must be left byte for byte as it was
+    damage: str | None = None
 
 
 def _yaml_task(name: str, body: str) -> str:
@@ -64,6 +67,12 @@ binary:
   mode: pair
 sample_size: 8
 """
+
+def _damaged(cid: str, how: str, args: list[str]) -> Case:
+    return Case(cid, args, ["results.sqlite", "damaged", "salvage"], keeps_records=False, damage=how)
+
+
+RUN_OUT = [*BASE, "--limit", "4", "--output", "{out}"]
 
 CASES = [
     # run.yaml
@@ -140,7 +149,66 @@ CASES = [
          keeps_records=False),
     Case("judge_from_not_a_run", ["judge", "--from", "{tmp}/emptydata", "--judge", S, "--output", "{tmp}/rj"],
          ["not a run directory"], keeps_records=False),
+    # model options every backend shares (issue 13)
+    Case("spec_base_url_unclosed_ipv6", [*BASE, "--judge", "openai:m,base_url=http://[::1"],
+         ["base_url", "not a valid url", "expected e.g. http://"]),
+    Case("spec_timeout_not_a_number", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,timeout=abc"],
+         ["timeout", "abc", "number of seconds"]),
+    Case("spec_max_retries_negative", [*BASE, "--agent", "openai:m,base_url=http://127.0.0.1:9/v1,max_retries=-1"],
+         ["max_retries", "-1", ">= 0"]),
+    Case("spec_concurrency_zero", [*BASE, "--judge", "scripted:default,concurrency=0"], ["concurrency", ">= 1"]),
+    # task YAML files outside the data directory
+    Case("task_files_absolute", [*BASE, "--include-path", "{tmp}/tasks_abs", "--tasks", "t_abs"],
+         ["t_abs.yaml", "/etc/passwd", "absolute path", "relative to the data"]),
+    Case("task_files_dotdot", [*BASE, "--include-path", "{tmp}/tasks_dotdot", "--tasks", "t_dotdot"],
+         ["t_dotdot.yaml", "'..'", "relative to the data"]),
+    # a damaged results.sqlite, from every command that reads or writes one
+    _damaged("store_zero_bytes_run", "zero", ["run", *RUN_OUT]),
+    _damaged("store_zero_bytes_judge", "zero", ["judge", "--from", "{out}", "--judge", S, "--output", "{tmp}/rj_zero"]),
+    _damaged("store_zero_bytes_report", "zero", ["report", "{out}", "--output", "{tmp}/rep_zero", "--no-figures"]),
+    _damaged("store_zero_bytes_export", "zero", ["export", "{out}"]),
+    _damaged("store_zero_bytes_leaderboard", "zero", ["leaderboard", "{out}", "--output", "{tmp}/lb_zero"]),
+    _damaged("store_zero_bytes_elo", "zero", ["elo", "{out}", "--output", "{tmp}/elo_zero"]),
+    _damaged("store_truncated_run", "truncated", ["run", *RUN_OUT]),
+    _damaged("store_truncated_judge", "truncated", ["judge", "--from", "{out}", "--judge", S, "--output", "{tmp}/rj_tr"]),
+    _damaged("store_truncated_leaderboard", "truncated", ["leaderboard", "{out}", "--output", "{tmp}/lb_tr"]),
+    _damaged("store_corrupt_page_run", "page", ["run", *RUN_OUT]),
+    _damaged("store_corrupt_page_report", "page", ["report", "{out}", "--output", "{tmp}/rep_page", "--no-figures"]),
+    _damaged("store_corrupt_page_export", "page", ["export", "{out}"]),
+    _damaged("store_corrupt_header_elo", "header", ["elo", "{out}", "--output", "{tmp}/elo_header"]),
+    _damaged("store_corrupt_header_export", "header", ["export", "{out}"]),
+    _damaged("store_corrupt_header_run", "header", ["run", *RUN_OUT]),
+    Case("salvage_into_a_run", ["salvage", "{tmp}/base_run", "--output", "{tmp}/base_run"], ["not empty", "new folder"],
+         keeps_records=False),
+    # importers name the file and the row they could not read
+    Case("nyu_metadata_garbage", ["import", "nyu-debate", "{tmp}/nyu_badmeta", "--output", "{tmp}/imp_nyu1"],
+         ["debates-metadata.jsonl", "line 2", "expected a json object"], keeps_records=False),
+    Case("nyu_room_garbage", ["import", "nyu-debate", "{tmp}/nyu_badroom", "--output", "{tmp}/imp_nyu2"],
+         ["debates_official.tar.xz", "room r1", "no field 'setup'"], keeps_records=False),
+    Case("nyu_archive_garbage", ["import", "nyu-debate", "{tmp}/nyu_badtar", "--output", "{tmp}/imp_nyu3"],
+         ["debates_official.tar.xz", "cannot read it", "tar.xz"], keeps_records=False),
+    Case("llm_debate_row_garbage", ["import", "llm-debate", "{tmp}/khan_bad.csv", "--output", "{tmp}/imp_khan"],
+         ["khan_bad.csv", "row 2", "id '7'"], keeps_records=False),
 ]
+
+COMMANDS = ("export", "judge", "report", "leaderboard", "elo", "import", "salvage", "run")
+
+
+def _damage(db: Path, how: str) -> None:
+    """zero: 0 bytes (beside config.json); truncated: the first half; page: page 2 overwritten with
+    junk; header: the SQLite header overwritten."""
+    data = db.read_bytes()
+    assert len(data) >= 4 * 4096, len(data)
+    if how == "zero":
+        db.write_bytes(b"")
+    elif how == "truncated":
+        db.write_bytes(data[: len(data) // 2])
+    elif how == "page":
+        db.write_bytes(data[:4096] + bytes(range(256)) * 16 + data[8192:])
+    elif how == "header":
+        db.write_bytes(b"not a database!\0" + data[16:])
+    else:
+        raise ValueError(how)
 
 
 def _prepare(tmp: Path) -> None:
@@ -160,6 +228,11 @@ def _prepare(tmp: Path) -> None:
         d = tmp / f"tasks_{name.removeprefix('t_')}"
         d.mkdir()
         (d / f"{name}.yaml").write_text(_yaml_task(name, body))
+    for name, files in {"t_abs": "[/etc/passwd]", "t_dotdot": "['../outside/rows.jsonl']"}.items():
+        d = tmp / f"tasks_{name.removeprefix('t_')}"
+        d.mkdir()
+        (d / f"{name}.yaml").write_text(_yaml_task(name, GOOD_TASK).replace("[rows.jsonl]", files))
+    _prepare_imports(tmp)
     (tmp / "baddata").mkdir()
     (tmp / "baddata" / "rows.jsonl").write_text('{"q": "unclosed\n[1, 2]\n{"q": "no answers"}\n{"right": "x"}\n')
     # an installed plugin whose module raises on import (a dist-info found on PYTHONPATH)
@@ -170,6 +243,40 @@ def _prepare(tmp: Path) -> None:
     (bp / "obench_broken_plugin-0.1.dist-info" / "entry_points.txt").write_text(
         "[oversight_bench]\nbroken = obench_broken_plugin\n")
     (bp / "obench_broken_plugin.py").write_text("raise ImportError('obench_broken_plugin needs missing_dependency')\n")
+
+
+def _prepare_imports(tmp: Path) -> None:
+    """NYU folders and a Khan CSV, each with garbage in one place."""
+    import csv
+    import io
+    import json
+    import tarfile
+
+    def nyu(folder: str, meta: str, rooms: dict[str, object] | None, raw_tar: bytes | None = None) -> None:
+        d = tmp / folder
+        d.mkdir()
+        (d / "debates-metadata.jsonl").write_text(meta)
+        if raw_tar is not None:
+            (d / "debates_official.tar.xz").write_bytes(raw_tar)
+            return
+        with tarfile.open(d / "debates_official.tar.xz", "w:xz") as tar:
+            for name, room in (rooms or {}).items():
+                blob = json.dumps(room).encode()
+                info = tarfile.TarInfo(f"debates/official/{name}.json")
+                info.size = len(blob)
+                tar.addfile(info, io.BytesIO(blob))
+
+    good_meta = json.dumps({"name": "r1", "setting": {"isDebate": True, "isHuman": False}}) + "\n"
+    nyu("nyu_badmeta", good_meta + "{not json\n", {})
+    nyu("nyu_badroom", good_meta, {"r1": {"rounds": []}})
+    nyu("nyu_badtar", good_meta, None, raw_tar=b"\xfd7zXZ\0 this is not really xz")
+    f = io.StringIO()
+    w = csv.writer(f)
+    w.writerow(["id", "question", "story", "correct answer", "negative answer", "transcript", "answer"])
+    good = {"rounds": [{"correct": "Argument: it is A", "incorrect": "Argument: it is B"}], "names": {}}
+    w.writerow(["6", "Q?", "A story.", "A", "B", json.dumps(good), ""])
+    w.writerow(["7", "Q2?", "A story.", "A", "B", json.dumps({"rounds": ["not a round"], "names": {}}), ""])
+    (tmp / "khan_bad.csv").write_text(f.getvalue())
 
 
 def _sub(x: str, tmp: Path) -> str:
@@ -194,23 +301,28 @@ def outcomes(tmp_path_factory):
     assert res.returncode == 0, res.stderr
     expected = records(base)
     assert len(expected) == 4
+    assert not (base / "results.sqlite-wal").exists()  # all in the main file: damage hits real pages
 
     def one(case: Case):
-        args = [_sub(a, tmp) for a in case.args]
-        env = {k: _sub(v, tmp) for k, v in case.env.items()}
         out = tmp / f"out_{case.id}"
-        if case.keeps_records:
+        args = [_sub(a, tmp).replace("{out}", str(out)) for a in case.args]
+        env = {k: _sub(v, tmp) for k, v in case.env.items()}
+        if case.keeps_records or case.damage:
             shutil.copytree(base, out, ignore=shutil.ignore_patterns(".lock"))
-        if args and args[0] in ("export", "judge"):
+        before = None
+        if case.damage:
+            _damage(out / "results.sqlite", case.damage)
+            before = (out / "results.sqlite").read_bytes()
+        if args and args[0] in COMMANDS:
             cmd = args
         elif "--output" in args:
             cmd = ["run", *args]
         else:
             cmd = ["run", *args, "--output", str(out)]
-        return case.id, _cli(cmd, env), out
+        return case.id, _cli(cmd, env), out, before
 
     with ThreadPoolExecutor(max_workers=6) as pool:
-        results = {cid: (r, out) for cid, r, out in pool.map(one, CASES)}
+        results = {cid: (r, out, before) for cid, r, out, before in pool.map(one, CASES)}
     return results, expected, tmp
 
 
@@ -221,7 +333,7 @@ def test_at_least_30_cases():
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_bad_input_one_line_exit_2(outcomes, case):
     results, expected, _ = outcomes
-    res, out = results[case.id]
+    res, out, damaged = results[case.id]
     assert res.returncode == 2, f"exit {res.returncode}\nstdout: {res.stdout[-800:]}\nstderr: {res.stderr[-1500:]}"
     assert "Traceback" not in res.stderr + res.stdout
     lines = [l for l in res.stderr.splitlines() if l.strip()]
@@ -234,12 +346,14 @@ def test_bad_input_one_line_exit_2(outcomes, case):
         assert want.lower() in last.lower(), f"{want!r} not in: {last}"
     if case.keeps_records:
         assert records(out) == expected, "finished records changed"
+    if case.damage:
+        assert (out / "results.sqlite").read_bytes() == damaged, "the damaged store was written to"
 
 
 def test_broken_plugin_reported_and_the_rest_works(outcomes, tmp_path):
     """The broken plugin is one warning line; runs that do not need it still work."""
     results, _, tmp = outcomes
-    res, _ = results["broken_plugin_protocol"]
+    res, _, _ = results["broken_plugin_protocol"]
     assert re.search(r"plugin .*broken.* failed to load: ImportError: obench_broken_plugin needs missing_dependency", res.stderr)
     env = {"PYTHONPATH": str(tmp / "broken_plugin")}
     ok = _cli(["run", *BASE, "--limit", "2", "--output", str(tmp_path / "r")], env)

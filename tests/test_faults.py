@@ -116,3 +116,179 @@ def test_failed_jobs_are_saved_around_and_a_rerun_completes(tmp_path):
         assert con.execute("SELECT COUNT(DISTINCT question_id), COUNT(*) FROM records WHERE kind='decision'").fetchone() == (100, 100)
     finally:
         con.close()
+
+
+# -- a full disk (issue 13 items 3 and 8) -------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+
+from helpers import records  # noqa: E402
+
+DISK_ARGS = ["--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "arith",
+             "--protocols", "qa_without_article,consultancy,debate", "--limit", "24", "--seed", "3", "--quiet"]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """An 8 MiB tmpfs (a real file system that answers ENOSPC), and `fill(room)` that leaves about
+    `room` bytes free on it (None: all free)."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mnt)], capture_output=True, text=True)
+    if res.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({res.stderr.strip()}); the full-disk test needs root")
+
+    def fill(room: int | None) -> None:
+        filler = mnt / "filler"
+        filler.unlink(missing_ok=True)
+        if room is None:
+            return
+        import os
+
+        st = os.statvfs(mnt)
+        free = st.f_bavail * st.f_frsize
+        with open(filler, "wb") as f:
+            try:
+                f.write(b"\0" * max(0, free - room))
+            except OSError:
+                pass
+
+    try:
+        yield mnt, fill
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def _cli_run(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True, cwd=REPO,
+                          timeout=timeout)
+
+
+def _one_line_disk_full(res: subprocess.CompletedProcess) -> None:
+    assert res.returncode == 2, f"exit {res.returncode}: {res.stderr[-2000:]}"
+    assert "Traceback" not in res.stderr
+    lines = [l for l in res.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: no space left on the device"), res.stderr[-2000:]
+
+
+def _stored(out: Path) -> list[str]:
+    """The run's records; none when the disk filled before the store's tables were made."""
+    db = out / "results.sqlite"
+    if not db.exists() or not db.stat().st_size:
+        return []
+    con = sqlite3.connect(db)
+    try:
+        made = con.execute("SELECT 1 FROM sqlite_master WHERE name='records'").fetchone()
+    finally:
+        con.close()
+    return records(out) if made else []
+
+
+def test_full_disk_during_a_run_resumes_exactly(small_disk, tmp_path):
+    """The disk fills at several points of a run (before the store exists, early, mid-run, late):
+    each time one line and exit 2, every stored job whole; after space is freed the resumed run
+    equals an uninterrupted one."""
+    mnt, fill = small_disk
+    ref = tmp_path / "ref"
+    assert _cli_run(["run", *DISK_ARGS, "--output", str(ref)]).returncode == 0
+    expected = records(ref)
+    by_job: dict[str, set[str]] = {}
+    import json
+
+    for r in expected:
+        by_job.setdefault(json.loads(r)["job_key"], set()).add(r)
+    out = mnt / "run"
+    stored = []
+    for room in (0, 300 << 10, 600 << 10, 900 << 10, 1200 << 10, 1800 << 10):  # the WAL grows by pages a commit
+        fill(room)
+        res = _cli_run(["run", *DISK_ARGS, "--output", str(out)])
+        if res.returncode == 0:
+            break
+        _one_line_disk_full(res)
+        assert str(out) in res.stderr
+        fill(None)  # free the space: what was stored must read back whole
+        got = _stored(out)
+        jobs: dict[str, set[str]] = {}
+        for r in got:
+            jobs.setdefault(json.loads(r)["job_key"], set()).add(r)
+        assert all(recs == by_job[k] for k, recs in jobs.items()), "a job is partial after ENOSPC"
+        stored.append(len(jobs))
+    # before the store existed, and at two or more points mid-run (different numbers of jobs stored)
+    assert stored[0] == 0 and stored == sorted(stored) and len({n for n in stored if n > 0}) >= 2, \
+        f"the disk did not fill at enough points of the run: jobs stored {stored}"
+    fill(None)
+    res = _cli_run(["run", *DISK_ARGS, "--output", str(out)])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert records(out) == expected, f"jobs stored after each full disk: {stored}"
+
+
+def test_full_disk_during_report(small_disk, tmp_path):
+    """`report` writing to a full disk, at several points: one line, exit 2, the run untouched; with
+    space freed the report equals one written without the fault."""
+    import json
+
+    mnt, fill = small_disk
+    run = tmp_path / "run"
+    assert _cli_run(["run", *DISK_ARGS, "--output", str(run)]).returncode == 0
+    before = records(run)
+    ref = tmp_path / "ref_report"
+    assert _cli_run(["report", str(run), "--output", str(ref)]).returncode == 0
+    failures = 0
+    for room in (0, 4 << 10, 48 << 10, 160 << 10):
+        fill(room)
+        res = _cli_run(["report", str(run), "--output", str(mnt / "report")])
+        if res.returncode == 0:
+            continue
+        _one_line_disk_full(res)
+        failures += 1
+        assert records(run) == before
+    assert failures >= 2, "the disk did not fill during report"
+    fill(None)
+    res = _cli_run(["report", str(run), "--output", str(mnt / "report")])
+    assert res.returncode == 0, res.stderr[-2000:]
+
+    def stable(path: Path) -> dict:
+        data = json.loads(path.read_text())
+        return {k: v for k, v in data.items() if k not in ("generated", "created", "runs")}
+
+    assert stable(mnt / "report" / "report.json") == stable(ref / "report.json")
+    assert records(run) == before
+
+
+@pytest.mark.parametrize("how", ["middle_page", "truncated", "zero"])
+def test_salvage_then_resume_equals_uninterrupted(tmp_path, how):
+    """A damaged store is refused; `salvage` copies what reads back into a fresh run, and the same
+    run command on it finishes with the records of an uninterrupted run."""
+    import json
+    import shutil
+
+    ref = tmp_path / "ref"
+    assert _cli_run(["run", *DISK_ARGS, "--output", str(ref)]).returncode == 0
+    expected = records(ref)
+    bad = tmp_path / "bad"
+    shutil.copytree(ref, bad, ignore=shutil.ignore_patterns(".lock"))
+    db = bad / "results.sqlite"
+    data = db.read_bytes()
+    mid = (len(data) // 2) // 4096 * 4096
+    db.write_bytes({"middle_page": data[:mid] + b"\xa5" * 4096 + data[mid + 4096:],
+                    "truncated": data[: len(data) * 2 // 3], "zero": b""}[how])
+    refused = _cli_run(["run", *DISK_ARGS, "--output", str(bad)])
+    assert refused.returncode == 2 and "salvage" in refused.stderr and "Traceback" not in refused.stderr
+    new = tmp_path / "new"
+    res = _cli_run(["salvage", str(bad), "--output", str(new)])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr
+    kept = records(new)
+    assert set(kept) <= set(expected)  # nothing invented, nothing altered
+    def n_calls(d):
+        con = sqlite3.connect(d / "results.sqlite")
+        try:
+            return con.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+        finally:
+            con.close()
+
+    if how != "zero":  # the damage cost records or calls, and not all of them
+        assert kept and (len(kept) < len(expected) or 0 < n_calls(new) < n_calls(ref)), res.stdout
+    assert json.loads((new / "config.json").read_text())["seed"] == 3
+    res = _cli_run(["run", *DISK_ARGS, "--output", str(new)])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert records(new) == expected

@@ -68,8 +68,11 @@ def test_crossplay_elo(tmp_path):
     st = Store.open(out / "crossplay")
     try:
         decisions = list(st.iter_records("decision"))
-        assert len(decisions) == 24  # 2 questions per task x 2 tasks x 6 ordered pairs
         assert all(len(d["extra"]["debaters"]) == 2 for d in decisions)
+        cross = [d for d in decisions if d["extra"]["debaters"][0] != d["extra"]["debaters"][1]]
+        assert len(cross) == 24  # 12 per task, each a distinct (question, pair) draw
+        assert len({(d["task"], d["question_id"], frozenset(d["extra"]["debaters"])) for d in cross}) == 24
+        assert len(decisions) - len(cross) == 24  # self-play: 4 questions per task x 2 tasks x 3 debaters
         assert {q.task for q in st.questions().values()} == {"prontoqa", "truthfulqa"}
     finally:
         st.close()

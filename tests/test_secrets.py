@@ -101,3 +101,149 @@ def test_accepted_key_not_in_records(rejecting, tmp_path):
     assert export.returncode == 0 and '"kind": "call"' in export.stdout
     assert GOOD not in res.stdout + res.stderr + export.stdout + export.stderr
     assert _scan(tmp_path, GOOD) == []
+
+
+# -- URL credentials, query parameters, every output (issue 13 item 2) ----------------------------------
+USER = "user-7c1d9e0a"
+PASSWORD = "PaSs-9b8a7c6d5e4f"
+QUERY_KEY = "QkEy-0f1e2d3c4b5a6978"
+SPEC_KEY = "sk-spec-key-Zz9Yy8Xx7Ww6"
+
+
+def _scan_ci(root: Path, secrets: list[str]) -> list[str]:
+    """Files under root holding any secret in any case (also URL-encoded), and the text of every
+    SQLite store's dump (each table, whatever is stored there)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    needles = {n.lower().encode() for s in secrets for n in (s, quote(s, safe=""))}
+    hits = []
+    for p in root.rglob("*"):
+        if not p.is_file():
+            continue
+        data = p.read_bytes().lower()
+        hits += [f"{p.relative_to(root)}" for n in needles if n in data]
+        if p.name == "results.sqlite":
+            con = sqlite3.connect(p)
+            try:
+                dump = "\n".join(con.iterdump()).lower().encode()
+            finally:
+                con.close()
+            hits += [f"{p.relative_to(root)} (dump)" for n in needles if n in dump]
+    return hits
+
+
+def _all_outputs(out: Path, scratch: Path) -> str:
+    """Run export, report and leaderboard on the run; return their stdout + stderr."""
+    text = ""
+    for args in (["export", str(out)], ["report", str(out), "--output", str(scratch / "report"), "--no-figures"],
+                 ["leaderboard", str(out), "--output", str(scratch / "board")]):
+        res = subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True,
+                             cwd=scratch, timeout=100, env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert "Traceback" not in res.stderr, res.stderr[-2000:]
+        text += res.stdout + res.stderr
+    return text
+
+
+def test_url_userinfo_and_spec_key_never_written_or_printed(rejecting, tmp_path):
+    """base_url with user:password@, and the key in the spec itself (any case): the run works,
+    and no file, table, export, report, leaderboard page or terminal line holds them."""
+    url = rejecting.url.replace("http://", f"http://{USER}:{PASSWORD}@")
+    home = tmp_path / "home"
+    home.mkdir()
+    spec = f"openai:judge-model,base_url={url},concurrency=4,max_retries=1,timeout=5,api_key={GOOD}"
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    env.update(HOME=str(home), OPENAI_LOG="debug", PYTHONPATH=str(REPO))
+    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
+           "--protocols", "qa_without_article", "--limit", "4", "--output", str(tmp_path / "out")]
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=100)
+    assert res.returncode == 0, res.stderr[-2000:]
+    cfg = (tmp_path / "out" / "config.json").read_text()
+    assert "***@127.0.0.1" in cfg and "api_key=***" in cfg  # redacted, not dropped
+    printed = res.stdout + res.stderr + _all_outputs(tmp_path / "out", tmp_path)
+    for secret in (PASSWORD, GOOD, USER):
+        for form in (secret, secret.upper(), secret.lower()):
+            assert form not in printed, form
+    assert _scan_ci(tmp_path, [PASSWORD, GOOD, USER]) == []
+
+
+def test_query_credentials_never_written_or_printed(rejecting, tmp_path):
+    """`?api-key=` and `&Token=` in base_url: masked in every output whatever happens to the run."""
+    url = f"{rejecting.url}?api-key={QUERY_KEY}&Token={PASSWORD}"
+    res = subprocess.run(
+        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", f"openai:m,base_url={url},max_retries=0,timeout=5",
+         "--agent", f"openai:m,base_url={url},max_retries=0,timeout=5", "--tasks", "arith", "--protocols",
+         "qa_without_article", "--limit", "3", "--output", str(tmp_path / "q"), "--quiet"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=100,
+        env={**os.environ, "OPENAI_API_KEY": GOOD, "OPENAI_LOG": "debug", "PYTHONPATH": str(REPO)})
+    assert "Traceback" not in res.stderr
+    printed = res.stdout + res.stderr
+    if (tmp_path / "q" / "results.sqlite").exists() and res.returncode == 0:
+        printed += _all_outputs(tmp_path / "q", tmp_path)
+    for secret in (QUERY_KEY, PASSWORD):
+        assert secret.lower() not in printed.lower(), printed[-1500:]
+    assert _scan_ci(tmp_path, [QUERY_KEY, PASSWORD]) == []
+    if (tmp_path / "q" / "config.json").exists():
+        assert "api-key=***" in (tmp_path / "q" / "config.json").read_text()
+
+
+@pytest.mark.xfail(strict=True, reason="the openai adapter joins /chat/completions after base_url's query; the sdk "
+                                       "rewrite of model_adapters/openai_api.py must send the query as default_query")
+def test_query_in_base_url_reaches_the_server(rejecting, tmp_path):
+    """Only display and storage are redacted: the request itself still carries base_url's query."""
+    url = f"{rejecting.url}?api-version=2024-06-01"
+    spec = f"openai:m,base_url={url},max_retries=0,timeout=5"
+    res = subprocess.run(
+        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
+         "--protocols", "qa_without_article", "--limit", "2", "--output", str(tmp_path / "q"), "--quiet"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=100,
+        env={**os.environ, "OPENAI_API_KEY": GOOD, "PYTHONPATH": str(REPO)})
+    assert res.returncode == 0, res.stderr[-1500:]
+
+
+def test_redaction_rules():
+    """The one redaction function: registered secrets in any case, URL userinfo, credential-like
+    query parameters (any case, any of the usual names), key shapes; display-only."""
+    from oversight_bench.models import parse_spec, redact_spec
+    from oversight_bench.redact import forget_secrets, redact_obj, redact_text, register_env_secrets
+
+    forget_secrets()
+    spec = parse_spec(f"openai:m,base_url=http://{USER}:{PASSWORD}@h:8/v1?API_KEY={QUERY_KEY}&x=1,api_key={SPEC_KEY}")
+    assert spec.options["base_url"].endswith(f"?API_KEY={QUERY_KEY}&x=1")  # the request gets the real URL
+    shown = redact_spec(spec)
+    assert shown == "openai:m,base_url=http://***@h:8/v1?API_KEY=***&x=1,api_key=***", shown
+    # once seen, a secret is removed wherever it shows up, in any case
+    echo = f"401: key {SPEC_KEY.upper()} rejected for {USER}; try {QUERY_KEY.lower()} or {PASSWORD.swapcase()}"
+    assert redact_text(echo) == "401: key *** rejected for ***; try *** or ***"
+    for name in ("api-key", "api_key", "key", "token", "access_token", "sig", "password", "Signature", "X-Api-Key",
+                 "client_secret", "AUTH"):
+        assert redact_text(f"see https://h/p?a=1&{name}=v4lue-123") == f"see https://h/p?a=1&{name}=***", name
+    assert redact_text("https://h/p?max_tokens=5&page=2") == "https://h/p?max_tokens=5&page=2"
+    assert redact_text("bad url http://u:p@[::1 here") == "bad url http://***@[::1 here"
+    assert redact_text("Authorization: Bearer abc.def-123") == "Authorization: Bearer ***"
+    assert redact_obj({"api_key": "zzzzzzzz", "nested": [f"http://a:{PASSWORD}@h"]}) == {
+        "api_key": "***", "nested": ["http://***@h"]}
+    register_env_secrets({"MY_JUDGE_KEY": "env-secret-value-1", "PWD": "/home/me", "HF_TOKEN": "hf_abcdefghijkl"})
+    assert redact_text("x ENV-SECRET-VALUE-1 /home/me hf_abcdefghijkl") == "x *** /home/me ***"
+    forget_secrets()
+
+
+def test_log_records_redacted(capsys):
+    """Every log record of the process, from any library, whatever handler writes it."""
+    import logging
+
+    from oversight_bench.redact import forget_secrets, install_log_redaction, register_secret
+
+    install_log_redaction()
+    register_secret("sk-logged-secret-123")
+    logger = logging.getLogger("httpx.test")
+    handler = logging.StreamHandler()
+    logger.addHandler(handler)
+    try:
+        logger.warning("HTTP Request: POST %s key=%s", "http://u:pw-123456@h/v1?api-key=qq-123456", "SK-LOGGED-SECRET-123")
+    finally:
+        logger.removeHandler(handler)
+        forget_secrets()
+    err = capsys.readouterr().err
+    assert "pw-123456" not in err and "qq-123456" not in err and "logged-secret" not in err.lower()
+    assert "http://***@h/v1?api-key=***" in err

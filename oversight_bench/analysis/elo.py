@@ -3,9 +3,20 @@
 Expected win rate of i over j: 1 / (1 + 10^((E_j - E_i)/scale)), scale 500 as the paper states
 (following Khan et al. 2024). Ratings minimise the negative log-likelihood of the observed win-rate
 matrix with BFGS (the paper found NLL handled few games better than squared error). Correct-Elo and
-incorrect-Elo treat each debater's two sides as separate players. 95% intervals come from
-resampling the games with replacement over 500 seeds. Ratings are identified only up to a constant,
-so they are centred on `anchor` (mean rating).
+incorrect-Elo treat each debater's two sides as separate players. Ratings are identified only up to
+a constant, so they are centred on `anchor` (mean rating).
+
+Prior: each pair of players that met gets `prior_games` virtual games, half won by each (virtual
+draws, as in Coulom's BayesElo), before the fit; default 1, so n games' win rate w/n becomes
+(w + 0.5)/(n + 1). Without it a perfect record has no finite maximum (BFGS stops thousands of points
+apart, wherever its tolerance lets it); with it 10 wins out of 10 give a gap of
+500*log10(10.5/0.5) = 661 points, and at tens of games per pair ratings move by a few points.
+`prior_games=0` is the paper's bare fit.
+
+95% intervals: percentile bootstrap over 500 seeds that resamples questions (all games on a drawn
+question together), within each task, so games sharing a question are not counted as independent
+evidence; games that name no question are resampled one by one. Self-play games (a player against
+itself) carry no information on ratings and are left out of the fit.
 """
 
 from __future__ import annotations
@@ -22,13 +33,22 @@ from oversight_bench.errors import BenchError
 
 SCALE = 500.0
 N_BOOTSTRAP = 500
+#: virtual drawn games per pair of players that met (see the module docstring)
+PRIOR_GAMES = 1.0
 
-#: a game: (player_1, player_2, winner) where winner is 1 or 2; optional sides ('correct'/'incorrect')
+#: a game: player_1, player_2, winner (1 or 2); optional side_1/side_2 ('correct'/'incorrect'),
+#: question (the bootstrap unit) and task (the bootstrap stratum)
 Game = dict[str, Any]
 
 
 def expected_win(ei: float, ej: float, scale: float = SCALE) -> float:
     return 1.0 / (1.0 + 10.0 ** ((ej - ei) / scale))
+
+
+def prior_text(prior_games: float) -> str:
+    if not prior_games:
+        return "none (paper's bare fit; a perfect record diverges)"
+    return f"{prior_games:g} virtual drawn game(s) per pair of players that met"
 
 
 def win_matrix(games: Iterable[Game], players: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -44,26 +64,29 @@ def win_matrix(games: Iterable[Game], players: Sequence[str]) -> tuple[np.ndarra
     return w, w + w.T
 
 
-def _fit_matrix(wins: np.ndarray, played: np.ndarray, scale: float, weighting: str) -> np.ndarray:
+def _fit_matrix(wins: np.ndarray, played: np.ndarray, scale: float, weighting: str, prior_games: float,
+                x0: np.ndarray | None = None) -> np.ndarray:
     """BFGS on the NLL; `weighting='rates'` uses win rates (the paper's objective), 'counts' uses games."""
+    met = played > 0
+    wins = wins + np.where(met, prior_games / 2.0, 0.0)
+    played = played + np.where(met, prior_games, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        target = np.where(played > 0, wins / np.where(played > 0, played, 1), 0.0) if weighting == "rates" else wins
+        target = np.where(met, wins / np.where(met, played, 1), 0.0) if weighting == "rates" else wins
     k = np.log(10.0) / scale
     n = wins.shape[0]
 
-    def f(e):
-        diff = (e[:, None] - e[None, :]) * k  # log-odds that i beats j
+    def f(x):  # x: ratings in natural log-odds units (e * k), which keeps BFGS well scaled
+        diff = x[:, None] - x[None, :]  # log-odds that i beats j
         # -log sigmoid(diff) computed stably
         nll = np.sum(target * np.logaddexp(0.0, -diff))
         # pin the free constant: ratings are only defined up to a shift
-        nll += 1e-6 * np.sum(e) ** 2
-        sig = expit(-diff)  # 1 - sigmoid(diff), without overflow
-        g_ij = -target * sig * k
-        grad = g_ij.sum(axis=1) - g_ij.sum(axis=0) + 2e-6 * np.sum(e)
+        nll += 1e-6 * np.sum(x) ** 2
+        g_ij = -target * expit(-diff)  # expit(-diff) = 1 - sigmoid(diff), without overflow
+        grad = g_ij.sum(axis=1) - g_ij.sum(axis=0) + 2e-6 * np.sum(x)
         return nll, grad
 
-    res = minimize(f, np.zeros(n), jac=True, method="BFGS", options={"gtol": 1e-8, "maxiter": 2000})
-    e = res.x
+    res = minimize(f, np.zeros(n) if x0 is None else x0 * k, jac=True, method="BFGS", options={"gtol": 1e-7, "maxiter": 2000})
+    e = res.x / k
     return e - e.mean()
 
 
@@ -75,44 +98,69 @@ def _canonical(g: Game) -> Game:
             "side_1": g.get("side_2"), "side_2": g.get("side_1")}
 
 
+def _clusters(canon: list[Game]) -> tuple[np.ndarray, list[np.ndarray], str]:
+    """Each game's bootstrap unit (its question, or itself when no game names one) and the units of
+    each stratum (task), both in a canonical order."""
+    by_q = all(g.get("question") is not None for g in canon)
+    keys = [(str(g.get("task") or ""), str(g["question"]) if by_q else f"game {i}") for i, g in enumerate(canon)]
+    units = sorted(set(keys))
+    ix = {u: i for i, u in enumerate(units)}
+    strata: dict[str, list[int]] = defaultdict(list)
+    for i, (task, _) in enumerate(units):
+        strata[task].append(i)
+    return np.array([ix[k] for k in keys], dtype=int), [np.array(v) for _, v in sorted(strata.items())], \
+        ("question" if by_q else "game")
+
+
 def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOOTSTRAP, anchor: float = 0.0,
-            weighting: str = "rates", seed: int = 0, players: Sequence[str] | None = None) -> dict[str, Any]:
+            weighting: str = "rates", prior_games: float = PRIOR_GAMES, seed: int = 0,
+            players: Sequence[str] | None = None) -> dict[str, Any]:
     """Ratings with 95% bootstrap intervals, plus the win-rate matrix.
 
     Players are sorted by name and games put in a canonical order before resampling, so the result
     does not depend on the order players or games are given in.
     """
-    if not games:
-        raise BenchError("no cross-play games to fit Elo on; expected debate records with two named debaters")
     if weighting not in ("rates", "counts"):
         raise BenchError(f"Elo weighting {weighting!r} is unknown; expected 'rates' or 'counts'")
+    if prior_games < 0:
+        raise BenchError(f"Elo prior_games must be 0 or more, got {prior_games}")
+    games = [g for g in games if g["player_1"] != g["player_2"]]  # self-play: no information on ratings
+    if not games:
+        raise BenchError("no cross-play games to fit Elo on; expected debate records with two different named debaters")
     players = sorted(set(players or []) | {g["player_1"] for g in games} | {g["player_2"] for g in games})
-    canon = sorted((_canonical(g) for g in games), key=lambda g: (g["player_1"], g["player_2"], g["winner"], str(g.get("id", ""))))
+    canon = sorted((_canonical(g) for g in games),
+                   key=lambda g: (g["player_1"], g["player_2"], g["winner"], str(g.get("question", "")), str(g.get("id", ""))))
     wins, played = win_matrix(canon, players)
-    point = _fit_matrix(wins, played, scale, weighting) + anchor
+    point = _fit_matrix(wins, played, scale, weighting, prior_games)
     ix = {p: k for k, p in enumerate(players)}
     win_i = np.array([ix[g["player_1"]] if g["winner"] == 1 else ix[g["player_2"]] for g in canon])
     lose_i = np.array([ix[g["player_2"]] if g["winner"] == 1 else ix[g["player_1"]] for g in canon])
+    unit_of, strata, unit = _clusters(canon)
     boots = []
     rng = np.random.default_rng(seed)
     for _ in range(n_bootstrap):
-        pick = rng.integers(0, len(canon), len(canon))
+        mult = np.zeros(unit_of.max() + 1)
+        for members in strata:  # each task keeps its number of questions: equal contributions stay equal
+            np.add.at(mult, members[rng.integers(0, len(members), len(members))], 1.0)
         w = np.zeros_like(wins)
-        np.add.at(w, (win_i[pick], lose_i[pick]), 1.0)
-        boots.append(_fit_matrix(w, w + w.T, scale, weighting) + anchor)
-    boots = np.array(boots) if boots else np.empty((0, len(players)))
+        np.add.at(w, (win_i, lose_i), mult[unit_of])
+        boots.append(_fit_matrix(w, w + w.T, scale, weighting, prior_games, x0=point))
+    boots = np.array(boots) + anchor if boots else np.empty((0, len(players)))
+    point = point + anchor
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(played > 0, wins / np.where(played > 0, played, 1), np.nan)
-    out = {
+    return {
         "scale": scale, "weighting": weighting, "n_games": len(games), "n_bootstrap": n_bootstrap,
+        "bootstrap_unit": unit, "n_units": int(unit_of.max() + 1),
+        "prior_games": prior_games, "prior": prior_text(prior_games),
         "players": players,
         "ratings": {p: float(point[i]) for i, p in enumerate(players)},
         "ci_low": {p: (float(np.percentile(boots[:, i], 2.5)) if len(boots) else None) for i, p in enumerate(players)},
         "ci_high": {p: (float(np.percentile(boots[:, i], 97.5)) if len(boots) else None) for i, p in enumerate(players)},
+        "games_by_player": {p: int(played[i].sum()) for i, p in enumerate(players)},
         "win_rate": [[None if np.isnan(v) else float(v) for v in row] for row in rate],
         "games_played": played.astype(int).tolist(),
     }
-    return out
 
 
 def split_by_side(games: list[Game]) -> list[Game]:
@@ -126,7 +174,8 @@ def split_by_side(games: list[Game]) -> list[Game]:
 
 
 def elo_analysis(games: list[Game], **kw) -> dict[str, Any]:
-    """Aggregate Elo, plus correct/incorrect Elo when sides are known."""
+    """Aggregate Elo, plus correct/incorrect Elo when sides are known (self-play games left out of both)."""
+    games = [g for g in games if g["player_1"] != g["player_2"]]
     out = {"aggregate": fit_elo(games, **kw)}
     if all(g.get("side_1") and g.get("side_2") for g in games):
         out["by_side"] = fit_elo(split_by_side(games), **kw)
@@ -164,8 +213,9 @@ def _debaters_of(decision: dict[str, Any], turns: list[dict[str, Any]]) -> tuple
 
 
 def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
-    """Cross-play games (one per valid judged debate naming two debaters) and every debate decision
-    with its debaters, for the Elo-vs-accuracy plot."""
+    """Cross-play games (one per valid judged debate between two different debaters, with its
+    question as bootstrap unit) and every debate decision with its debaters, self-play included, for
+    the Elo-vs-accuracy plot; only debaters who meet another debater are kept."""
     games, rows = [], []
     for run in runs:
         for d in run.decisions:
@@ -177,32 +227,26 @@ def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
             ci = int(d["correct_index"])
             sides = ("correct", "incorrect") if ci == 1 else ("incorrect", "correct")
             rows.append({**d, "debater_1": deb[0], "debater_2": deb[1]})
-            if d.get("answer") is None:
+            if d.get("answer") is None or deb[0] == deb[1]:
                 continue
             games.append({"player_1": deb[0], "player_2": deb[1], "winner": int(d["answer"]),
-                          "side_1": sides[0], "side_2": sides[1],
+                          "side_1": sides[0], "side_2": sides[1], "question": f"{d.get('task')}|{d.get('question_id')}",
                           "id": f"{d['run_dir']}|{d['job_key']}|{d['judge']}", "task": d.get("task"),
                           "task_type": d.get("task_type"), "judge": d.get("judge")})
-    # a debater who never meets another one has no identifiable rating: keep cross-play only
-    crossing = {p for g in games if g["player_1"] != g["player_2"] for p in (g["player_1"], g["player_2"])}
-    games = [g for g in games if g["player_1"] in crossing and g["player_2"] in crossing]
+    # a debater who never meets another one has no identifiable rating
+    crossing = {p for g in games for p in (g["player_1"], g["player_2"])}
     rows = [r for r in rows if r["debater_1"] in crossing and r["debater_2"] in crossing]
     return games, rows
 
 
 def accuracy_by_debater(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Judge accuracy when a debater model is used, for Elo vs accuracy: its self-play debates
-    (both sides) where there are any, otherwise every debate it took part in; `basis` says which."""
+    """Figure 4's accuracy axis: judge accuracy on a debater's self-play debates (it argues both
+    sides). A debater without self-play debates gets accuracy None, never a mixed-opponent figure."""
     from oversight_bench.analysis.stats import accuracy
 
-    selfplay: dict[str, list] = defaultdict(list)
-    anyside: dict[str, list] = defaultdict(list)
-    for r in rows:
-        if r["debater_1"] == r["debater_2"]:
-            selfplay[r["debater_1"]].append(r)
-        for p in {r["debater_1"], r["debater_2"]}:
-            anyside[p].append(r)
-    return {p: {**accuracy(selfplay[p] or v), "basis": "self-play" if selfplay[p] else "any side"} for p, v in anyside.items()}
+    players = sorted({p for r in rows for p in (r["debater_1"], r["debater_2"])})
+    return {p: {**accuracy([r for r in rows if r["debater_1"] == r["debater_2"] == p]), "basis": "self-play"}
+            for p in players}
 
 
 def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
@@ -213,20 +257,16 @@ def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
     games, rows = games_from_runs(runs)
     if not games:
         raise BenchError("no cross-play debates found in " + ", ".join(str(d) for d in dirs)
-                         + "; expected debate decisions naming their two debaters (extra.debaters or turn extra.model)")
-    if not any(g["player_1"] != g["player_2"] for g in games):
-        raise BenchError("the debates in " + ", ".join(str(d) for d in dirs) + " never pit two different debaters "
-                         "against each other; Elo needs cross-play (expected at least two debaters meeting)")
+                         + "; expected judged debate decisions naming two different debaters (extra.debaters or turn extra.model)")
     out = elo_analysis(games, **kw)
     out["accuracy_by_debater"] = accuracy_by_debater(rows)
     by_type: dict[str, list] = defaultdict(list)
     for r in rows:
         by_type[r.get("task_type") or "unknown"].append(r)
     out["accuracy_by_debater_and_task_type"] = {t: accuracy_by_debater(v) for t, v in sorted(by_type.items())}
-    # Figure 4 is drawn per task type: Elo from that type's games where they connect two debaters
+    # Figure 4 is drawn per task type: Elo from that type's games
     out["by_task_type"] = {}
     for t in sorted({g.get("task_type") or "unknown" for g in games}):
         sub = [g for g in games if (g.get("task_type") or "unknown") == t]
-        if any(g["player_1"] != g["player_2"] for g in sub):
-            out["by_task_type"][t] = elo_analysis(sub, **kw)
+        out["by_task_type"][t] = elo_analysis(sub, **kw)
     return out

@@ -20,6 +20,7 @@ import datetime as _dt
 import hashlib
 import json
 import re
+import lzma
 import tarfile
 from collections import Counter
 from pathlib import Path
@@ -104,16 +105,40 @@ def _read_nyu(path: Path) -> tuple[dict[str, dict], dict[str, dict]]:
         if not p.exists():
             raise BenchError(f"{path} is not the NYU debate dataset: expected {p.name} there (julianmichael/debate pub/)")
     meta = {}
-    for line in meta_p.read_text().splitlines():
+    try:
+        lines = meta_p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BenchError(f"{meta_p}: cannot read it ({exc}); expected UTF-8 JSON lines") from None
+    for i, line in enumerate(lines, start=1):
         if line.strip():
-            m = json.loads(line)
-            meta[m["name"]] = m
+            try:
+                m = json.loads(line)
+                meta[m["name"]] = m
+            except (ValueError, KeyError, TypeError) as exc:
+                raise BenchError(f"{meta_p} line {i}: cannot read it ({_why(exc)}); expected a JSON object with a 'name'") from None
     rooms = {}
-    with tarfile.open(tar_p) as tar:
-        for member in tar.getmembers():
-            if member.isfile() and member.name.startswith("debates/official/") and member.name.endswith(".json"):
-                rooms[Path(member.name).stem] = json.load(tar.extractfile(member))
+    name = None
+    try:
+        with tarfile.open(tar_p) as tar:
+            for member in tar.getmembers():
+                name = member.name
+                if member.isfile() and member.name.startswith("debates/official/") and member.name.endswith(".json"):
+                    rooms[Path(member.name).stem] = json.load(tar.extractfile(member))
+    except (tarfile.TarError, EOFError, OSError, ValueError, lzma.LZMAError) as exc:
+        at = f" at {name}" if name else ""
+        raise BenchError(f"{tar_p}{at}: cannot read it ({_why(exc)}); expected the NYU tar.xz of JSON rooms") from None
     return meta, rooms
+
+
+def _why(exc: BaseException) -> str:
+    """An exception as a short reason: a KeyError names the missing field."""
+    if isinstance(exc, KeyError):
+        return f"no field {exc.args[0]!r}" if exc.args else "a missing field"
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+
+
+#: what garbage inside a well-formed file raises while a room or row is read
+_GARBAGE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
 def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool = False, task: str = "quality") -> dict[str, Any]:
@@ -124,86 +149,91 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
     meta, rooms = _read_nyu(path)
     skipped: Counter = Counter()
     jobs, questions = [], {}
-    for name in sorted(rooms):
-        room, m = rooms[name], meta.get(name)
-        if m is None:
-            skipped["no metadata"] += 1
-            continue
-        if paper_only and not m.get("includedInPaper"):
-            skipped["not included in paper"] += 1
-            continue
-        setup = room["setup"]
-        result = (m.get("status") or {}).get("Complete", {}).get("result") or {}
-        final = (result.get("judgingInfo") or {}).get("finalJudgement")
-        roles = setup.get("roles") or {}
-        live_judge = roles.get("Judge")
-        if not live_judge:
-            skipped["no live judge"] += 1
-            continue
-        if final is None:
-            beliefs = [r["JudgeFeedback"]["distribution"] for r in room["rounds"] if "JudgeFeedback" in r and r["JudgeFeedback"].get("endDebate")]
-            final = beliefs[-1] if beliefs else None
-        if final is None:
-            skipped["no final verdict (unfinished)"] += 1
-            continue
-        src = setup["sourceMaterial"]
-        src = src.get("QuALITYSourceMaterial") or next(iter(src.values()))
-        tokens = src.get("contents") or []
-        answers, ci0 = setup["answers"], int(setup["correctAnswerIndex"])
-        correct, incorrect = answers[ci0], answers[1 - ci0]
-        qid = _qid("nyu", str(src.get("articleId")), setup["question"])
-        if qid not in questions:
-            questions[qid] = Question(id=qid, task=task, task_type="extractive", question=setup["question"],
-                                      correct=correct, incorrect=incorrect, article=detokenize(tokens),
-                                      meta={"source": "michael2023", "article_id": src.get("articleId"), "title": src.get("title")})
-        is_debate = bool(m["setting"]["isDebate"])
-        is_human = bool(m["setting"]["isHuman"])
-        debaters = {k: v for k, v in roles.items() if k.startswith("Debater")}
-        answer_order = "correct_first" if ci0 == 0 else "correct_second"
-        protocol = "debate" if is_debate else "consultancy"
-        assignment = None
-        if not is_debate:
-            defends = 1 if "Debater A" in debaters else 2
-            assignment = "correct" if defends == ci0 + 1 else "incorrect"
-        turns, rnd = [], 0
-        role = "debater" if is_debate else "consultant"
-        for r in room["rounds"]:
-            if "JudgeFeedback" in r:
-                jf = r["JudgeFeedback"]
-                if jf.get("endDebate"):
-                    continue  # the verdict itself: kept in the decision, not shown to a re-judge
-                text, shown = _nyu_render((jf.get("feedback") or {}).get("content") or [], tokens)
-                if text.strip():
-                    turns.append({"round": rnd, "role": "judge", "speaker": "Judge", "content": text, "shown": shown,
-                                  "defends": None, "extra": {"belief": jf.get("distribution"), "human": True}})
-            elif "SimultaneousSpeeches" in r or "SequentialSpeeches" in r:
-                rnd += 1
-                kind = "simultaneous" if "SimultaneousSpeeches" in r else "sequential"
-                speeches = next(iter(r.values()))["speeches"]
-                for key in sorted(speeches, key=int):
-                    sp = speeches[key]
-                    text, shown = _nyu_render(sp.get("content") or [], tokens)
-                    letter = "A" if int(key) == 0 else "B"
-                    turns.append({"round": rnd, "role": role, "speaker": f"Debater {letter}" if is_debate else "Consultant",
-                                  "content": text, "shown": shown, "defends": int(key) + 1,
-                                  "extra": {"turn_style": kind, "author": sp.get("speaker"),
-                                            "model": "gpt-4" if not is_human else "human"}})
-        p = [float(x) for x in final]
-        ans = None if abs(p[0] - p[1]) < 1e-9 else (1 if p[0] > p[1] else 2)
-        decision = {
-            "raw": f"final belief {p}", "answer": ans, "correct": None if ans is None else ans == ci0 + 1,
-            "probs": p, "correct_index": ci0 + 1, "answers": list(answers),
-            "extra": {"room": name, "judge_id": live_judge, "debaters": {k: v for k, v in debaters.items()},
-                      "included_in_paper": bool(m.get("includedInPaper")), "is_human_debate": is_human,
-                      "ended_by": next(iter(result.get("endedBy") or {"unknown": 0})),
-                      "num_continues": (result.get("judgingInfo") or {}).get("numContinues"),
-                      "judge_reward": (result.get("judgingInfo") or {}).get("judgeReward"),
-                      "source": "michael2023"},
-        }
-        fields = {"judge": NYU_JUDGE, "agent": "human" if is_human else "gpt-4", "protocol": protocol, "task": task,
-                  "question_id": qid, "assignment": assignment, "answer_order": answer_order}
-        key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|{name}"
-        jobs.append((key, fields, turns, decision))
+    name = None
+    try:
+        for name in sorted(rooms):
+            room, m = rooms[name], meta.get(name)
+            if m is None:
+                skipped["no metadata"] += 1
+                continue
+            if paper_only and not m.get("includedInPaper"):
+                skipped["not included in paper"] += 1
+                continue
+            setup = room["setup"]
+            result = (m.get("status") or {}).get("Complete", {}).get("result") or {}
+            final = (result.get("judgingInfo") or {}).get("finalJudgement")
+            roles = setup.get("roles") or {}
+            live_judge = roles.get("Judge")
+            if not live_judge:
+                skipped["no live judge"] += 1
+                continue
+            if final is None:
+                beliefs = [r["JudgeFeedback"]["distribution"] for r in room["rounds"] if "JudgeFeedback" in r and r["JudgeFeedback"].get("endDebate")]
+                final = beliefs[-1] if beliefs else None
+            if final is None:
+                skipped["no final verdict (unfinished)"] += 1
+                continue
+            src = setup["sourceMaterial"]
+            src = src.get("QuALITYSourceMaterial") or next(iter(src.values()))
+            tokens = src.get("contents") or []
+            answers, ci0 = setup["answers"], int(setup["correctAnswerIndex"])
+            correct, incorrect = answers[ci0], answers[1 - ci0]
+            qid = _qid("nyu", str(src.get("articleId")), setup["question"])
+            if qid not in questions:
+                questions[qid] = Question(id=qid, task=task, task_type="extractive", question=setup["question"],
+                                          correct=correct, incorrect=incorrect, article=detokenize(tokens),
+                                          meta={"source": "michael2023", "article_id": src.get("articleId"), "title": src.get("title")})
+            is_debate = bool(m["setting"]["isDebate"])
+            is_human = bool(m["setting"]["isHuman"])
+            debaters = {k: v for k, v in roles.items() if k.startswith("Debater")}
+            answer_order = "correct_first" if ci0 == 0 else "correct_second"
+            protocol = "debate" if is_debate else "consultancy"
+            assignment = None
+            if not is_debate:
+                defends = 1 if "Debater A" in debaters else 2
+                assignment = "correct" if defends == ci0 + 1 else "incorrect"
+            turns, rnd = [], 0
+            role = "debater" if is_debate else "consultant"
+            for r in room["rounds"]:
+                if "JudgeFeedback" in r:
+                    jf = r["JudgeFeedback"]
+                    if jf.get("endDebate"):
+                        continue  # the verdict itself: kept in the decision, not shown to a re-judge
+                    text, shown = _nyu_render((jf.get("feedback") or {}).get("content") or [], tokens)
+                    if text.strip():
+                        turns.append({"round": rnd, "role": "judge", "speaker": "Judge", "content": text, "shown": shown,
+                                      "defends": None, "extra": {"belief": jf.get("distribution"), "human": True}})
+                elif "SimultaneousSpeeches" in r or "SequentialSpeeches" in r:
+                    rnd += 1
+                    kind = "simultaneous" if "SimultaneousSpeeches" in r else "sequential"
+                    speeches = next(iter(r.values()))["speeches"]
+                    for key in sorted(speeches, key=int):
+                        sp = speeches[key]
+                        text, shown = _nyu_render(sp.get("content") or [], tokens)
+                        letter = "A" if int(key) == 0 else "B"
+                        turns.append({"round": rnd, "role": role, "speaker": f"Debater {letter}" if is_debate else "Consultant",
+                                      "content": text, "shown": shown, "defends": int(key) + 1,
+                                      "extra": {"turn_style": kind, "author": sp.get("speaker"),
+                                                "model": "gpt-4" if not is_human else "human"}})
+            p = [float(x) for x in final]
+            ans = None if abs(p[0] - p[1]) < 1e-9 else (1 if p[0] > p[1] else 2)
+            decision = {
+                "raw": f"final belief {p}", "answer": ans, "correct": None if ans is None else ans == ci0 + 1,
+                "probs": p, "correct_index": ci0 + 1, "answers": list(answers),
+                "extra": {"room": name, "judge_id": live_judge, "debaters": {k: v for k, v in debaters.items()},
+                          "included_in_paper": bool(m.get("includedInPaper")), "is_human_debate": is_human,
+                          "ended_by": next(iter(result.get("endedBy") or {"unknown": 0})),
+                          "num_continues": (result.get("judgingInfo") or {}).get("numContinues"),
+                          "judge_reward": (result.get("judgingInfo") or {}).get("judgeReward"),
+                          "source": "michael2023"},
+            }
+            fields = {"judge": NYU_JUDGE, "agent": "human" if is_human else "gpt-4", "protocol": protocol, "task": task,
+                      "question_id": qid, "assignment": assignment, "answer_order": answer_order}
+            key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|{name}"
+            jobs.append((key, fields, turns, decision))
+    except _GARBAGE as exc:
+        raise BenchError(f"{path / 'debates_official.tar.xz'}: room {name}: cannot read it ({_why(exc)}); "
+                         f"expected the NYU debate room format") from None
     if not jobs:
         raise BenchError(f"no NYU rooms with a live verdict found in {path}" + (" with --paper-only" if paper_only else ""))
     store = _out_store(output)
@@ -295,66 +325,74 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
     csv.field_size_limit(1 << 30)
     with path.open(newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
-        if not reader.fieldnames or "transcript" not in reader.fieldnames:
-            raise BenchError(f"{path}: no 'transcript' column; expected the Khan et al. llm_debate CSV format")
-        rows = list(reader)
+        try:
+            if not reader.fieldnames or "transcript" not in reader.fieldnames:
+                raise BenchError(f"{path}: no 'transcript' column; expected the Khan et al. llm_debate CSV format")
+            rows = list(reader)
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise BenchError(f"{path} line {reader.line_num}: cannot read it ({_why(exc)}); expected a UTF-8 CSV") from None
     skipped: Counter = Counter()
     questions, jobs = {}, []
-    for row in rows:
-        try:
-            t = json.loads(row["transcript"])
-        except (json.JSONDecodeError, TypeError):
-            skipped["unreadable transcript"] += 1
-            continue
-        story = row.get("story") or t.get("story") or ""
-        names = t.get("names") or {}
-        ans = t.get("answers") or {"correct": row.get("correct answer"), "incorrect": row.get("negative answer")}
-        qid = _qid("khan", str(row.get("question_set_id") or t.get("question_set_id") or ""), row.get("question") or t.get("question", ""))
-        rtype = str(t.get("rollout_type") or "")
-        is_consult = "consult" in rtype
-        protocol = "consultancy" if is_consult else "debate"
-        correct_first = names.get("correct") == "Debater A" if names.get("correct") else not t.get("swap")
-        answer_order = "correct_first" if correct_first else "correct_second"
-        ci = 1 if correct_first else 2
-        side_idx = {"correct": ci, "incorrect": 3 - ci}
-        if qid not in questions:
-            questions[qid] = Question(id=qid, task=task, task_type="extractive", question=row.get("question") or t["question"],
-                                      correct=ans["correct"], incorrect=ans["incorrect"], article=story,
-                                      meta={"source": "khan2024", "question_set_id": row.get("question_set_id"),
-                                            "title": row.get("story_title")})
-        turns, assigned = [], set()
-        for i, rd in enumerate(t.get("rounds") or [], start=1):
-            for side in ("correct", "incorrect"):
-                text = rd.get(side)
-                if not text:
-                    continue
-                assigned.add(side)
-                arg = _argument(text)
-                speaker = names.get(side) or ("Debater A" if side_idx[side] == 1 else "Debater B")
-                turns.append({"round": i, "role": "consultant" if is_consult else "debater",
-                              "speaker": "Consultant" if is_consult else speaker, "content": text,
-                              "shown": verify_quotes(arg, story), "defends": side_idx[side],
-                              "extra": {"model": agent, "turn_style": "simultaneous" if rtype.endswith("sim") else rtype}})
-            for who in ("cross_examiner", "judge"):
-                if rd.get(who):
-                    turns.append({"round": i, "role": "judge", "speaker": "Judge", "content": rd[who],
-                                  "shown": rd[who], "defends": None, "extra": {}})
-        if not turns:
-            skipped["no turns"] += 1
-            continue
-        assignment = None
-        if is_consult:
-            assignment = "correct" if assigned == {"correct"} else "incorrect"
-        a = _parse_khan_answer(row.get("answer") or "", names)
-        judge = "llm-debate:judge" if a is not None else "unjudged"
-        decision = {"raw": row.get("answer") or "", "answer": a, "correct": None if a is None else a == ci, "probs": None,
-                    "correct_index": ci, "answers": [ans["correct"], ans["incorrect"]] if ci == 1 else [ans["incorrect"], ans["correct"]],
-                    "extra": {"source": "khan2024", "row_id": row.get("id"), "unjudged": a is None,
-                              "debaters": [agent, agent], "rollout_type": rtype}}
-        fields = {"judge": judge, "agent": agent, "protocol": protocol, "task": task, "question_id": qid,
-                  "assignment": assignment, "answer_order": answer_order}
-        key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|row{row.get('id')}"
-        jobs.append((key, fields, turns, decision))
+    row_no, row = 0, {}
+    try:
+        for row_no, row in enumerate(rows, start=1):
+            try:
+                t = json.loads(row["transcript"])
+            except (json.JSONDecodeError, TypeError):
+                skipped["unreadable transcript"] += 1
+                continue
+            story = row.get("story") or t.get("story") or ""
+            names = t.get("names") or {}
+            ans = t.get("answers") or {"correct": row.get("correct answer"), "incorrect": row.get("negative answer")}
+            qid = _qid("khan", str(row.get("question_set_id") or t.get("question_set_id") or ""), row.get("question") or t.get("question", ""))
+            rtype = str(t.get("rollout_type") or "")
+            is_consult = "consult" in rtype
+            protocol = "consultancy" if is_consult else "debate"
+            correct_first = names.get("correct") == "Debater A" if names.get("correct") else not t.get("swap")
+            answer_order = "correct_first" if correct_first else "correct_second"
+            ci = 1 if correct_first else 2
+            side_idx = {"correct": ci, "incorrect": 3 - ci}
+            if qid not in questions:
+                questions[qid] = Question(id=qid, task=task, task_type="extractive", question=row.get("question") or t["question"],
+                                          correct=ans["correct"], incorrect=ans["incorrect"], article=story,
+                                          meta={"source": "khan2024", "question_set_id": row.get("question_set_id"),
+                                                "title": row.get("story_title")})
+            turns, assigned = [], set()
+            for i, rd in enumerate(t.get("rounds") or [], start=1):
+                for side in ("correct", "incorrect"):
+                    text = rd.get(side)
+                    if not text:
+                        continue
+                    assigned.add(side)
+                    arg = _argument(text)
+                    speaker = names.get(side) or ("Debater A" if side_idx[side] == 1 else "Debater B")
+                    turns.append({"round": i, "role": "consultant" if is_consult else "debater",
+                                  "speaker": "Consultant" if is_consult else speaker, "content": text,
+                                  "shown": verify_quotes(arg, story), "defends": side_idx[side],
+                                  "extra": {"model": agent, "turn_style": "simultaneous" if rtype.endswith("sim") else rtype}})
+                for who in ("cross_examiner", "judge"):
+                    if rd.get(who):
+                        turns.append({"round": i, "role": "judge", "speaker": "Judge", "content": rd[who],
+                                      "shown": rd[who], "defends": None, "extra": {}})
+            if not turns:
+                skipped["no turns"] += 1
+                continue
+            assignment = None
+            if is_consult:
+                assignment = "correct" if assigned == {"correct"} else "incorrect"
+            a = _parse_khan_answer(row.get("answer") or "", names)
+            judge = "llm-debate:judge" if a is not None else "unjudged"
+            decision = {"raw": row.get("answer") or "", "answer": a, "correct": None if a is None else a == ci, "probs": None,
+                        "correct_index": ci, "answers": [ans["correct"], ans["incorrect"]] if ci == 1 else [ans["incorrect"], ans["correct"]],
+                        "extra": {"source": "khan2024", "row_id": row.get("id"), "unjudged": a is None,
+                                  "debaters": [agent, agent], "rollout_type": rtype}}
+            fields = {"judge": judge, "agent": agent, "protocol": protocol, "task": task, "question_id": qid,
+                      "assignment": assignment, "answer_order": answer_order}
+            key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|row{row.get('id')}"
+            jobs.append((key, fields, turns, decision))
+    except _GARBAGE as exc:
+        raise BenchError(f"{path} row {row_no} (id {row.get('id')!r}): cannot read it ({_why(exc)}); "
+                         f"expected a 'transcript' JSON object with rounds of 'correct'/'incorrect' texts") from None
     if not jobs:
         raise BenchError(f"no debates found in {path}; expected rows whose 'transcript' JSON has rounds")
     store = _out_store(output)

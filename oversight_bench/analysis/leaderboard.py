@@ -26,6 +26,7 @@ from oversight_bench.analysis.load import load_runs
 from oversight_bench.analysis.report import (_clean, _elo_section, _git_commit, _proto_key, group_rows, md_table,
                                              run_provenance)
 from oversight_bench.errors import BenchError
+from oversight_bench.redact import redact_text
 
 SCHEMA = "oversight-bench/leaderboard/v1"
 MAX_TRANSCRIPTS = 40  # per row page: enough to read, small enough to commit
@@ -105,6 +106,19 @@ render();
 """
 
 
+def json_for_html(obj: Any) -> str:
+    """JSON safe inside a <script> element: `<`, `>` and `&` escaped as \\u003c etc., so no text
+    in it (`</script>`, `<!--<script>`) can end or re-enter the element early."""
+    return (json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _write(path: Path, text: str) -> None:
+    """Every page and file of the leaderboard, with secrets redacted (runs written before
+    redaction existed may hold them)."""
+    path.write_text(redact_text(text))
+
+
 def _page(title: str, body: str, script: str = "") -> str:
     return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
             f"<style>{PAGE_CSS}</style></head><body>{body}{script}</body></html>\n")
@@ -127,7 +141,7 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
     for t in sorted(turns, key=lambda t: t.get("seq", 0)):
         defends = f" (answer {t['defends']})" if t.get("defends") else ""
         parts.append(f"<div class=\"turn {html.escape(str(t.get('role')))}\"><div class=\"who\">Round {t.get('round')} · "
-                     f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t.get('shown') or t.get('content'))}</div></div>")
+                     f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
     ans = decision.get("answer")
     verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if decision.get('correct') else 'incorrect'}"
     probs = f" · P = {[round(p, 3) for p in decision['probs']]}" if decision.get("probs") else ""
@@ -188,7 +202,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                 for d in sample:
                     body.append(transcript_html(d, turns_of.get((d["run_dir"], (d["job_key"], d["judge"])), []),
                                                 questions.get((d["run_dir"], (d["task"], d["question_id"])))))
-                (tdir / f"{slug}.html").write_text(_page(f"{g['protocol']} transcripts", "\n".join(body)))
+                _write(tdir / f"{slug}.html", _page(f"{g['protocol']} transcripts", "\n".join(body)))
                 row["transcripts"] = f"transcripts/{slug}.html"
                 n_pages += 1
         rows.append(row)
@@ -201,7 +215,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
             r["transcripts"] = t["transcripts"] if t else None
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                      "commit": _git_commit(), "rows": rows, "elo": elo, "n_transcripts": n_pages})
-    (out / "results.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
+    _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
     cols = [("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False), ("task_type", "type", False),
             ("n", "n", False), ("accuracy", "acc %", True), ("ci_low", "CI low", True), ("ci_high", "CI high", True),
             ("invalid_rate", "invalid %", True), ("calls_per_question", "calls/q", False), ("tokens_per_question", "tokens/q", False)]
@@ -212,11 +226,10 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
           "95% CIs: replicates of a question averaged, then normal approximation across questions.", "",
           "## By task type", "", md_table(tt_rows, cols), "", "## By task", "",
           md_table(task_rows, cols[:3] + [("task", "task", False)] + cols[3:])]
-    (out / "leaderboard.md").write_text("\n".join(md) + "\n")
-    data = json.dumps([{k: r.get(k) for k in ("level", "judge", "agent", "protocol", "task", "task_type", "n", "accuracy", "ci_low",
+    _write(out / "leaderboard.md", "\n".join(md) + "\n")
+    data = json_for_html([{k: r.get(k) for k in ("level", "judge", "agent", "protocol", "task", "task_type", "n", "accuracy", "ci_low",
                                               "ci_high", "invalid_rate", "calls_per_question", "tokens_per_question",
-                                              "seconds_per_question", "elo", "transcripts")} for r in result["rows"]],
-                      ensure_ascii=False).replace("</", "<\\/")
+                                              "seconds_per_question", "elo", "transcripts")} for r in result["rows"]])
     body = (f"<h1>oversight-bench leaderboard</h1><p>Generated {html.escape(result['generated'])}. "
             "Click a column to sort. 95% CIs: replicates averaged per question, normal approximation across questions.</p>"
             "<div class=\"filters\">Task type <select id=\"f-type\"><option value=\"\">all</option></select> "
@@ -225,5 +238,5 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
             "<span id=\"count\"></span></div><table id=\"board\"><thead><tr></tr></thead><tbody></tbody></table>"
             "<noscript>Enable JavaScript for the table, or read leaderboard.md.</noscript>"
             f"<script type=\"application/json\" id=\"data\">{data}</script>")
-    (out / "index.html").write_text(_page("oversight-bench leaderboard", body, f"<script>{INDEX_JS}</script>"))
+    _write(out / "index.html", _page("oversight-bench leaderboard", body, f"<script>{INDEX_JS}</script>"))
     return result

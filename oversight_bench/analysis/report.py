@@ -222,9 +222,9 @@ def markdown(report: dict[str, Any]) -> str:
         rows = [{"player": p, "elo": agg["ratings"][p], "lo": agg["ci_low"][p], "hi": agg["ci_high"][p],
                  "truth_adv": (report["elo"].get("truth_advantage") or {}).get(p),
                  "acc": (report["elo"].get("accuracy_by_debater") or {}).get(p, {}).get("accuracy")} for p in agg["players"]]
-        parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} games, {agg['n_bootstrap']}-seed bootstrap)", "",
+        parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} cross-play games, {agg['n_bootstrap']}-seed bootstrap over {agg['bootstrap_unit']}s; prior: {agg['prior']})", "",
                   md_table(rows, [("player", "debater", False), ("elo", "Elo", False), ("lo", "CI low", False), ("hi", "CI high", False),
-                                  ("truth_adv", "correct − incorrect Elo", False), ("acc", "judge acc %", True)])]
+                                  ("truth_adv", "correct − incorrect Elo", False), ("acc", "self-play judge acc %", True)])]
     return "\n".join(parts) + "\n"
 
 
@@ -341,7 +341,7 @@ def fig_elo(elo: dict[str, Any], path: Path) -> bool:
         axes[1].errorbar([x], [a["accuracy"]], xerr=xerr, yerr=yerr, fmt="o", capsize=3)
         axes[1].annotate(p.split(":")[-1][:18], (x, a["accuracy"]), fontsize=7)
     axes[1].set_xlabel("aggregate Elo")
-    axes[1].set_ylabel("judge accuracy")
+    axes[1].set_ylabel("judge accuracy, self-play")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -97,19 +97,23 @@ def make_run(directory: str | Path, *, judge: str = "sim:judge-a", agent: str = 
 
 
 def make_crossplay(directory: str | Path, ratings: dict[str, float], *, n_games: int = 600, judge: str = "sim:judge-a",
-                   truth_bonus: float = 0.0, scale: float = 500.0, seed: int = 0) -> Path:
-    """One-round cross-play debates between debaters of known Elo; the correct side gets `truth_bonus`."""
+                   truth_bonus: float = 0.0, scale: float = 500.0, seed: int = 0,
+                   tasks: dict[str, str] | None = None) -> Path:
+    """One-round debates between debaters of known Elo, planned as `run_crossplay` plans them
+    (`n_games` cross-play pairings over `tasks`, plus self-play); the correct side gets `truth_bonus`."""
+    from oversight_bench.crossplay import games_per_task, plan_games
+
     rng = np.random.default_rng(seed)
-    names = sorted(ratings)
+    tasks = tasks or {"quality": "extractive", "mmlu": "closed"}
+    per_task = games_per_task(n_games, len(tasks))
+    pools = {t: [Question(id=f"x-{t}-{i}", task=t, task_type=tt, question=f"q{i}", correct="a", incorrect="b",
+                          article="a b" if tt == "extractive" else None) for i in range(per_task)]
+             for t, tt in tasks.items()}
     store = Store.open(directory, write=True)
     try:
-        qs = [Question(id=f"x-{i}", task="quality", task_type="extractive", question=f"q{i}", correct="a", incorrect="b", article="a b")
-              for i in range(n_games)]
-        store.put_questions(qs)
-        for i, q in enumerate(qs):
-            a, b = rng.choice(len(names), 2, replace=False)
-            d1, d2 = names[a], names[b]
-            order = "correct_first" if rng.random() < 0.5 else "correct_second"
+        store.put_questions([q for qs in pools.values() for q in qs])
+        for g in plan_games(pools, sorted(ratings), n_games, seed):
+            q, (d1, d2), order = g.question, g.debaters, g.answer_order
             ci = 1 if order == "correct_first" else 2
             e1 = ratings[d1] + (truth_bonus if ci == 1 else -truth_bonus)
             e2 = ratings[d2] + (truth_bonus if ci == 2 else -truth_bonus)
@@ -119,7 +123,7 @@ def make_crossplay(directory: str | Path, ratings: dict[str, float], *, n_games:
                       "assignment": None, "answer_order": order}
             turns = [{"round": 1, "role": "debater", "speaker": s, "content": f"arg {k}", "shown": f"arg {k}", "defends": k,
                       "extra": {"model": m}} for k, s, m in ((1, "Alice", d1), (2, "Bob", d2))]
-            store.write_job(f"debate|quality|{q.id}|-|{order}", fields, turns,
+            store.write_job(f"debate|{q.task}|{q.id}|-|{order}|{d1} vs {d2}", fields, turns,
                             {"raw": f"Answer: {ans}", "answer": ans, "correct": ans == ci, "probs": None,
                              "extra": {"debaters": [d1, d2]}, "correct_index": ci, "answers": list(q.answers(order))})
         store.write_config({"judge": judge, "agent": "crossplay", "seed": seed, "commit": "synthetic"})

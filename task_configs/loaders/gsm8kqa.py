@@ -22,7 +22,7 @@ from oversight_bench.sandbox import SandboxResult, numeric, run_programs
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 POT_FILES = "gsm8k/pot_outputs/gsm8K_*.jsonl"
-SANDBOX_VERSION = "1"
+SANDBOX_VERSION = "2"  # 2: each program in its own bubblewrap sandbox
 # prompt echoes of the zero-shot run (the question itself, the instructions), not reasoning
 _HEADER = re.compile(
     r"^\s*# (Question:.*|Answer this question by implementing a solver\(\) function\."
@@ -82,7 +82,7 @@ def execute_cached(programs: list[str], cache_file: Path | None = None) -> dict[
         lines = []
         for code, res in zip(todo, results):
             known[_key(code)] = res
-            if res.status != "error" or "worker" not in res.error:  # a dead worker is not a verdict
+            if res.status != "error" or not res.error.startswith("sandbox:"):  # a failed sandbox is no verdict
                 lines.append(json.dumps({"key": _key(code), "status": res.status, "answer": res.answer,
                                          "error": res.error[:200]}) + "\n")
         try:

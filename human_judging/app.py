@@ -1,0 +1,216 @@
+"""The judging web app (Starlette): sign in, judge the assigned item, ask a live consultant questions.
+
+Security: with `token` set, every request must carry it (`?token=` once, which becomes a cookie, or
+`Authorization: Bearer`); `serve` refuses a non-loopback address without one. Forms carry a
+per-session CSRF token (sign-in: a double-submit cookie); cookies are HttpOnly and SameSite=Strict;
+the pages run no script and a Content-Security-Policy forbids any. Transcript text is escaped by
+Jinja2's autoescape (passages by `render_passages`, which escapes first). The browser only ever
+gets an opaque assignment id: no job key, answer order, assignment or correctness reaches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import sys
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import urlencode
+
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from oversight_bench.analysis.leaderboard import render_passages
+from oversight_bench.errors import BenchError
+from human_judging.study import Study
+
+NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+SESSION, PRE_CSRF, TOKEN = "ob_session", "ob_signin", "ob_token"
+MAX_QUESTION, MAX_REASON = 600, 2000
+CSP = ("default-src 'none'; style-src 'self'; img-src data:; form-action 'self'; "
+       "frame-ancestors 'none'; base-uri 'none'")
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
+
+_env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True)
+_env.filters["passages"] = lambda text: Markup(render_passages(text))
+
+
+def _page(name: str, status: int = 200, **ctx) -> HTMLResponse:
+    return HTMLResponse(_env.get_template(name).render(**ctx), status_code=status)
+
+
+def _failure(exc: Exception) -> HTMLResponse:
+    """A user error (409) or a failed agent call (502): one line on the page; nothing is lost, the
+    judge can reload to try again."""
+    if isinstance(exc, BenchError):
+        return _page("error.html", 409, message=str(exc))
+    # the details go to the operator's terminal only: a backend's message might quote the prompt (and its article)
+    print(f"serve: agent call failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return _page("error.html", 502, message=f"the agent model failed ({type(exc).__name__}); reload to try again")
+
+
+class TokenGate:
+    """ASGI middleware: every request must carry the study token (constant-time comparison)."""
+
+    def __init__(self, app, token: str):
+        self.app, self.token = app, token
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = Request(scope)
+        given = request.query_params.get("token")
+        if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
+            # the invitation link: keep the token in a cookie and drop it from the address bar
+            rest = {k: v for k, v in request.query_params.items() if k != "token"}
+            resp = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
+            resp.set_cookie(TOKEN, self.token, httponly=True, samesite="strict")
+            return await resp(scope, receive, send)
+        auth = request.headers.get("authorization", "")
+        candidates = [request.cookies.get(TOKEN, ""), auth[7:] if auth.lower().startswith("bearer ") else ""]
+        if not any(c and secrets.compare_digest(c.encode(), self.token.encode()) for c in candidates):
+            return await PlainTextResponse("forbidden: this study needs its token (open the invitation link)",
+                                           status_code=403)(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+class SecurityHeaders:
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer"), (b"cache-control", b"no-store"),
+                            (b"x-frame-options", b"DENY")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The ASGI app over `study`. `allowed_hosts` guards against DNS rebinding (loopback names by default)."""
+    locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per judge
+
+    def session_of(request: Request):
+        return study.session(request.cookies.get(SESSION))
+
+    async def index(request: Request) -> Response:
+        if session_of(request):
+            return RedirectResponse("/judge", status_code=303)
+        csrf = secrets.token_urlsafe(24)
+        resp = _page("signin.html", csrf=csrf, error=request.query_params.get("error"))
+        resp.set_cookie(PRE_CSRF, csrf, httponly=True, samesite="strict")
+        return resp
+
+    async def signin(request: Request) -> Response:
+        form = await request.form()
+        if not secrets.compare_digest(str(form.get("csrf", "")).encode(), request.cookies.get(PRE_CSRF, "").encode()) \
+                or not request.cookies.get(PRE_CSRF):
+            return PlainTextResponse("forbidden: the form's CSRF token does not match; reload the page", status_code=403)
+        name = str(form.get("name", "")).strip()
+        if not NAME.match(name):
+            return RedirectResponse("/?error=name", status_code=303)
+        resp = RedirectResponse("/judge", status_code=303)
+        resp.set_cookie(SESSION, study.new_session(name), httponly=True, samesite="strict")
+        resp.delete_cookie(PRE_CSRF)
+        return resp
+
+    async def judge_page(request: Request) -> Response:
+        sess = session_of(request)
+        if sess is None:
+            return RedirectResponse("/", status_code=303)
+        judge = sess["judge"]
+        async with locks[judge]:
+            row = study.next_assignment(judge)
+            done, total = study.progress(judge)
+            if row is None:
+                return _page("done.html", judge=judge, done=done, csrf=sess["csrf"])
+            try:
+                view = await study.view(judge, row)
+            except Exception as exc:  # noqa: BLE001 - the agent model failed: say so, keep serving
+                return _failure(exc)
+        return _page("judge.html", v=view, judge=judge, done=done, total=total, csrf=sess["csrf"],
+                     error=request.query_params.get("error"))
+
+    async def _checked_form(request: Request):
+        """(session, form, open assignment) for a POST, or an error response."""
+        sess = session_of(request)
+        if sess is None:
+            return None, None, None, RedirectResponse("/", status_code=303)
+        form = await request.form()
+        if not secrets.compare_digest(str(form.get("csrf", "")).encode(), sess["csrf"].encode()):
+            return None, None, None, PlainTextResponse("forbidden: the form's CSRF token does not match; reload the page",
+                                                       status_code=403)
+        row = study.current(sess["judge"])
+        if row is None or not secrets.compare_digest(str(form.get("id", "")).encode(), row["id"].encode()):
+            return None, None, None, RedirectResponse("/judge", status_code=303)  # answered already (another tab)
+        return sess, form, row, None
+
+    async def ask(request: Request) -> Response:
+        sess, form, row, err = await _checked_form(request)
+        if err:
+            return err
+        text = str(form.get("question", "")).strip()
+        if not text or len(text) > MAX_QUESTION:
+            return RedirectResponse("/judge?error=question", status_code=303)
+        async with locks[sess["judge"]]:
+            try:
+                await study.ask(sess["judge"], study.current(sess["judge"]), text)
+            except Exception as exc:  # noqa: BLE001
+                return _failure(exc)
+        return RedirectResponse("/judge", status_code=303)
+
+    async def decide(request: Request) -> Response:
+        sess, form, row, err = await _checked_form(request)
+        if err:
+            return err
+        try:
+            choice = int(str(form.get("choice", "")))
+            confidence = int(str(form.get("confidence", "")))
+        except ValueError:
+            return RedirectResponse("/judge?error=decision", status_code=303)
+        reason = str(form.get("reason", "")).strip()
+        if choice not in (1, 2) or not 50 <= confidence <= 100 or len(reason) > MAX_REASON:
+            return RedirectResponse("/judge?error=decision", status_code=303)
+        async with locks[sess["judge"]]:
+            row = study.current(sess["judge"])
+            if row is None or row["id"] != form.get("id"):
+                return RedirectResponse("/judge", status_code=303)
+            try:
+                await study.decide(sess["judge"], row, choice, confidence / 100, reason)
+            except Exception as exc:  # noqa: BLE001
+                return _failure(exc)
+        return RedirectResponse("/judge", status_code=303)
+
+    async def signout(request: Request) -> Response:
+        sess = session_of(request)
+        if sess is not None:
+            form = await request.form()
+            if not secrets.compare_digest(str(form.get("csrf", "")).encode(), sess["csrf"].encode()):
+                return PlainTextResponse("forbidden: the form's CSRF token does not match", status_code=403)
+        resp = RedirectResponse("/", status_code=303)
+        resp.delete_cookie(SESSION)
+        return resp
+
+    async def style(request: Request) -> Response:
+        return Response((Path(__file__).parent / "templates" / "style.css").read_text(), media_type="text/css")
+
+    routes = [Route("/", index), Route("/signin", signin, methods=["POST"]), Route("/judge", judge_page),
+              Route("/judge/ask", ask, methods=["POST"]), Route("/judge/decide", decide, methods=["POST"]),
+              Route("/signout", signout, methods=["POST"]), Route("/style.css", style)]
+    middleware = [Middleware(SecurityHeaders)]
+    if token:
+        middleware.append(Middleware(TokenGate, token=token))
+    middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS))
+    return Starlette(routes=routes, middleware=middleware)

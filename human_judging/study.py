@@ -1,0 +1,393 @@
+"""A study with human judges: what there is to judge, who judges what, and the human as a judge model.
+
+The human is a `Model` (`HumanModel`) that answers the protocol's own judge calls with what the
+person typed, so decisions, judge questions and transcripts come out of the protocols' code and the
+runner's record writer exactly as an LLM judge's would. Every call is cached in OUT's store, so a
+live consultancy is replayed from the cache after each input (or after a restart) and never keeps
+state in memory that a killed server could lose.
+
+Study rules (as in the human debate studies): a judge never sees the same question twice, whatever
+the protocol or answer order; the next item comes from a seeded order, balanced across protocols
+for each judge, then across judges (fewest judgements of the item), then across the study.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import sqlite3
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
+from oversight_bench.pipeline import check_capabilities, check_identity
+from oversight_bench.plans import source_job
+from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.provenance import provenance
+from oversight_bench.questions import ORDERS, Question
+from oversight_bench.registry import get_registry
+from oversight_bench.runner import JobContext, Runner
+from oversight_bench.store import Store
+
+STUDY_DB = "human_study.sqlite"
+LIVE_PROTOCOLS = ("consultancy", "debate")
+#: roles whose turns the judge reads (an open role's own direct-QA answer is not shown)
+SHOWN_ROLES = ("debater", "consultant", "judge")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (sid TEXT PRIMARY KEY, judge TEXT NOT NULL, csrf TEXT NOT NULL, created REAL);
+CREATE TABLE IF NOT EXISTS assignments (
+    id TEXT PRIMARY KEY,          -- opaque: the only handle the browser gets
+    n INTEGER NOT NULL,           -- order of assignment
+    judge TEXT NOT NULL, item TEXT NOT NULL, job_key TEXT NOT NULL, protocol TEXT NOT NULL,
+    task TEXT NOT NULL, question_id TEXT NOT NULL, assignment TEXT, answer_order TEXT NOT NULL,
+    shown_at REAL NOT NULL, done_at REAL,
+    UNIQUE (judge, task, question_id)   -- a judge never sees a question twice
+);
+"""
+
+
+class NeedsHuman(Exception):
+    """The protocol asked the human judge for something the person has not typed yet."""
+
+
+class HumanModel(Model):
+    """A person as a judge model: `generate` returns the text they typed (a question for the
+    consultant, or "Answer: N"), `choice_probs` the probabilities from their stated confidence."""
+
+    capabilities = Capabilities(images=True, logprobs=True, multi_sample=False)
+
+    def __init__(self, judge: str):
+        super().__init__(Spec("human", judge))
+        self.text: str | None = None
+        self.probs: list[float] | None = None
+
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+        if self.text is None:
+            raise NeedsHuman()
+        text, self.text = self.text, None
+        return [Completion(text)]
+
+    async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
+        if self.probs is None:
+            raise NeedsHuman()
+        probs, self.probs = self.probs, None
+        return probs
+
+
+class HumanRunner(Runner):
+    """The runner for one human judge: the protocol's calls and record writing, no job pool."""
+
+    def save(self, protocol: Protocol, job: Job, turns: list[Turn], decision, human: dict[str, Any]) -> None:
+        decision.extra["human"] = human
+        self._write(protocol, job, turns, decision)
+
+
+@dataclass
+class Item:
+    """Something to judge: a stored transcript (`turns`), or a live run of `protocol` on a
+    question, whose assignment and answer order (`jobs`) are drawn when it is handed out."""
+
+    key: str
+    protocol: str
+    question: Question
+    jobs: list[Job]
+    turns: list[Turn] | None = None
+    rank: int = 0
+
+    @property
+    def live(self) -> bool:
+        return self.turns is None
+
+
+@dataclass
+class View:
+    """What the judge's page shows for one assignment (never the correct answer or the assignment)."""
+
+    id: str
+    protocol: str
+    question: Question
+    answers: tuple[str, str]
+    turns: list[Turn]
+    needs: str  # "question" (live consultancy, between rounds) or "decision"
+    article: str | None  # only where the LLM judge reads it (QA with article)
+    defends: int | None = None  # consultancy: the answer the consultant argues for
+    extractive: bool = False
+    number: int = 0
+
+
+def read_source(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict, list[Turn]]]]:
+    """The source run's config, questions, and each transcript once (first judge), like `judge --from`."""
+    src = Store.open(source)
+    try:
+        cfg = src.read_config() or {}
+        questions = src.questions()
+        turns_by_job: dict[str, list[dict]] = defaultdict(list)
+        first_judge: dict[str, str] = {}
+        decisions = []
+        for r in src.iter_records():
+            first_judge.setdefault(r["job_key"], r["judge"])
+            if r["judge"] != first_judge[r["job_key"]]:
+                continue
+            (turns_by_job[r["job_key"]] if r["kind"] == "turn" else decisions).append(r)
+    finally:
+        src.close()
+    out = []
+    for d in decisions:
+        turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
+        out.append((d, turns))
+    return cfg, questions, out
+
+
+class Study:
+    """The items, the assignment queue and the writes of one `serve` session (one OUT directory)."""
+
+    def __init__(self, source: str, output: str, *, agent: str | None = None, live: list[str] = (),
+                 seed: int = 0, per_judge: int | None = None, option_overrides: dict[str, Any] | None = None):
+        reg = get_registry()
+        self.protocols = {n: reg.get("protocols", n) for n in reg.names("protocols")}
+        for p in live:
+            if p not in LIVE_PROTOCOLS:
+                raise BenchError(f"--live {p}: live judging supports {', '.join(LIVE_PROTOCOLS)}")
+        if live and not agent:
+            raise BenchError("--live needs --agent SPEC: the model that argues in live consultancy or debate")
+        cfg, questions, transcripts = read_source(source)
+        self.per_judge = per_judge
+        try:
+            # the person gives an answer and a confidence: predict mode, no few-shot, no sampling
+            self.options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(option_overrides or {}),
+                                                           "judge_mode": "predict", "few_shot": 0, "qa_samples": 0})
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise BenchError(f"option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        self.items = self._static_items(transcripts, questions) + self._live_items(live, questions)
+        if not self.items:
+            raise BenchError(f"{source} holds nothing a human can judge: no QA or debate transcripts"
+                             + ("" if live else "; add --live consultancy --agent SPEC to judge live runs"))
+        rng = random.Random(seed)
+        order = sorted(self.items, key=lambda it: it.key)
+        rng.shuffle(order)
+        for rank, it in enumerate(order):
+            it.rank = rank
+        self.by_key = {it.key: it for it in self.items}
+        self.seed = seed
+        self.agent_name = redact_spec(agent) if agent else cfg.get("agent", "unknown")
+        stored = {"kind": "judge", "source": str(source), "judge": "human", "agent": self.agent_name,
+                  "seed": cfg.get("seed", 0), "options": self.options.model_dump(mode="json"),
+                  "tasks": cfg.get("tasks"), "protocols": sorted({it.protocol for it in self.items}),
+                  "task_types": cfg.get("task_types"), "contains_gpqa": cfg.get("contains_gpqa", False),
+                  "source_config": cfg, "human_study": {"live": list(live), "study_seed": seed}, **provenance()}
+        self.agent = build_model(agent) if agent else None  # a bad spec fails before OUT is written
+        if self.agent is not None:
+            check_capabilities(HumanModel("check"), self.agent, False, [self.protocols[p] for p in live],
+                               list(questions.values()), "human", self.agent_name, self.options)
+        self.store = Store.open(output, write=True)
+        try:
+            check_identity(self.store, stored)
+            self.store.write_config(stored)
+            self.store.put_questions(questions.values())
+            self.db = sqlite3.connect(Path(output) / STUDY_DB, isolation_level=None, check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.executescript(SCHEMA)
+        except BaseException:
+            self.store.close()
+            raise
+        self._reconcile()
+        self._runners: dict[str, HumanRunner] = {}
+
+    # -- items -------------------------------------------------------------------------------------
+    def _static_items(self, transcripts, questions) -> list[Item]:
+        items = []
+        for d, turns in transcripts:
+            protocol = self.protocols.get(d["protocol"])
+            if protocol is None or not protocol.rejudgeable:
+                continue  # consultancy transcripts hold the LLM judge's own questions
+            q = questions.get((d["task"], d["question_id"]))
+            if q is None:
+                raise BenchError(f"decision {d['job_key']} refers to a question missing from the source store")
+            job = source_job(d, q)
+            items.append(Item(f"stored|{job.key}", job.protocol, q, [job], turns))
+        return items
+
+    def _live_items(self, live, questions) -> list[Item]:
+        items = []
+        for p in live:
+            protocol = self.protocols[p]
+            for q in sorted(questions.values(), key=lambda q: (q.task, q.id)):
+                jobs = [Job(p, q, order, a, variant="live") for a in protocol.assignments()
+                        for order in ORDERS]
+                items.append(Item(f"live|{p}|{q.task}|{q.id}", p, q, jobs))
+        return items
+
+    # -- sessions ------------------------------------------------------------------------------------
+    def new_session(self, judge: str) -> str:
+        sid = secrets.token_urlsafe(32)
+        self.db.execute("INSERT INTO sessions VALUES (?,?,?,?)", (sid, judge, secrets.token_urlsafe(32), time.time()))
+        return sid
+
+    def session(self, sid: str | None) -> sqlite3.Row | None:
+        if not sid:
+            return None
+        return self.db.execute("SELECT * FROM sessions WHERE sid=?", (sid,)).fetchone()
+
+    # -- the queue -----------------------------------------------------------------------------------
+    def _reconcile(self) -> None:
+        """After a restart: an assignment whose decision is in the store is done."""
+        for row in self.db.execute("SELECT * FROM assignments WHERE done_at IS NULL").fetchall():
+            if self._decided(row):
+                self.db.execute("UPDATE assignments SET done_at=? WHERE id=?", (time.time(), row["id"]))
+
+    def _decided(self, row) -> bool:
+        return self.store.conn.execute("SELECT 1 FROM records WHERE kind='decision' AND job_key=? AND judge=?",
+                                       (row["job_key"], f"human:{row['judge']}")).fetchone() is not None
+
+    def progress(self, judge: str) -> tuple[int, int]:
+        done = self.db.execute("SELECT COUNT(*) FROM assignments WHERE judge=? AND done_at IS NOT NULL", (judge,)).fetchone()[0]
+        seen = {(r["task"], r["question_id"]) for r in self.db.execute("SELECT task, question_id FROM assignments WHERE judge=?", (judge,))}
+        left = len({(it.question.task, it.question.id) for it in self.items} - seen)
+        total = done + left + (1 if self.current(judge) else 0)
+        if self.per_judge:
+            total = min(total, self.per_judge)
+        return done, total
+
+    def current(self, judge: str) -> sqlite3.Row | None:
+        return self.db.execute("SELECT * FROM assignments WHERE judge=? AND done_at IS NULL ORDER BY n LIMIT 1",
+                               (judge,)).fetchone()
+
+    def next_assignment(self, judge: str) -> sqlite3.Row | None:
+        """The judge's open assignment, or a new one from the balanced seeded queue (None: finished).
+        Runs without awaiting, so two judges never draw at the same moment."""
+        row = self.current(judge)
+        if row is not None:
+            return row
+        rows = self.db.execute("SELECT * FROM assignments").fetchall()
+        mine = [r for r in rows if r["judge"] == judge]
+        if self.per_judge is not None and len(mine) >= self.per_judge:
+            return None
+        seen = {(r["task"], r["question_id"]) for r in mine}
+        candidates = [it for it in self.items if (it.question.task, it.question.id) not in seen]
+        if not candidates:
+            return None
+        my_protocols = Counter(r["protocol"] for r in mine)
+        all_protocols = Counter(r["protocol"] for r in rows)
+        uses = Counter(r["item"] for r in rows)
+        item = min(candidates, key=lambda it: (my_protocols[it.protocol], uses[it.key], all_protocols[it.protocol], it.rank))
+        job = self._pick_job(item, rows)
+        n = 1 + max((r["n"] for r in rows), default=0)
+        aid = secrets.token_urlsafe(12)
+        self.db.execute("INSERT INTO assignments VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (aid, n, judge, item.key, job.key, item.protocol, item.question.task, item.question.id,
+                         job.assignment, job.answer_order, time.time(), None))
+        return self.db.execute("SELECT * FROM assignments WHERE id=?", (aid,)).fetchone()
+
+    def _pick_job(self, item: Item, rows) -> Job:
+        """A live item's assignment and answer order: the least used in the study, seeded tie-break."""
+        if len(item.jobs) == 1:
+            return item.jobs[0]
+        by_assignment = Counter((r["protocol"], r["assignment"]) for r in rows)
+        by_order = Counter((r["protocol"], r["answer_order"]) for r in rows)
+        rng = random.Random(f"{self.seed}|{item.key}")
+        tie = {j.key: rng.random() for j in item.jobs}
+        return min(item.jobs, key=lambda j: (by_assignment[(j.protocol, j.assignment)] + by_order[(j.protocol, j.answer_order)],
+                                              tie[j.key]))
+
+    def _job(self, row) -> tuple[Item, Job]:
+        item = self.by_key[row["item"]]
+        job = next(j for j in item.jobs if j.key == row["job_key"])
+        return item, job
+
+    # -- judging ---------------------------------------------------------------------------------------
+    def runner(self, judge: str) -> HumanRunner:
+        if judge not in self._runners:
+            self._runners[judge] = HumanRunner(
+                self.store, judge=HumanModel(judge), agent=self.agent, judge_name=f"human:{judge}",
+                agent_name=self.agent_name, options=self.options, seed=self.seed, protocols=self.protocols)
+        return self._runners[judge]
+
+    async def _transcript(self, judge: str, item: Item, job: Job) -> tuple[list[Turn], str]:
+        """The transcript so far and what the human must give next. A live one is replayed from the
+        store's call cache (new agent turns are generated), stopping where the human is needed."""
+        if not item.live:
+            return item.turns, "decision"
+        runner = self.runner(judge)
+        ctx = JobContext(runner, job, self.protocols[job.protocol])
+        protocol = self.protocols[job.protocol]
+        if job.protocol != "consultancy":
+            return await protocol.play(ctx, job), "decision"
+        # Consultancy.play, step by step, so the turns so far are at hand when the human is asked
+        from protocol_plugins.consultancy import assigned_index
+
+        defends, turns = assigned_index(job), []
+        for r in range(1, self.options.rounds + 1):
+            turns.append(await protocol.consultant_turn(ctx, job, defends, r, turns))
+            if r < self.options.rounds:
+                try:
+                    turns.append(await protocol.judge_question(ctx, job, defends, r, turns))
+                except NeedsHuman:
+                    return turns, "question"
+        return turns, "decision"
+
+    async def view(self, judge: str, row) -> View:
+        item, job = self._job(row)
+        turns, needs = await self._transcript(judge, item, job)
+        q = job.question
+        defends = None
+        if job.protocol == "consultancy":
+            from protocol_plugins.consultancy import assigned_index
+
+            defends = assigned_index(job)
+        return View(id=row["id"], protocol=job.protocol, question=q, answers=job.answers,
+                    turns=[t for t in turns if t.role in SHOWN_ROLES and (job.protocol != "debate" or t.role == "debater")],
+                    needs=needs, article=q.article if self.protocols[job.protocol].needs_article else None,
+                    defends=defends, extractive=q.task_type == "extractive", number=row["n"])
+
+    async def ask(self, judge: str, row, text: str) -> None:
+        """The human's question to the consultant between rounds; the consultant's answer follows."""
+        item, job = self._job(row)
+        if not item.live or job.protocol != "consultancy":
+            raise BenchError("only a live consultancy takes questions")
+        model = self.runner(judge).models["judge"]
+        _, needs = await self._transcript(judge, item, job)
+        if needs != "question":
+            raise BenchError("the consultancy is not waiting for a question")
+        model.text = text
+        try:
+            await self._transcript(judge, item, job)
+        finally:
+            model.text = None
+
+    async def decide(self, judge: str, row, choice: int, confidence: float, reason: str) -> None:
+        """Store the human's decision as an ordinary decision record, then close the assignment."""
+        item, job = self._job(row)
+        runner = self.runner(judge)
+        turns, needs = await self._transcript(judge, item, job)
+        if needs != "decision":
+            raise BenchError("the consultancy is still waiting for your question")
+        model = runner.models["judge"]
+        model.text = f"Answer: {choice}"
+        other = round(1 - confidence, 6)
+        p = [confidence, other] if choice == 1 else [other, confidence]
+        model.probs = p
+        try:
+            protocol = self.protocols[job.protocol]
+            _, decision = await runner.execute(protocol, job, turns)
+        finally:
+            model.text, model.probs = None, None
+        now = time.time()
+        human = {"confidence": confidence, "reason": reason, "time_s": round(now - row["shown_at"], 3),
+                 "live": item.live}
+        runner.save(protocol, job, turns, decision, human)
+        self.db.execute("UPDATE assignments SET done_at=? WHERE id=?", (now, row["id"]))
+
+    def close(self) -> None:
+        try:
+            self.db.close()
+        finally:
+            self.store.close()

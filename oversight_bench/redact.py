@@ -1,0 +1,198 @@
+"""Secret redaction: the one function every display and storage path goes through.
+
+What counts as a secret:
+- the value of a spec option or URL query parameter whose name looks like a credential
+  (`api_key`, `api-key`, `key`, `token`, `access_token`, `sig`, `password`, ... any case);
+- the userinfo of a URL (`http://user:pass@host`);
+- every such value seen once (`register_secret`), wherever it shows up later, matched
+  case-insensitively: a server that echoes a key back in an error message, or a library that logs
+  the full request URL, cannot carry it to a terminal, a log, config.json or results.sqlite;
+- values of environment variables named like credentials (`OPENAI_API_KEY`, `HF_TOKEN`, ...),
+  registered by `register_env_secrets`, for the same reason.
+
+Only display and storage are redacted: the adapter still gets the spec's real `base_url` (query
+string and all) and key.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+import threading
+from typing import Any
+from urllib.parse import quote, unquote, unquote_plus
+
+MASK = "***"
+
+#: option / query parameter / environment variable names that hold credentials
+SECRET_NAME = re.compile(
+    r"(^|[_\-.])(api[_\-]?key|key|apikey|token|access[_\-]?token|auth|authorization|sig|signature|secret|"
+    r"password|passwd|credentials?)$", re.IGNORECASE)
+#: shapes of keys whatever they are called (OpenAI/Anthropic/HF keys, bearer headers)
+_KEY_SHAPES = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{6,}|hf_[A-Za-z0-9]{10,}|(?<=Bearer )\S+)")
+#: a URL in free text: scheme://, then anything up to whitespace, quotes or angle brackets
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s\"'<>`]+")
+#: secrets shorter than this are not registered (they would redact common words)
+MIN_SECRET = 6
+
+_lock = threading.Lock()
+_secrets: set[str] = set()
+_pattern: re.Pattern | None = None
+_lowered: tuple[str, ...] = ()  # the secrets lower-cased: a quick test before the regex
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an option, query parameter or variable name holds a credential."""
+    return bool(SECRET_NAME.search(str(name).strip()))
+
+
+def register_secret(value: Any) -> None:
+    """Remember a secret value so that `redact_text` removes it wherever it appears."""
+    global _pattern, _lowered
+    value = str(value or "").strip()
+    if len(value) < MIN_SECRET or value == MASK:
+        return
+    forms = {value, quote(value, safe=""), quote(value)}
+    with _lock:
+        if forms <= _secrets:
+            return
+        _secrets.update(f for f in forms if len(f) >= MIN_SECRET)
+        # longest first, so a secret that contains another is removed whole
+        _pattern = re.compile("|".join(re.escape(s) for s in sorted(_secrets, key=len, reverse=True)), re.IGNORECASE)
+        _lowered = tuple({s.lower() for s in _secrets})
+
+
+def register_env_secrets(environ: dict[str, str] | None = None) -> None:
+    """Register the values of environment variables named like credentials."""
+    for name, value in (environ if environ is not None else os.environ).items():
+        if is_secret_name(name):
+            register_secret(value)
+
+
+def forget_secrets() -> None:
+    """For tests: drop every registered secret."""
+    global _pattern, _lowered
+    with _lock:
+        _secrets.clear()
+        _pattern, _lowered = None, ()
+
+
+#: userinfo (up to the last @ before the path) and query-like parameters (`,` too: spec options)
+_USERINFO = re.compile(r"(://)([^/\s?#]*)@")
+_PARAM = re.compile(r"([?&;,])([^=&;,#\s]+)=([^&;,#\s]*)")
+
+
+def redact_url(url: str) -> str:
+    """A URL without userinfo and with credential-like parameter values masked; every other
+    character as it was (the text need not even parse: `http://u:p@[::1`). Registers what it
+    removes, so it is also gone from any other text."""
+    def userinfo(m: re.Match) -> str:
+        for piece in (m[2], *m[2].split(":", 1)):
+            register_secret(piece)
+            register_secret(unquote(piece))
+        return f"{m[1]}{MASK}@"
+
+    def param(m: re.Match) -> str:
+        if not is_secret_name(unquote(m[2])):
+            return m[0]
+        register_secret(m[3])
+        register_secret(unquote_plus(m[3]))
+        return f"{m[1]}{m[2]}={MASK}"
+
+    return _PARAM.sub(param, _USERINFO.sub(userinfo, url, count=1))
+
+
+def scrub_known(text: str) -> str:
+    """Only the registered secrets removed (any case): cheap, for stored requests and responses,
+    which must otherwise stay exactly as sent and received."""
+    pattern, lowered = _pattern, _lowered
+    if pattern is None or not text:
+        return text
+    low = text.lower()  # one pass in C, then a substring search per secret: microseconds per call
+    if not any(s in low for s in lowered):
+        return text
+    return pattern.sub(MASK, text)
+
+
+def redact_text(text: Any) -> str:
+    """Free text (errors, log lines, names, pages) with every secret removed: registered values,
+    URL userinfo and credential query values, and key-shaped strings."""
+    text = str(text)
+    if "://" in text:
+        text = _URL.sub(lambda m: redact_url(m.group(0)), text)
+    text = scrub_known(text)
+    return _KEY_SHAPES.sub(MASK, text)
+
+
+def redact_obj(obj: Any) -> Any:
+    """A JSON-like value with every string redacted, and the values of credential-named keys masked."""
+    if isinstance(obj, str):
+        return redact_text(obj)
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if isinstance(k, str) and is_secret_name(k) and isinstance(v, (str, int, float)) and not isinstance(v, bool):
+                register_secret(v)
+                out[k] = MASK
+            else:
+                out[k] = redact_obj(v)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [redact_obj(v) for v in obj]
+    return obj
+
+
+def redact_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Spec options for display: credential-named values masked, URLs cleaned, env var *names* kept
+    (`api_key_env=VAR` names where the key is, not the key)."""
+    out = {}
+    for k, v in options.items():
+        if k.endswith("_env"):
+            out[k] = v
+        elif is_secret_name(k):
+            register_secret(v)
+            out[k] = MASK
+        elif isinstance(v, str):
+            out[k] = redact_text(v)
+        else:
+            out[k] = v
+    return out
+
+
+class _RedactingRecord(logging.LogRecord):
+    """A log record whose message (and traceback text) is redacted when it is created, so every
+    handler, whoever installed it and whenever, writes the redacted text."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        try:
+            self.msg, self.args = redact_text(self.getMessage()), ()
+        except Exception:  # a bad format string: leave it to logging's own error report
+            return
+        if self.exc_info and self.exc_info[1] is not None:
+            import traceback
+
+            self.exc_text = redact_text("".join(traceback.format_exception(*self.exc_info)).rstrip())
+
+
+def install_log_redaction() -> None:
+    """Redact every log record of the process (see `_RedactingRecord`)."""
+    if logging.getLogRecordFactory() is logging.LogRecord:
+        logging.setLogRecordFactory(_RedactingRecord)
+
+
+def _redacting_excepthook(kind, value, tb) -> None:
+    import traceback
+
+    sys.stderr.write(redact_text("".join(traceback.format_exception(kind, value, tb))))
+
+
+def protect_process_output() -> None:
+    """For a command-line process: register credential-named environment variables, redact every
+    log record, and redact the traceback of an unexpected error."""
+    register_env_secrets()
+    install_log_redaction()
+    if sys.excepthook is sys.__excepthook__:
+        sys.excepthook = _redacting_excepthook

@@ -1,0 +1,149 @@
+"""`oversight-bench salvage DIR --output NEW`: copy every readable record of a damaged run into a
+fresh run directory, which `run` (or `report`, `judge --from`, ...) then uses like any other.
+
+A damaged `results.sqlite` (a disk error, a copy cut short, a file overwritten) is refused by
+every command (`Store.open` runs `PRAGMA quick_check`). Salvage reads it with no such check, table
+by table in rowid order; where a page cannot be read it seeks past it and goes on. Kept: every
+call (the cache, so a resume does not pay for them again), every question, every skipped-row
+count, and the turns and decision of every job whose decision and turns 0..n all read back (a
+partial job is left out: the resume redoes it whole). Rows whose JSON does not parse are left out.
+config.json is copied when it parses, so the resume's settings check still applies.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from oversight_bench.errors import BenchError
+from oversight_bench.store import CONFIG_NAME, DB_NAME, Store
+
+#: columns copied per table, in the order of the store's schema
+COLUMNS = {
+    "calls": ("key", "model", "role", "tag", "protocol", "task", "question_id", "assignment", "answer_order", "request",
+              "response", "prompt_tokens", "completion_tokens", "latency_s", "attempts", "created"),
+    "records": ("kind", "job_key", "seq", "judge", "agent", "protocol", "task", "question_id", "assignment",
+                "answer_order", "round", "data", "created"),
+    "questions": ("task", "question_id", "data"),
+    "skipped": ("task", "reason", "count"),
+}
+#: which columns must hold JSON
+JSON_COLUMNS = {"calls": ("request", "response"), "records": ("data",), "questions": ("data",)}
+#: consecutive unreadable probes before a table is given up (the seek step doubles each time)
+MAX_PROBES = 64
+
+
+def _read_table(conn: sqlite3.Connection, table: str, counts: dict[str, Any]) -> Iterator[tuple]:
+    """Readable rows of `table` in rowid order, skipping over pages that cannot be read."""
+    cols = ", ".join(COLUMNS[table])
+    last, step, failures = None, 1, 0
+    while failures < MAX_PROBES:
+        where, args = ("WHERE rowid > ?", (last,)) if last is not None else ("", ())
+        try:
+            for row in conn.execute(f"SELECT rowid, {cols} FROM {table} {where} ORDER BY rowid", args):
+                last, step, failures = row[0], 1, 0
+                yield row[1:]
+            return
+        except sqlite3.DatabaseError as exc:
+            counts["errors"].append(f"{table} after rowid {last}: {exc}")
+            failures += 1
+            if failures == 1 and last is None:
+                # not even the first row: try the table at all (a missing table ends here)
+                try:
+                    conn.execute(f"SELECT 1 FROM {table} LIMIT 0").fetchall()
+                except sqlite3.DatabaseError:
+                    return
+            last = (last if last is not None else 0) + step
+            step *= 2
+
+
+def _json_ok(table: str, row: tuple) -> bool:
+    for col in JSON_COLUMNS.get(table, ()):
+        try:
+            json.loads(row[COLUMNS[table].index(col)])
+        except (TypeError, ValueError):
+            return False
+    return True
+
+
+def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
+    """Copy the readable records of `source` into the new run directory `output`; return counts."""
+    source, output = Path(source), Path(output)
+    db = source / DB_NAME
+    if not db.is_file():
+        raise BenchError(f"{source} is not a run directory: expected {db}")
+    if output.exists() and (not output.is_dir() or any(output.iterdir())):
+        raise BenchError(f"--output {output} exists and is not empty; expected a new folder for the salvaged run")
+    if output.resolve() == source.resolve():
+        raise BenchError("--output must be a new folder, not the damaged run itself")
+    counts: dict[str, Any] = {"errors": []}
+    try:
+        src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        # without it SQLite refuses a file shorter than its header says (a copy cut short) outright
+        src.execute("PRAGMA writable_schema=ON")
+    except sqlite3.Error as exc:
+        raise BenchError(f"{db}: cannot open it at all ({exc}); nothing to salvage") from None
+    rows: dict[str, list[tuple]] = {}
+    try:
+        for table in COLUMNS:
+            kept = [r for r in _read_table(src, table, counts) if _json_ok(table, r)]
+            rows[table] = kept
+    finally:
+        src.close()
+
+    # whole jobs only: a decision and its turns 0..n, all readable
+    recs = rows.pop("records")
+    by_job: dict[tuple, list[tuple]] = defaultdict(list)
+    idx = {c: i for i, c in enumerate(COLUMNS["records"])}
+    for r in recs:
+        by_job[(r[idx["job_key"]], r[idx["judge"]])].append(r)
+    whole = []
+    for job_rows in by_job.values():
+        seqs = sorted(r[idx["seq"]] for r in job_rows if r[idx["kind"]] == "turn")
+        if any(r[idx["kind"]] == "decision" for r in job_rows) and seqs == list(range(len(seqs))):
+            whole.extend(job_rows)
+    counts.update(calls=len(rows["calls"]), questions=len(rows["questions"]),
+                  jobs=sum(1 for r in whole if r[idx["kind"]] == "decision"),
+                  partial_jobs_dropped=len(by_job) - sum(1 for r in whole if r[idx["kind"]] == "decision"))
+
+    config = None
+    cfg_path = source / CONFIG_NAME
+    if cfg_path.exists():
+        try:
+            config = json.loads(cfg_path.read_text())
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            counts["errors"].append(f"{CONFIG_NAME}: {exc}")
+    counts["config"] = config is not None
+
+    store = Store.open(output, write=True)
+    try:
+        with store.conn:
+            store.conn.execute("BEGIN IMMEDIATE")
+            for table, table_rows in (("questions", rows["questions"]), ("calls", rows["calls"]),
+                                      ("skipped", rows["skipped"]), ("records", whole)):
+                cols = COLUMNS[table]
+                store.conn.executemany(f"INSERT OR IGNORE INTO {table} ({', '.join(cols)}) VALUES "
+                                       f"({', '.join('?' * len(cols))})", table_rows)
+        if config is not None:
+            store.write_config(config)
+    finally:
+        store.close()
+    return counts
+
+
+@click.command(name="salvage")
+@click.argument("directory")
+@click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
+def salvage_cmd(directory, output):
+    """Copy every readable record of a damaged run into a fresh run directory."""
+    counts = salvage_run(directory, output)
+    click.echo(f"salvaged into {output}: {counts['jobs']} job(s), {counts['calls']} call(s), {counts['questions']} "
+               f"question(s); config.json {'copied' if counts['config'] else 'unreadable, not copied'}; "
+               f"{counts['partial_jobs_dropped']} partial job(s) left for the resume to redo")
+    for err in counts["errors"][:5]:
+        click.echo(f"unreadable: {err}", err=True)

@@ -1,0 +1,407 @@
+"""The human-judging web app (`oversight-bench serve`, human_judging/) driven over HTTP: records,
+study design, security, leaks, escaping, resume after a kill. The browser test is test_web_browser.py."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import signal
+import tomllib
+import warnings
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # starlette 1.x asks for httpx2 but still works with httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from helpers import REPO, cli  # noqa: E402
+from web_helpers import form_fields, free_port, make_source, question_text, register_plugin, start_server  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    return make_source(tmp_path_factory.mktemp("web") / "src")
+
+
+class Judge:
+    """One person's browser: follows redirects and keeps every response for the leak check."""
+
+    def __init__(self, app, name: str | None = None, **kw):
+        self.c = TestClient(app, **kw)
+        self.responses = []
+        if name:
+            self.sign_in(name)
+
+    def get(self, url, **kw):
+        r = self.c.get(url, **kw)
+        self.responses.extend([*r.history, r])
+        return r
+
+    def post(self, url, data, **kw):
+        r = self.c.post(url, data=data, **kw)
+        self.responses.extend([*r.history, r])
+        return r
+
+    def sign_in(self, name):
+        page = self.get("/")
+        return self.post("/signin", {"csrf": form_fields(page.text)["csrf"], "name": name})
+
+    def step(self, choice=1, confidence=80, reason="", question="Why do you claim that?"):
+        """Act on the current page: ask when asked for a question, else decide. Returns (kind, page)."""
+        page = self.get("/judge")
+        if "nothing more for you to judge" in page.text:
+            return "finished", page
+        f = form_fields(page.text)
+        if 'action="/judge/ask"' in page.text:
+            return "asked", self.post("/judge/ask", {**f, "question": question})
+        return "decided", self.post("/judge/decide", {**f, "choice": str(choice), "confidence": str(confidence), "reason": reason})
+
+    def judge_all(self, **kw):
+        kinds = Counter()
+        while True:
+            kind, _ = self.step(**kw)
+            if kind == "finished":
+                return kinds
+            kinds[kind] += 1
+
+
+def make_study(source, out, **kw):
+    from human_judging.study import Study
+
+    kw.setdefault("agent", "scripted:default")
+    kw.setdefault("live", ["consultancy"])
+    kw.setdefault("option_overrides", {"rounds": 2})
+    return Study(str(source), str(out), **kw)
+
+
+def app_for(study, **kw):
+    from human_judging.app import create_app
+
+    return create_app(study, allowed_hosts=["testserver"], **kw)
+
+
+def decisions(out):
+    from oversight_bench.store import Store
+
+    st = Store.open(out)
+    try:
+        return list(st.iter_records("decision")), list(st.iter_records("turn"))
+    finally:
+        st.close()
+
+
+# -- the plugin ---------------------------------------------------------------------------------------
+
+
+def test_serve_is_a_plugin_command():
+    """`serve` arrives through the register_commands hook; the core never imports the package."""
+    group = register_plugin()
+    assert "serve" in group.commands
+    meta = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert meta["project"]["entry-points"]["oversight_bench"]["web"] == "human_judging"
+    assert {"starlette", "uvicorn", "python-multipart", "jinja2"} <= {re.split(r"[<>=\[]", d)[0] for d in meta["project"]["optional-dependencies"]["web"]}
+    core = "\n".join(p.read_text() for p in (REPO / "oversight_bench").rglob("*.py"))
+    assert "human_judging" not in core
+
+
+def test_serve_refuses_lan_without_token(source, tmp_path):
+    register_plugin()
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--host", "0.0.0.0")
+    assert res.exit_code == 2 and "--token" in res.output
+    assert not (tmp_path / "o").exists()  # validated before anything is written
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "consultancy")
+    assert res.exit_code == 2 and "--agent" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "consultancy", "--agent", "nope:x")
+    assert res.exit_code == 2 and "unknown model" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "qa_with_article", "--agent", "scripted:default")
+    assert res.exit_code == 2 and "live judging supports" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "-o", "rounds=99")
+    assert res.exit_code == 2 and res.output.strip().count("\n") == 0 and "rounds" in res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_live_debate(source, tmp_path):
+    """Live debate: the app runs both debaters, the human reads and decides; stored like an LLM-judged debate."""
+    out = tmp_path / "out"
+    study = make_study(source, out, live=["debate"])
+    study.items = [it for it in study.items if it.live]
+    try:
+        kinds = Judge(app_for(study), "liz").judge_all()
+    finally:
+        study.close()
+    recs, turns = decisions(out)
+    assert kinds == {"decided": 6} and len(recs) == 6 and all(r["job_key"].endswith("|live") for r in recs)
+    src_debate = [t for t in decisions(source)[1] if t["protocol"] == "debate"]
+    by_job = Counter(t["job_key"] for t in turns)
+    assert set(by_job.values()) == {4} and [t["speaker"] for t in turns[:4]] == [t["speaker"] for t in src_debate[:4]]  # rounds=2
+    assert set(turns[0]) == set(src_debate[0])
+
+
+# -- records --------------------------------------------------------------------------------------------
+
+
+def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_path):
+    out = tmp_path / "out"
+    study = make_study(source, out)
+    try:
+        alice = Judge(app_for(study), "alice")
+        kinds = alice.judge_all(choice=2, confidence=70, reason="the second one")
+    finally:
+        study.close()
+    assert kinds["asked"] >= 1  # live consultancy with rounds=2: one question between the rounds
+    recs, turns = decisions(out)
+    assert len(recs) == kinds["decided"] == 6  # six distinct questions in the source
+    assert {r["judge"] for r in recs} == {"human:alice"}
+    for r in recs:
+        assert r["answer"] == 2 and r["probs"] == [0.3, 0.7] and r["correct"] == (r["correct_index"] == 2)
+        assert r["extra"]["human"]["confidence"] == 0.7 and r["extra"]["human"]["reason"] == "the second one"
+        assert r["extra"]["human"]["time_s"] >= 0
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["kind"] == "judge" and cfg["source"] == str(source) and cfg["options"]["judge_mode"] == "predict"
+    live = [t for t in turns if t["protocol"] == "consultancy"]
+    assert [t["role"] for t in live] == ["consultant", "judge", "consultant"]
+    assert live[1]["shown"] == "Why do you claim that?" and live[1]["extra"] == {"kind": "question"}
+    # the same record fields as an LLM-judged consultancy of the source run
+    src_turn = next(t for t in decisions(source)[1] if t["protocol"] == "consultancy" and t["role"] == "judge")
+    assert set(live[1]) == set(src_turn)
+    res = cli("report", str(out), str(source), "-o", str(tmp_path / "rep"), "--no-figures")
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "human:alice" in md and "scripted:default" in md
+    rep = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert any(c["judge"] == "human:alice" and c["brier"] is not None for c in rep["calibration"])
+    res = cli("leaderboard", str(out), str(source), "--output", str(tmp_path / "lb"))
+    assert res.exit_code == 0, res.output
+    rows = json.loads((tmp_path / "lb" / "results.json").read_text())["rows"]
+    assert {"human:alice", "scripted:default"} <= {r["judge"] for r in rows}  # a human row next to the LLM judge
+
+
+# -- study design -----------------------------------------------------------------------------------
+
+
+def _assignments(out):
+    import sqlite3
+
+    con = sqlite3.connect(out / "human_study.sqlite")
+    try:
+        return con.execute("SELECT judge, protocol, task, question_id, assignment, answer_order FROM assignments ORDER BY n").fetchall()
+    finally:
+        con.close()
+
+
+def test_study_design_unique_questions_balanced_seeded(source, tmp_path):
+    out = tmp_path / "out"
+    study = make_study(source, out, seed=3)
+    try:
+        app = app_for(study)
+        judges = [Judge(app, n) for n in ("ann", "ben", "cat", "dan")]
+        for _ in range(3):  # several judges at once, interleaved
+            for j in judges:
+                j.step()
+        for j in judges:
+            j.judge_all()
+    finally:
+        study.close()
+    rows = _assignments(out)
+    for name in ("ann", "ben", "cat", "dan"):
+        mine = [r for r in rows if r[0] == name]
+        qs = [(r[2], r[3]) for r in mine]
+        assert len(qs) == len(set(qs)) == 6  # never the same question twice, across protocols and orders
+        assert len({r[1] for r in mine[:3]}) == 3  # protocols balanced for each judge
+    firsts = [next(r for r in rows if r[0] == n)[1:4] for n in ("ann", "ben", "cat", "dan")]
+    assert len(set(firsts)) == 4  # spread across judges
+    cons = Counter(r[4] for r in rows if r[1] == "consultancy")
+    assert abs(cons["correct"] - cons["incorrect"]) <= 1  # live assignments balanced
+    # the same seed and the same clicks give the same queue; another seed another one
+    queues = []
+    for i, seed in enumerate((3, 3, 4)):
+        study = make_study(source, tmp_path / f"again{i}", seed=seed)
+        try:
+            Judge(app_for(study), "ann").judge_all()
+        finally:
+            study.close()
+        queues.append([r[1:] for r in _assignments(tmp_path / f"again{i}")])
+    assert queues[0] == queues[1] and queues[0] != queues[2]
+
+
+def test_per_judge_limit_and_resume_by_name(source, tmp_path):
+    out = tmp_path / "out"
+    study = make_study(source, out, per_judge=2)
+    try:
+        app = app_for(study)
+        first = Judge(app, "eve")
+        q = question_text(first.get("/judge").text)
+        second = Judge(app, "eve")  # another browser: the same open item
+        assert question_text(second.get("/judge").text) == q
+        assert second.judge_all() and first.step()[0] == "finished"
+    finally:
+        study.close()
+    assert len(decisions(out)[0]) == 2
+
+
+# -- security and leaks ---------------------------------------------------------------------------------
+
+
+def test_nothing_leaks_before_the_decision(source, tmp_path):
+    """Every response of two judges' sessions is searched for the correct answer's position, the
+    assignment, job keys, the other judge's decisions and extractive articles."""
+    out = tmp_path / "out"
+    study = make_study(source, out)
+    try:
+        app = app_for(study)
+        quinn = Judge(app, "quinn")
+        quinn.judge_all(reason="quinn-secret-reason-xyz")
+        amy = Judge(app, "amy")
+        amy.judge_all()
+        questions = dict(study.store.questions())
+    finally:
+        study.close()
+    recs, _ = decisions(out)
+    forbidden = ["correct_first", "correct_second", "correct_index", "assignment", "job_key", "|live",
+                 "quinn-secret-reason-xyz", "human:quinn", "probs"]
+    forbidden += [r["job_key"] for r in recs] + [r["question_id"] for r in recs]
+    articles = [q.article[:200] for q in questions.values() if q.article]
+    for r in amy.responses:
+        page = html.unescape(r.text)
+        text = page + json.dumps(dict(r.headers)) + str(r.url)
+        for s in forbidden:
+            assert s not in text, (s, str(r.url))
+        assert "quinn" not in text.lower()
+        if "Read the article" not in r.text:
+            assert not any(a in text for a in articles), str(r.url)
+        for q in questions.values():  # the correct answer is never marked: it appears as often as the other
+            body = re.sub(r'<ol class="answers">.*?</ol>|<h2 id="question-text">.*?</h2>|<div id="article">.*?</div>', "",
+                          r.text, flags=re.S)
+            assert body.count(q.correct) == body.count(q.incorrect) or q.correct in q.incorrect or q.incorrect in q.correct
+        assert not re.search(r'value="(?!1"|2"|75")[^"]*correct', r.text)
+    # a QA-with-article page shows the article; no other page does
+    assert any("Read the article" in r.text and any(a in html.unescape(r.text) for a in articles) for r in amy.responses)
+
+
+def test_token_csrf_and_escaping(source, tmp_path):
+    from model_adapters.scripted import register_script
+
+    register_script("web-evil", lambda messages, n, seed: [
+        "Thinking: plan.\nArgument: <script>alert(1)</script> <passage>not in the article</passage> \"quoted\""] * n)
+    out = tmp_path / "out"
+    study = make_study(source, out, agent="scripted:web-evil")
+    study.items = [it for it in study.items if it.live and it.question.task_type == "extractive"]  # passages
+    try:
+        app = app_for(study, token="s3cret-token")
+        stranger = TestClient(app, follow_redirects=False)
+        assert stranger.get("/").status_code == 403 and stranger.get("/judge").status_code == 403
+        assert stranger.post("/signin", data={"name": "x"}).status_code == 403
+        assert TestClient(app).get("/", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
+        j = Judge(app)
+        r = j.get("/?token=s3cret-token")  # the invitation link: a cookie, then a clean URL
+        assert r.status_code == 200 and "token" not in str(r.url) and r.history[0].status_code == 303
+        assert "s3cret-token" not in r.text
+        bad = j.post("/signin", {"csrf": "forged", "name": "zed"})
+        assert bad.status_code == 403
+        j.sign_in("zed")
+        for _ in range(12):
+            page = j.get("/judge")
+            if 'action="/judge/ask"' in page.text:
+                break
+            j.step()
+        assert 'action="/judge/ask"' in page.text, "no live consultancy reached"
+        assert "<script>" not in page.text and "&lt;script&gt;" in page.text
+        assert '<span class="u-passage"' in page.text  # passages rendered as the protocols define them
+        f = form_fields(page.text)
+        assert j.post("/judge/ask", {**f, "csrf": "forged", "question": "q"}).status_code == 403
+        j.post("/judge/ask", {**f, "question": "<img src=x onerror=alert(1)>?"})
+        page = j.get("/judge")
+        assert "<img src=x" not in page.text and "&lt;img src=x onerror=alert(1)&gt;?" in page.text
+        assert "script-src" not in page.headers["content-security-policy"] and "default-src 'none'" in page.headers["content-security-policy"]
+        f = form_fields(page.text)
+        assert j.post("/judge/decide", {**f, "csrf": "forged", "choice": "1", "confidence": "90"}).status_code == 403
+        assert j.post("/judge/decide", {**f, "choice": "3", "confidence": "90"}).url.query == b"error=decision"
+    finally:
+        study.close()
+    assert decisions(out)[0] == []  # nothing forged or invalid was stored
+
+
+def test_killed_server_loses_no_decision_and_resumes(source, tmp_path):
+    """SIGKILL the real server (uvicorn) between decisions: stored ones stay, the judge resumes."""
+    import httpx
+
+    out, port = tmp_path / "out", free_port()
+    args = ("--from", str(source), "--output", str(out), "--agent", "scripted:default", "--live", "consultancy",
+            "-o", "rounds=2")
+    proc = start_server(*args, port=port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        c = httpx.Client(base_url=base, follow_redirects=True)
+        page = c.get("/")
+        c.post("/signin", data={"csrf": form_fields(page.text)["csrf"], "name": "kim"})
+        done = 0
+        while done < 2:
+            page = c.get("/judge")
+            f = form_fields(page.text)
+            if 'action="/judge/ask"' in page.text:
+                c.post("/judge/ask", data={**f, "question": "Why?"})
+            else:
+                c.post("/judge/decide", data={**f, "choice": "1", "confidence": "60"})
+                done += 1
+        open_item = question_text(c.get("/judge").text)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert len(decisions(out)[0]) == 2
+    proc = start_server(*args, port=port)
+    try:
+        assert question_text(c.get("/judge").text) == open_item  # the same session, the same open item
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert len(decisions(out)[0]) == 2
+
+
+@pytest.mark.integration
+def test_live_consultancy_with_a_real_local_model(source, tmp_path):
+    """One live consultancy round trip with llama.cpp's qwen2.5-coder-0.5b as the consultant."""
+    pytest.importorskip("llama_cpp")
+    out = tmp_path / "out"
+    study = make_study(source, out, agent="llamacpp:qwen2.5-coder-0.5b", live=["consultancy"],
+                       option_overrides={"rounds": 2, "agent_max_tokens": 96})
+    study.items = [it for it in study.items if it.live][:1]
+    try:
+        j = Judge(app_for(study), "liv")
+        assert j.step()[0] == "asked"
+        assert j.step()[0] == "decided"
+    finally:
+        study.close()
+    recs, turns = decisions(out)
+    assert len(recs) == 1 and recs[0]["agent"] == "llamacpp:qwen2.5-coder-0.5b"
+    assert [t["role"] for t in turns] == ["consultant", "judge", "consultant"] and all(t["content"] for t in turns)
+
+
+def test_failing_agent_is_one_line_and_recoverable(source, tmp_path):
+    from model_adapters.scripted import register_script
+
+    state = {"fail": True}
+
+    def flaky(messages, n, seed):
+        if state["fail"]:
+            raise RuntimeError("backend down")
+        return ["Thinking: x.\nArgument: back again."] * n
+
+    register_script("web-flaky", flaky)
+    out = tmp_path / "out"
+    study = make_study(source, out, agent="scripted:web-flaky")
+    study.items = [it for it in study.items if it.live]
+    try:
+        j = Judge(app_for(study), "fay")
+        page = j.get("/judge")
+        assert page.status_code == 502 and "RuntimeError" in page.text and "backend down" not in page.text
+        state["fail"] = False
+        assert j.step()[0] == "asked" and j.step()[0] == "decided"  # a reload continues
+    finally:
+        study.close()
+    assert len(decisions(out)[0]) == 1

@@ -1,0 +1,73 @@
+"""Shared by the web app tests: a scripted source run, the plugin registered in-process, a server
+subprocess, and a minimal form-driving client."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from helpers import REPO, cli
+
+SOURCE_PROTOCOLS = "qa_without_article,qa_with_article,debate,consultancy"
+
+#: run in a server subprocess: the plugin is added in-process where its entry point is not installed yet
+SERVE_CODE = ("import human_judging; from oversight_bench.registry import get_registry; r = get_registry()\n"
+              "if not r.pm.is_registered(human_judging): r.add_module_plugin('web', 'oversight-bench', 'test', module=human_judging)\n"
+              "from oversight_bench.cli import cli, main; r.pm.hook.register_commands(cli=cli); main()")
+
+
+def make_source(directory: Path, tasks: str = "prontoqa,quality", protocols: str = SOURCE_PROTOCOLS, limit: int = 3) -> Path:
+    res = cli("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", tasks, "--limit", str(limit),
+              "--protocols", protocols, "--output", str(directory), "--quiet")
+    assert res.exit_code == 0, res.output
+    return directory
+
+
+def register_plugin():
+    """The `serve` command on the root group, through the register_commands hook (as the entry point does)."""
+    import human_judging
+    from oversight_bench.cli import cli as group
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    if not reg.pm.is_registered(human_judging):
+        reg.add_module_plugin("web", "oversight-bench", "test", module=human_judging)
+    reg.pm.hook.register_commands(cli=group)
+    return group
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(*args: str, port: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, "serve", *args, "--port", str(port)], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited: {proc.stdout.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("server did not start")
+
+
+def form_fields(html: str) -> dict[str, str]:
+    return dict(re.findall(r'name="(csrf|id)" value="([^"]*)"', html))
+
+
+def question_text(html: str) -> str | None:
+    m = re.search(r'<h2 id="question-text">(.*?)</h2>', html, re.S)
+    return m.group(1) if m else None
