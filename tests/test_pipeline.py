@@ -67,10 +67,12 @@ def test_commands_are_short_functions_over_one_pipeline():
         assert issubclass(plan, Plan)
 
 
-def test_crossplay_jobs_pairs_every_question_with_every_ordered_pair():
-    qs = [Question(id=str(i), task="t", task_type="closed", question="?", correct="a", incorrect="b") for i in range(3)]
-    pairs = [("x", "y"), ("y", "x")]
-    jobs = crossplay_jobs("debate-protocol", qs, pairs, seed=0)
-    assert len(jobs) == 6 and {j[1].debaters for j in jobs} == set(pairs)
-    assert {j[1].answer_order for j in jobs} <= {"correct_first", "correct_second"}
-    assert jobs == crossplay_jobs("debate-protocol", qs, pairs, seed=0)  # seeded
+def test_crossplay_jobs_run_the_planned_games():
+    from oversight_bench.crossplay import plan_games
+
+    qs = [Question(id=str(i), task="t", task_type="closed", question="?", correct="a", incorrect="b") for i in range(8)]
+    games = plan_games({"t": qs}, ["x", "y"], pairings=4, seed=0)
+    jobs = crossplay_jobs("debate-protocol", games)
+    assert [(j[1].question, j[1].debaters, j[1].answer_order) for j in jobs] == [(g.question, g.debaters, g.answer_order) for g in games]
+    assert {j[1].debaters for j in jobs} >= {("x", "y"), ("y", "x")}
+    assert jobs == crossplay_jobs("debate-protocol", plan_games({"t": qs}, ["x", "y"], pairings=4, seed=0))  # seeded
