@@ -73,12 +73,13 @@ def llm_debate(path, output, agent, task):
 @click.option("--debaters", help="comma-separated debater specs for new cross-play debates")
 @click.option("--judge", help="judge spec for new cross-play debates")
 @click.option("--tasks", help="comma-separated tasks (equal questions per task)")
-@click.option("--pairings", type=int, default=512, show_default=True, help="cross-play pairings to run")
+@click.option("--pairings", type=int, help="cross-play pairings to run (default 512, the paper's)")
 @click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
-@click.option("--scale", type=float, default=500.0, show_default=True, help="Elo scale (the paper: 500)")
-@click.option("--bootstrap", type=int, default=500, show_default=True, help="bootstrap seeds for 95% CIs")
-@click.option("--output", "-o", required=True, help="folder for elo.json and the figure")
-def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, output):
+@click.option("--scale", type=float, help="Elo scale (default 500, the paper's)")
+@click.option("--bootstrap", type=int, help="bootstrap seeds for 95% CIs (default 500, the paper's)")
+@click.option("--config", "config_path", type=click.Path(), help="YAML with the same fields (configs/paper/fig4_elo.yaml); flags win")
+@click.option("--output", "-o", help="folder for elo.json and the figure")
+def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, config_path, output):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.
 
@@ -88,6 +89,13 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, out
     from oversight_bench.analysis.elo import elo_from_store
     from oversight_bench.analysis.report import _clean, fig_elo
 
+    cfg = elo_config(config_path)
+    debaters = debaters or cfg.get("debaters")
+    judge, tasks, output = judge or cfg.get("judge"), tasks or cfg.get("tasks"), output or cfg.get("output")
+    pairings = pairings or int(cfg.get("pairings", 512))
+    scale, bootstrap = scale or float(cfg.get("scale", 500.0)), bootstrap or int(cfg.get("bootstrap", 500))
+    if not output:
+        raise BenchError("elo: no output folder; give --output DIR (or `output:` in --config)")
     sources = list(dirs) + list(from_dirs)
     if debaters or judge or tasks:
         if not (debaters and judge and tasks):
@@ -113,3 +121,22 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, out
     agg = res["aggregate"]
     for p in agg["players"]:
         click.echo(f"{p:<40} {agg['ratings'][p]:8.1f}  [{agg['ci_low'][p]:.1f}, {agg['ci_high'][p]:.1f}]")
+
+
+ELO_KEYS = {"debaters", "judge", "tasks", "pairings", "scale", "bootstrap", "output"}
+
+
+def elo_config(path: str | None) -> dict:
+    """The `elo` command's fields from a YAML preset; lists become the comma-separated text the flags take."""
+    if not path:
+        return {}
+    from oversight_bench.yamlio import read_yaml_mapping
+
+    data = read_yaml_mapping(path, "elo options (debaters, judge, tasks, pairings, scale, bootstrap, output)")
+    unknown = sorted(set(data) - ELO_KEYS)
+    if unknown:
+        raise BenchError(f"{path}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(ELO_KEYS))}")
+    for key in ("debaters", "tasks"):
+        if isinstance(data.get(key), list):
+            data[key] = ",".join(str(x) for x in data[key])
+    return data

@@ -11,12 +11,13 @@ import itertools
 import json
 import time
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
-from oversight_bench.config import RunConfig
+from oversight_bench.config import RunConfig, check_resumable
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Model, build_model, parse_spec, redact_spec
+from oversight_bench.deviations import deviations
+from oversight_bench.models import Model, build_model, parse_spec, redact_spec, split_debias
 from oversight_bench.protocol import Job, Protocol, Turn
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
@@ -33,6 +34,8 @@ class Outcome:
     summary: list[dict[str, Any]]
     skipped: list[dict[str, Any]]
     output: str
+    #: settings that differ from the paper's (oversight_bench.deviations), printed with the summary
+    deviations: list[str] = field(default_factory=list)
 
 
 def answer_orders(mode: str, seed: int, question: Question) -> tuple[str, ...]:
@@ -93,12 +96,7 @@ class LazyPlan:
             yield from plan_jobs(self.protocols, [self._questions.pop()], self.answer_order, self.seed)
 
 
-def _split_debias(spec_text: str) -> tuple[str, bool]:
-    """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
-    probabilities); it is a judging strategy, not a backend option, so it is taken off here."""
-    spec = parse_spec(spec_text)
-    debias = bool(spec.options.pop("debias", False))
-    return str(spec), debias
+_split_debias = split_debias  # the judge's name never carries debias=...; records say judge_debias
 
 
 def build_models(judge_spec: str, agent_spec: str | None) -> tuple[Model, Model | None, bool]:
@@ -149,7 +147,8 @@ def _check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
     old = store.read_config()
     if old is None:
         return {}
-    for key in ("kind", "judge", "agent", "seed", "tasks", "protocols", "options", "source"):
+    check_resumable(store.dir, old)
+    for key in ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source"):
         if old.get(key) != config.get(key):
             raise BenchError(
                 f"{store.dir} already holds a run with a different {key} ({old.get(key)!r}, now {config.get(key)!r}); "
@@ -224,7 +223,8 @@ def _execute(store: Store, runner: Runner, jobs: list | LazyPlan, protocols: dic
         stats = _run_with_progress(runner, jobs, protocols, total, workers, desc)
     else:
         stats = asyncio.run(_drive(runner, jobs, protocols, total, workers, lambda s: None))
-    return Outcome(stats, summarize(store, runner.names["judge"]), [], str(store.dir))
+    return Outcome(stats, summarize(store, runner.names["judge"]), [], str(store.dir),
+                   (store.read_config() or {}).get("deviations", []))
 
 
 def _all_protocols() -> dict[str, Protocol]:
@@ -291,10 +291,12 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
     protocols = [reg.get("protocols", name) for name in config.protocols]
     tasks = resolve_tasks(config.tasks, config.include_path)
     ddir = resolve_data_dir(config.data_dir)
-    _, debias = _split_debias(config.judge)
-    judge_name, agent_name = redact_spec(config.judge), redact_spec(config.agent)
+    judge_text, debias = _split_debias(config.judge)
+    judge_name, agent_name = redact_spec(judge_text), redact_spec(config.agent)
 
-    stored = {"kind": "run", **config.model_dump(mode="json"), "judge": judge_name, "agent": agent_name}
+    stored = {"kind": "run", **config.model_dump(mode="json"), "judge": judge_name, "judge_debias": debias,
+              "agent": agent_name}
+    stored["deviations"] = deviations(stored)
     store = Store.open(config.output, write=True)
     try:
         prior = _check_identity(store, stored)
@@ -385,13 +387,14 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
                          f"only QA and debate transcripts can be re-judged")
 
     judge_text, debias = _split_debias(judge_spec)
-    judge_name = redact_spec(judge_spec)
+    judge_name = redact_spec(judge_text)
     agent_name = src_cfg.get("agent", "unknown")
-    stored = {"kind": "judge", "source": str(source), "judge": judge_name, "agent": agent_name,
+    stored = {"kind": "judge", "source": str(source), "judge": judge_name, "judge_debias": debias, "agent": agent_name,
               "seed": src_cfg.get("seed", 0), "options": options.model_dump(mode="json"),
               "tasks": src_cfg.get("tasks"), "protocols": sorted({j[1].protocol for j in jobs}),
               "task_types": src_cfg.get("task_types"), "contains_gpqa": src_cfg.get("contains_gpqa", False),
               "source_config": src_cfg, **provenance()}
+    stored["deviations"] = deviations(stored)
     store = Store.open(output, write=True)
     try:
         _check_identity(store, stored)
@@ -434,10 +437,11 @@ def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], p
     per_task = max(1, math.ceil(pairings / (len(tasks) * len(pairs))))
     options = ProtocolOptions(rounds=1, turn_style="simultaneous")
     judge_text, debias = _split_debias(judge_spec)
-    judge_name = redact_spec(judge_spec)
-    stored = {"kind": "crossplay", "judge": judge_name, "agent": "crossplay", "debaters": names, "seed": seed,
-              "tasks": task_names, "protocols": ["debate"], "options": options.model_dump(mode="json"),
+    judge_name = redact_spec(judge_text)
+    stored = {"kind": "crossplay", "judge": judge_name, "judge_debias": debias, "agent": "crossplay", "debaters": names,
+              "seed": seed, "tasks": task_names, "protocols": ["debate"], "options": options.model_dump(mode="json"),
               "pairings": pairings, **provenance()}
+    stored["deviations"] = deviations(stored)
     store = Store.open(output, write=True)
     try:
         _check_identity(store, stored)
