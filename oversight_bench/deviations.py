@@ -31,7 +31,8 @@ PAPER_OPTIONS: dict[str, Any] = {
 }
 PAPER_QUESTIONS_PER_TASK = 128
 PAPER_TASKS = ("quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu",
-               "gpqa_full")  # gpqa_full: the other reading of GPQA's "full dataset" (configs/paper/tasks)
+               # the other readings of GPQA's "full dataset" and of PrOntoQA's negation (configs/paper/tasks)
+               "gpqa_full", "prontoqa_negate_all")
 
 _LABELS = {
     "rounds": "rounds {v} (paper {p})",
