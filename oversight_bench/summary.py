@@ -19,7 +19,7 @@ def print_summary(outcome) -> None:
     console.print(table)
     devs = getattr(outcome, "deviations", None) or []
     console.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
-                  markup=False)
+                  markup=False, soft_wrap=True)
     for sk in outcome.skipped:
         console.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
     console.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "

@@ -110,7 +110,9 @@ def assign_settings(runs: list[Run]) -> None:
     separate rows and bars instead of being averaged into one."""
     from oversight_bench.deviations import PAPER_OPTIONS
 
-    opts = [r.config.get("options") if isinstance(r.config.get("options"), dict) else None for r in runs]
+    # cross-play runs have the fixed settings of App. E (one round, best-of-N per player): not an arm
+    opts = [r.config.get("options") if isinstance(r.config.get("options"), dict) and r.config.get("kind") != "crossplay"
+            else None for r in runs]
     keys = [k for k in PAPER_OPTIONS if len({repr(o.get(k)) for o in opts if o is not None}) > 1]
     for run, o in zip(runs, opts):
         label = ", ".join(f"{k}={o.get(k)}" for k in keys) if keys and o is not None else None

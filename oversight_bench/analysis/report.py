@@ -2,10 +2,15 @@
 
 report.json schema (`schema` = "oversight-bench/report/v1"); every number may be null where undefined:
 
-* `generated` (ISO time), `runs`: [{dir, judge, agent, seed, versions, created, commit, import}]
-* `groups`: one row per judge × agent × protocol × task (`level` = "task") and per judge × agent ×
-  protocol × task type (`level` = "task_type", `task` = null), with
-  `judge, agent, protocol, task, task_type, level, n` (questions with a valid answer), `n_records`,
+* `generated` (ISO time), `runs`: [{dir, judge, judge_debias, agent, seed, versions, created, commit, import,
+  options, deviations}] where `deviations` lists the run's settings that differ from the paper's
+  (`oversight_bench.deviations`; also at the head of report.md).
+* `judge` everywhere is the judge's name, with " (debiased)" appended when the run used the
+  position-debiased judge option (`judge_debias` says the same as a field); `setting` names the
+  options in which a row's run differs from the other runs analysed (an ablation), else null.
+* `groups`: one row per judge × agent × setting × protocol × task (`level` = "task") and per judge ×
+  agent × setting × protocol × task type (`level` = "task_type", `task` = null), with
+  `judge, judge_debias, agent, setting, protocol, task, task_type, level, n` (questions with a valid answer), `n_records`,
   `accuracy, ci_low, ci_high` (replicates of a question averaged, then a normal 95% interval across
   questions), `n_invalid, invalid_rate` (unparsed judge answers / records),
   cost: `calls_per_question, tokens_per_question, prompt_tokens_per_question,
@@ -13,11 +18,16 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
   calibration where judge probabilities exist: `brier, ece, n_calibrated`.
 * `permutation_tests`: [{judge, agent, level, task | task_type, protocol_a, protocol_b, n (shared
   questions), diff (accuracy a − b), p_value}] (two-sided, paired, 10,000 resamples).
-* `open_role`: [{judge, agent, protocol, level, task | task_type, source ("open_protocol" | "derived"),
+* `open_role`: [{judge, agent, setting, protocol, level, task | task_type, source ("open_protocol" | "derived"),
   n, accuracy, ci_low, ci_high, win_rate, win_ci_low, win_ci_high, agent_correct_rate,
   accuracy_agent_correct (+ ci, n), accuracy_agent_incorrect (+ ci, n),
   by_difficulty: {judge_qa_correct | judge_qa_incorrect: same block}}].
-* `calibration`: [{judge, agent, protocol, n, brier, ece, bins: [{low, high, n, confidence, accuracy}]}].
+* `position_bias` (Fig. A.8): [{level, judge, agent, setting, protocol, task, task_type, n, n_records,
+  mean_position (1..2; 1.5 = no bias), ci_low, ci_high, first_rate}].
+* `consultancy_split` (Fig. A.9): [{level, judge, agent, setting, task, task_type,
+  assigned_correct_accuracy / _ci_low / _ci_high / _n, assigned_incorrect_…, open_correct_…, open_incorrect_…}]:
+  assigned consultancy by the consultant's assigned side, open consultancy by its own choice.
+* `calibration`: [{judge, agent, setting, protocol, n, brier, ece, bins: [{low, high, n, confidence, accuracy}]}].
 * `compute_matched`: [{judge, agent, task, debate_accuracy, debate_calls_per_question, available,
   k, accuracy, ci_low, ci_high, reason}].
 * `elo`: null, or {aggregate, by_side, truth_advantage, accuracy_by_debater} (see `elo.py`).
@@ -30,6 +40,7 @@ import csv
 import datetime as _dt
 import json
 import math
+import statistics
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -173,9 +184,7 @@ def position_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         x = list(pq.values())
         m, half = (float(sum(x) / len(x)), None) if x else (None, None)
         if len(x) > 1:
-            import numpy as np
-
-            half = stats.Z95 * float(np.std(x, ddof=1)) / math.sqrt(len(x))
+            half = stats.Z95 * statistics.stdev(x) / math.sqrt(len(x))
         rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "protocol": proto, "task": task,
                      "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m,
                      "ci_low": None if half is None else m - half, "ci_high": None if half is None else m + half,
@@ -425,6 +434,13 @@ def _grouped_bars(ax, rows: list[dict[str, Any]], x_of, bar_of, value: str, lo: 
     return bars
 
 
+def _legend(ax, colour: dict) -> None:
+    """One legend entry per series of the whole figure, not only those in the panel it sits in."""
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color=c, label=str(k)) for k, c in colour.items()], fontsize=7)
+
+
 def fig_accuracy_by_task(groups: list[dict[str, Any]], path: Path) -> bool:
     """Figure B.1-like: accuracy by protocol (bars) × judge (x) with 95% CIs, one panel per task."""
     rows = [r for r in groups if r["level"] == "task" and r["accuracy"] is not None]
@@ -445,7 +461,7 @@ def fig_accuracy_by_task(groups: list[dict[str, Any]], path: Path) -> bool:
         ax.set_title(t)
     for ax in list(axes.flat)[len(tasks):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
+    _legend(axes.flat[0], colour)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -474,7 +490,7 @@ def fig_ablation(groups: list[dict[str, Any]], path: Path) -> bool:
             ax.axhline(0.5, color="grey", lw=0.8, ls="--")
             ax.set_ylim(0, 1)
             ax.set_title(f"{p} · {tt}", fontsize=9)
-    axes[0][-1].legend(fontsize=7)
+    _legend(axes[0][-1], colour)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -502,7 +518,7 @@ def fig_position(pos_rows: list[dict[str, Any]], path: Path) -> bool:
             ax.set_ylim(1, 2)
             ax.set_ylabel("mean answer position")
             ax.set_title(f"{tt}" + (f" · {st}" if st else ""), fontsize=9)
-    axes[0][-1].legend(fontsize=7)
+    _legend(axes[0][-1], colour)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
