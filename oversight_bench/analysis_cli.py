@@ -21,8 +21,11 @@ def report(dirs, output, no_figures):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
     from oversight_bench.analysis.report import build_report
 
+    from oversight_bench.analysis.report import deviation_lines
+
     rep = build_report(dirs, output, figures=not no_figures)
     n = sum(1 for g in rep["groups"] if g["level"] == "task")
+    click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(rep["runs"])))
     click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}")
 
 
@@ -33,7 +36,10 @@ def leaderboard(dirs, output):
     """Aggregate runs into results.json, a Markdown table and a static HTML page with transcripts."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
+    from oversight_bench.analysis.report import deviation_lines
+
     res = build_leaderboard(dirs, output)
+    click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(res["runs"])))
     click.echo(f"leaderboard: {len(res['rows'])} rows, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
 
 

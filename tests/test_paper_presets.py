@@ -149,3 +149,23 @@ def test_ambiguous_readings_are_options():
     shared = sorted(set(plain) & set(other))
     assert shared  # the same rows, sampled under another task name
     assert all(plain[i].correct == other[i].correct and plain[i].incorrect != other[i].incorrect for i in shared)
+
+
+def test_best_of_n_applies_to_debaters_only_by_default(tmp_path):
+    """§4.1: debaters best-of-4 (the debater model picks the most persuasive); consultants sample once."""
+    from oversight_bench.store import Store
+
+    out = tmp_path / "run"
+    res = cli("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "mmlu",
+              "--protocols", "consultancy,debate", "--limit", "1", "--rounds", "1", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    store = Store.open(out)
+    try:
+        turns = list(store.iter_records("turn"))
+    finally:
+        store.close()
+    debaters = [t for t in turns if t["role"] == "debater"]
+    consultants = [t for t in turns if t["role"] == "consultant"]
+    assert len(debaters) == 4 and len(consultants) == 4  # both orders; consultancy: both assignments
+    assert all(len(t["extra"]["best_of_n"]["samples"]) == 4 for t in debaters)
+    assert all("best_of_n" not in t["extra"] for t in consultants)

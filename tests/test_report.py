@@ -187,3 +187,18 @@ def test_runs_differing_in_a_setting_are_separate_rows_and_an_ablation_figure(tm
     assert len(deb) == 2 and all(g["n"] == 4 for g in deb)  # not averaged into one row of 8
     assert (tmp_path / "out" / "figA_ablation.png").stat().st_size > 100
     assert "| setting |" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
+    from oversight_bench.analysis.leaderboard import build_leaderboard
+
+    run = make_run(tmp_path / "run", judge="sim:judge-a,debias=True", n_questions=3)
+    res = build_leaderboard([run], tmp_path / "lb")
+    assert res["runs"][0]["deviations"][0] == "rounds 2 (paper 3)"
+    md = (tmp_path / "lb" / "leaderboard.md").read_text()
+    head = md.split("## By task type")[0]
+    assert "rounds 2 (paper 3)" in head and "judge debiased" in head
+    assert "sim:judge-a (debiased)" in md and "debias=True" not in md
+    assert "rounds 2 (paper 3)" in (tmp_path / "lb" / "index.html").read_text()
+    out = CliRunner().invoke(report, [str(run), "-o", str(tmp_path / "rep"), "--no-figures"])
+    assert out.exit_code == 0 and "rounds 2 (paper 3)" in out.output
