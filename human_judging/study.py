@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from oversight_bench.deviations import deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
 from oversight_bench.pipeline import check_capabilities, check_identity
@@ -183,6 +184,7 @@ class Study:
                   "tasks": cfg.get("tasks"), "protocols": sorted({it.protocol for it in self.items}),
                   "task_types": cfg.get("task_types"), "contains_gpqa": cfg.get("contains_gpqa", False),
                   "source_config": cfg, "human_study": {"live": list(live), "study_seed": seed}, **provenance()}
+        stored |= {"judge_debias": False, "deviations": deviations(stored)}
         self.agent = build_model(agent) if agent else None  # a bad spec fails before OUT is written
         if self.agent is not None:
             check_capabilities(HumanModel("check"), self.agent, False, [self.protocols[p] for p in live],

@@ -21,8 +21,11 @@ def report(dirs, output, no_figures):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
     from oversight_bench.analysis.report import build_report
 
+    from oversight_bench.analysis.report import deviation_lines
+
     rep = build_report(dirs, output, figures=not no_figures)
     n = sum(1 for g in rep["groups"] if g["level"] == "task")
+    click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(rep["runs"])))
     click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}")
 
 
@@ -33,7 +36,10 @@ def leaderboard(dirs, output):
     """Aggregate runs into results.json, a Markdown table and a static HTML page with transcripts."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
+    from oversight_bench.analysis.report import deviation_lines
+
     res = build_leaderboard(dirs, output)
+    click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(res["runs"])))
     click.echo(f"leaderboard: {len(res['rows'])} rows, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
 
 
@@ -73,14 +79,15 @@ def llm_debate(path, output, agent, task):
 @click.option("--debaters", help="comma-separated debater specs for new cross-play debates")
 @click.option("--judge", help="judge spec for new cross-play debates")
 @click.option("--tasks", help="comma-separated tasks (each contributes an equal number of games)")
-@click.option("--pairings", type=int, default=512, show_default=True, help="cross-play pairings to run")
+@click.option("--pairings", type=int, help="cross-play pairings to run (default 512, the paper's)")
 @click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
-@click.option("--scale", type=float, default=500.0, show_default=True, help="Elo scale (the paper: 500)")
-@click.option("--bootstrap", type=int, default=500, show_default=True, help="bootstrap seeds for 95% CIs (resampling questions)")
-@click.option("--prior-games", type=float, default=1.0, show_default=True,
-              help="virtual drawn games per pair of debaters that met (keeps perfect records finite; 0: the paper's bare fit)")
-@click.option("--output", "-o", required=True, help="folder for elo.json and the figure")
-def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, prior_games, output):
+@click.option("--scale", type=float, help="Elo scale (default 500, the paper's)")
+@click.option("--bootstrap", type=int, help="bootstrap seeds for 95% CIs, resampling questions (default 500, the paper's)")
+@click.option("--prior-games", type=float,
+              help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
+@click.option("--config", "config_path", type=click.Path(), help="YAML with the same fields (configs/paper/fig4_elo.yaml); flags win")
+@click.option("--output", "-o", help="folder for elo.json and the figure")
+def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, prior_games, config_path, output):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.
 
@@ -91,6 +98,17 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, pri
     from oversight_bench.analysis.elo import elo_from_store
     from oversight_bench.analysis.report import _clean, fig_elo
 
+    cfg = elo_config(config_path)
+
+    def pick(flag, key, default=None, cast=lambda v: v):
+        value = flag if flag is not None else cfg.get(key, default)
+        return None if value is None else cast(value)
+
+    debaters, judge, tasks, output = pick(debaters, "debaters"), pick(judge, "judge"), pick(tasks, "tasks"), pick(output, "output")
+    pairings, scale = pick(pairings, "pairings", 512, int), pick(scale, "scale", 500.0, float)
+    bootstrap, prior_games = pick(bootstrap, "bootstrap", 500, int), pick(prior_games, "prior_games", 1.0, float)
+    if not output:
+        raise BenchError("elo: no output folder; give --output DIR (or `output:` in --config)")
     if bootstrap < 0 or prior_games < 0:
         raise BenchError("elo: --bootstrap and --prior-games must be 0 or more")
     sources = list(dirs) + list(from_dirs)
@@ -127,3 +145,22 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, pri
         acc = "no self-play" if a.get("accuracy") is None else f"{100 * a['accuracy']:.1f}% (n={a['n']})"
         click.echo(f"{p:<40} {agg['games_by_player'][p]:>5} {agg['ratings'][p]:8.1f}  {ci:<18} {acc}")
     click.echo(f"-> {out / 'elo.json'}")
+
+
+ELO_KEYS = {"debaters", "judge", "tasks", "pairings", "scale", "bootstrap", "prior_games", "output"}
+
+
+def elo_config(path: str | None) -> dict:
+    """The `elo` command's fields from a YAML preset; lists become the comma-separated text the flags take."""
+    if not path:
+        return {}
+    from oversight_bench.yamlio import read_yaml_mapping
+
+    data = read_yaml_mapping(path, "elo options (debaters, judge, tasks, pairings, scale, bootstrap, prior_games, output)")
+    unknown = sorted(set(data) - ELO_KEYS)
+    if unknown:
+        raise BenchError(f"{path}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(ELO_KEYS))}")
+    for key in ("debaters", "tasks"):
+        if isinstance(data.get(key), list):
+            data[key] = ",".join(str(x) for x in data[key])
+    return data

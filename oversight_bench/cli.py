@@ -80,7 +80,7 @@ def cli():
 
 @cli.command()
 @click.option("--config", "config_path", type=click.Path(), help="run.yaml holding the same fields as the flags")
-@click.option("--judge", help="judge model spec, backend:model[,key=value...] (default: local qwen2.5-coder-0.5b, debiased)")
+@click.option("--judge", help="judge model spec, backend:model[,key=value...] (default: local qwen2.5-coder-0.5b; add ,debias=true for the position-debiased judge)")
 @click.option("--agent", help="agent (consultant/debater) spec (default: local qwen2.5-coder-1.5b)")
 @click.option("--tasks", help="comma-separated tasks or groups (extractive, closed, multimodal, all)")
 @click.option("--protocols", help="comma-separated protocols")
@@ -92,18 +92,18 @@ def cli():
 @click.option("--concurrency", type=int, help="in-flight calls per model")
 @click.option("--rounds", type=int, help="debate/consultancy rounds (3)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]))
-@click.option("--best-of-n", type=int, help="debater samples per turn (1)")
+@click.option("--best-of-n", type=int, help="debater samples per turn (4)")
 @click.option("--judge-mode", type=click.Choice(["predict", "cot"]))
 @click.option("--few-shot", type=int, help="judge few-shot examples (0)")
-@click.option("--answer-order", type=click.Choice(["random", "both"]))
-@click.option("--word-limit", type=int, help="words per argument (150)")
+@click.option("--answer-order", type=click.Choice(["random", "both"]), help="both orders per question (default) or one at random")
+@click.option("--word-limit", type=int, help="words per argument asked for in the prompt (150); cut only with -o truncate_words=true")
 @click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 @unsafe_exec_option
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
         extra_options, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory."""
-    from oversight_bench.config import load_run_config
+    from oversight_bench.config import expand_variants, load_run_config
     from oversight_bench.evaluate import run_eval
 
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
@@ -112,8 +112,9 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
                  "seed": seed, "output": output, "data_dir": data_dir,
                  "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts}
     config = load_run_config(config_path, overrides)
-    outcome = run_eval(config, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
-    _finish(outcome)
+    for one in expand_variants(config):  # an ablation preset runs each variant into <output>/<name>
+        outcome = run_eval(one, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
+        _finish(outcome)
 
 
 @cli.command()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -31,6 +33,20 @@ class RunConfig(BaseModel):
     include_path: list[str] = Field(default_factory=list)
     concurrency: int | None = Field(None, ge=1, description="in-flight calls per model (default: the backend's)")
     options: ProtocolOptions = Field(default_factory=ProtocolOptions)
+    #: an ablation in one config: variant name -> option overrides; each variant runs into
+    #: <output>/<name> and `report <output>` reads them all (configs/paper/ablation_*.yaml)
+    variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    @field_validator("variants")
+    @classmethod
+    def _check_variants(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for name, opts in v.items():
+            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+                raise ValueError(f"variant name {name!r} must be letters, digits, '_', '.', '-' (it names a folder)")
+            if not isinstance(opts, dict):
+                raise ValueError(f"variant {name!r} must map option names to values, e.g. {{rounds: 1}}")
+            ProtocolOptions.model_validate(opts)
+        return v
 
     @field_validator("tasks", "protocols", mode="before")
     @classmethod
@@ -42,9 +58,21 @@ class RunConfig(BaseModel):
     def identity(self) -> dict[str, Any]:
         """What must match for a re-run in the same directory to resume it."""
         d = self.model_dump(mode="json")
-        for k in ("output", "concurrency", "limit", "data_dir", "include_path"):
+        for k in ("output", "concurrency", "limit", "data_dir", "include_path", "variants"):
             d.pop(k)
         return d
+
+
+def check_resumable(directory: Any, stored: dict[str, Any]) -> None:
+    """Refuse to resume a run directory written before the paper's defaults and `judge_debias`
+    existed (its judge name may carry `,debias=True`, its options lack `truncate_words`): its prompts
+    and settings are not this version's, so new records would not be comparable with its old ones.
+    `report` and `leaderboard` still read such a directory."""
+    if stored.get("kind") in ("run", "judge", "crossplay") and "judge_debias" not in stored:
+        raise BenchError(
+            f"{directory} was written by an earlier oversight-bench (judge {stored.get('judge')!r}, before the paper's "
+            f"defaults and the separate judge_debias setting); it cannot be resumed with this version's prompts and "
+            f"settings: use another --output (report and leaderboard still read it)")
 
 
 def _first_error(exc: ValidationError, where: str) -> BenchError:
@@ -61,10 +89,26 @@ def load_run_config(path: str | None, overrides: dict[str, Any]) -> RunConfig:
         where = path
         data = read_yaml_mapping(path, "run options (judge, agent, tasks, protocols, ...)")
     opts = dict(data.get("options") or {})
-    opts.update(overrides.pop("options", {}) or {})
+    cli_opts = overrides.pop("options", {}) or {}
+    opts.update(cli_opts)
     data.update({k: v for k, v in overrides.items() if v is not None})
     data["options"] = opts
+    if cli_opts and isinstance(data.get("variants"), dict):  # flags win over a variant's values too
+        data["variants"] = {k: {**(v if isinstance(v, dict) else {}), **cli_opts} for k, v in data["variants"].items()}
     try:
         return RunConfig.model_validate(data)
     except ValidationError as exc:
         raise _first_error(exc, where) from None
+
+
+def expand_variants(config: RunConfig) -> list[RunConfig]:
+    """The runs a config stands for: itself, or one per variant (options overridden, output
+    `<output>/<variant>`), in the order written."""
+    if not config.variants:
+        return [config]
+    out = []
+    for name, overrides in config.variants.items():
+        options = ProtocolOptions.model_validate({**config.options.model_dump(), **overrides})
+        out.append(config.model_copy(update={"options": options, "variants": {},
+                                             "output": str(Path(config.output) / name)}))
+    return out

@@ -20,7 +20,8 @@ Message = dict[str, Any]
 # Names that mean a local GGUF model on the llama.cpp backend, so `--judge qwen2.5-coder-0.5b` works.
 LOCAL_MODEL_NAMES = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
 DEFAULT_AGENT = "llamacpp:qwen2.5-coder-1.5b"
-DEFAULT_JUDGE = "llamacpp:qwen2.5-coder-0.5b,debias=true"
+# The paper's judge is plain 0-shot predict; `,debias=true` asks for the position-debiased judge.
+DEFAULT_JUDGE = "llamacpp:qwen2.5-coder-0.5b"
 
 
 @dataclass
@@ -155,6 +156,32 @@ def redact_spec(spec: Spec | str) -> str:
     query parameters; see `oversight_bench.redact`): safe for records, logs and errors."""
     spec = parse_spec(spec) if isinstance(spec, str) else spec
     return redact_text(str(Spec(spec.backend, spec.model, redact_options(spec.options))))
+
+
+def split_debias(spec_text: str) -> tuple[str, bool]:
+    """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
+    probabilities): a judging strategy, not a backend option, so it is taken off the spec and kept
+    out of the judge's name (records carry it as `judge_debias`)."""
+    spec = parse_spec(spec_text)
+    debias = bool(spec.options.pop("debias", False))
+    return str(spec), debias
+
+
+def judge_label(name: str, debias: bool) -> str:
+    """How tables show a judge: its name, with "(debiased)" when the position-debiased option was on."""
+    return f"{name} (debiased)" if debias else name
+
+
+def judge_of_record(name: str, debias: bool | None) -> tuple[str, bool]:
+    """(name, debias) of a stored judge. Stores written before debiasing became its own setting name
+    the judge `backend:model,...,debias=True`; the option is read off that name here."""
+    if isinstance(name, str) and ",debias=" in name:
+        try:
+            plain, legacy = split_debias(name)
+        except BenchError:
+            return name, bool(debias)
+        return redact_spec(plain), bool(debias) or legacy
+    return name, bool(debias)
 
 
 class Model(abc.ABC):

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Model, build_model, parse_spec, redact_spec
+from oversight_bench.config import check_resumable
+from oversight_bench.deviations import deviations
+from oversight_bench.models import Model, build_model, parse_spec, redact_spec, split_debias
 from oversight_bench.protocol import Protocol, ProtocolOptions
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
@@ -25,7 +27,7 @@ from oversight_bench.runner import Runner, Stats
 from oversight_bench.store import Store
 
 #: the stored settings a resumed run must share with the run it continues
-IDENTITY_KEYS = ("kind", "judge", "agent", "seed", "tasks", "protocols", "options", "source")
+IDENTITY_KEYS = ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source")
 
 
 @dataclass
@@ -34,6 +36,8 @@ class Outcome:
     summary: list[dict[str, Any]]
     skipped: list[dict[str, Any]]
     output: str
+    #: settings that differ from the paper's (oversight_bench.deviations), printed with the summary
+    deviations: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -79,7 +83,8 @@ class Plan(abc.ABC):
 
     @abc.abstractmethod
     def identity(self) -> dict[str, Any]:
-        """The config to store, holding every `IDENTITY_KEYS` field a resume compares."""
+        """The config to store, holding every `IDENTITY_KEYS` field a resume compares but the judge's
+        (`execute` adds `judge`, `judge_debias` and `deviations`)."""
 
     @abc.abstractmethod
     def questions(self, store: Store, prior: dict[str, Any], log: Callable[[str], None]) -> Prepared:
@@ -97,15 +102,16 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
     """Take `plan` through the pipeline; everything it writes goes to `plan.output`."""
     store = Store.open(plan.output, write=True)
     try:
-        config = plan.identity()
+        judge_text, debias = split_debias(plan.judge)
+        judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
+        config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
+        config["deviations"] = deviations(config)
         prior = check_identity(store, config)
         prepared = plan.questions(store, prior, log)
         config.update(provenance(), **prepared.config)
         store.write_config(config)
         store.put_questions(prepared.held)
 
-        judge_text, debias = split_debias(plan.judge)
-        judge_name = redact_spec(plan.judge)
         cast = plan.models(build_model(judge_text), judge_text)
         uses_agent = any(p.uses_agent for p in plan.protocols)
         check_capabilities(cast.judge, cast.agent if uses_agent else None, debias, plan.protocols, prepared.held,
@@ -118,7 +124,7 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
         skipped = prepared.skipped
         del prepared  # the jobs hold the only reference and let each question go once planned
         stats = _run(runner, work, total, progress, plan.desc, plan.concurrency)
-        return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir))
+        return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir), config["deviations"])
     finally:
         store.close()
 
@@ -132,6 +138,7 @@ def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
     old = store.read_config()
     if old is None:
         return {}
+    check_resumable(store.dir, old)
     for key in IDENTITY_KEYS:
         if old.get(key) != config.get(key):
             raise BenchError(
@@ -152,14 +159,6 @@ def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
 def task_versions(tasks: Iterable[Any]) -> dict[str, dict[str, Any]]:
     """Each YAML task's version and resolved-YAML hash (tasks of other kinds have none)."""
     return {t.name: t.fingerprint for t in tasks if isinstance(getattr(t, "fingerprint", None), dict)}
-
-
-def split_debias(spec_text: str) -> tuple[str, bool]:
-    """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
-    probabilities); it is a judging strategy, not a backend option, so it is taken off here."""
-    spec = parse_spec(spec_text)
-    debias = bool(spec.options.pop("debias", False))
-    return str(spec), debias
 
 
 def shared_model(judge: Model, judge_text: str, spec_text: str) -> Model:

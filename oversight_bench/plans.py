@@ -12,8 +12,8 @@ from typing import Any, Callable, Iterator
 from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Model, parse_spec, redact_spec
-from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, split_debias, task_versions
+from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
+from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, task_versions
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
@@ -141,7 +141,7 @@ class RunPlan(Plan):
         self.agent_name = redact_spec(config.agent)
 
     def identity(self) -> dict[str, Any]:
-        return {"kind": "run", **self.config.model_dump(mode="json"), "judge": redact_spec(self.judge),
+        return {"kind": "run", **self.config.model_dump(mode="json"),
                 "agent": self.agent_name, "task_versions": task_versions(self.tasks)}
 
     def questions(self, store, prior, log) -> Prepared:
@@ -233,7 +233,7 @@ class JudgePlan(Plan):
 
     def identity(self) -> dict[str, Any]:
         c = self.src_cfg
-        return {"kind": "judge", "source": str(self.source), "judge": redact_spec(self.judge), "agent": self.agent_name,
+        return {"kind": "judge", "source": str(self.source), "agent": self.agent_name,
                 "seed": self.seed, "options": self.options.model_dump(mode="json"),
                 "tasks": c.get("tasks"), "protocols": sorted({j[1].protocol for j in self._jobs}),
                 "task_types": c.get("task_types"), "contains_gpqa": c.get("contains_gpqa", False), "source_config": c}
@@ -286,7 +286,7 @@ class CrossplayPlan(Plan):
         self.output, self.judge, self.seed, self.concurrency = output, judge_spec, seed, concurrency
 
     def identity(self) -> dict[str, Any]:
-        return {"kind": "crossplay", "judge": redact_spec(self.judge), "agent": "crossplay", "debaters": self.names,
+        return {"kind": "crossplay", "agent": "crossplay", "debaters": self.names,
                 "seed": self.seed, "tasks": self.task_names, "protocols": ["debate"],
                 "options": self.options.model_dump(mode="json"), "pairings": self.pairings,
                 "task_versions": task_versions(self.tasks)}

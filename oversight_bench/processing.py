@@ -177,8 +177,11 @@ def turn_notes(text: str, word_limit: int) -> dict[str, object]:
     return notes
 
 
-def process_turn(text: str, article: str | None, word_limit: int) -> str:
+def process_turn(text: str, article: str | None, word_limit: int, *, truncate: bool = True) -> str:
     """What the judge and the opponent see of an agent turn: thinking stripped, argument cut to
-    `word_limit` words, passages verified when there is an article."""
-    argument = limit_words(split_thinking(text)[1], word_limit)
+    `word_limit` words when `truncate` (the option `truncate_words`; the paper asks for the limit in
+    the prompt and does not cut), passages verified when there is an article."""
+    argument = split_thinking(text)[1]
+    if truncate:
+        argument = limit_words(argument, word_limit)
     return verify_passages(argument, article) if article is not None else strip_passage_tags(argument)

@@ -18,19 +18,31 @@ from oversight_bench.questions import Question, correct_index
 
 
 class ProtocolOptions(BaseModel):
-    """Options the paper ablates (§4.1), each a config value."""
+    """Options the paper ablates (§4.1), each a config value. Every default is the paper's main
+    setting (§3.2.2, §4.1, App. D, App. H); `oversight_bench.deviations` names each value that differs.
+
+    Sampling (§3.3 says only "default sampling options"): agents sample at temperature 1.0, the
+    default of the OpenAI and Gemini APIs the paper used, so best-of-N draws distinct arguments.
+    Judges answer at temperature 0.0, their most likely answer: a reading of §3.3 this project
+    chose (the paper does not say whether judges were sampled); the other reading is
+    `judge_temperature=1.0` (see configs/paper/README.md).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    rounds: int = Field(3, ge=1, le=10, description="debate/consultancy rounds")
+    rounds: int = Field(3, ge=1, le=10, description="debate/consultancy rounds (paper: 3, §3.2.2)")
     turn_style: Literal["simultaneous", "sequential"] = "simultaneous"
-    best_of_n: int = Field(1, ge=1, le=16, description="debater samples per turn; the debater picks the most persuasive")
+    best_of_n: int = Field(4, ge=1, le=16, description="debater samples per turn, the debater model picks the most "
+                           "persuasive (paper: 4 for debaters, §4.1; consultants always sample once)")
     judge_mode: Literal["predict", "cot"] = "predict"
-    few_shot: int = Field(0, ge=0, le=16, description="judge few-shot examples, balanced answer order")
-    answer_order: Literal["random", "both"] = "random"
-    word_limit: int = Field(150, ge=10, le=2000)
-    agent_temperature: float = Field(1.0, ge=0.0, le=2.0)
-    judge_temperature: float = Field(0.0, ge=0.0, le=2.0)
+    few_shot: int = Field(0, ge=0, le=16, description="judge few-shot examples, balanced answer order (paper: 0)")
+    answer_order: Literal["random", "both"] = Field("both", description="both answer orders per question, the "
+                                                    "debate regenerated for each (paper: both, App. D)")
+    word_limit: int = Field(150, ge=10, le=2000, description="words per argument asked for in the prompt (paper: 150)")
+    truncate_words: bool = Field(False, description="also cut the argument shown to others at word_limit words "
+                                 "(the paper only asks; off by default)")
+    agent_temperature: float = Field(1.0, ge=0.0, le=2.0, description="consultants/debaters (§3.3: API default)")
+    judge_temperature: float = Field(0.0, ge=0.0, le=2.0, description="judge answers and questions (our reading of §3.3)")
     agent_max_tokens: int = Field(400, ge=16)
     judge_max_tokens: int = Field(256, ge=4, description="judge questions and chain-of-thought verdicts")
     predict_max_tokens: int = Field(24, ge=4, description='predict-mode verdicts ("Answer: N" and little else)')

@@ -17,6 +17,9 @@ def print_summary(outcome) -> None:
         acc = "-" if r["accuracy"] is None else f"{r['accuracy']:.3f}"
         table.add_row(r["protocol"], r["task"], str(r["n"]), str(r["invalid"]), acc)
     console.print(table)
+    devs = getattr(outcome, "deviations", None) or []
+    console.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
+                  markup=False, soft_wrap=True)
     for sk in outcome.skipped:
         console.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
     console.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "

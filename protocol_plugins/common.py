@@ -84,12 +84,15 @@ async def agent_turn(ctx: Context, job: Job, *, messages: list[Message], round_n
     n = ctx.best_of_n(speaker) if pick_prompt is not None else 1
     texts = (await ctx.generate("agent", messages, n=n, tag=tag, speaker=speaker))[:n] or [""]
     article = agent_article(job.question)
-    shown = [process_turn(t, article, ctx.options.word_limit) for t in texts]
+    cut = ctx.options.truncate_words
+    shown = [process_turn(t, article, ctx.options.word_limit, truncate=cut) for t in texts]
     extra: dict[str, Any] = {}
     chosen = 0
     if len(texts) > 1 and pick_prompt is not None:
         chosen, extra["best_of_n"] = await pick_most_persuasive(ctx, pick_prompt(shown), texts, tag, speaker)
     notes = turn_notes(texts[chosen], ctx.options.word_limit)
+    if not cut and "truncated_from_words" in notes:  # over the limit, shown whole (the paper does not cut)
+        notes["over_word_limit"] = notes.pop("truncated_from_words")
     if notes:
         extra["format"] = notes
     return Turn(round_no, role, speaker, texts[chosen], shown[chosen], defends, extra)

@@ -31,7 +31,9 @@ from fake_openai_server import ServerConfig, start_server  # noqa: E402
 pytestmark = [needs_example, pytest.mark.timeout(170)]
 
 S = "scripted:default"
-BASE = ["--judge", S, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article", "--seed", "0", "--quiet"]
+# one answer order per question (the paper's default is both): the cases count one job per question
+BASE = ["--judge", S, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article", "--seed", "0", "--quiet",
+        "--answer-order", "random"]
 
 
 @dataclass

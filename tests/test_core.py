@@ -105,11 +105,11 @@ def test_run_cache_rerun_makes_zero_calls(tmp_path):
             "--limit", "6", "--output", str(out), "--quiet")
     res = cli(*args)
     assert res.exit_code == 0, res.output
-    assert "model calls: 6" in res.output
+    assert "model calls: 12" in res.output  # 6 questions x both answer orders (the paper's default)
     first = records(out)
     res = cli(*args)
     assert res.exit_code == 0
-    assert "model calls: 0" in res.output and "6 already stored" in res.output
+    assert "model calls: 0" in res.output and "12 already stored" in res.output
     assert records(out) == first
     # a fresh directory still replays nothing from the old one, but the same requests within
     # one run are cached: deleting the decisions only makes every call a cache hit
@@ -118,7 +118,7 @@ def test_run_cache_rerun_makes_zero_calls(tmp_path):
     st.conn.execute("DELETE FROM records")
     st.close()
     res = cli(*args)
-    assert "model calls: 0" in res.output and "cache hits: 6" in res.output
+    assert "model calls: 0" in res.output and "cache hits: 12" in res.output
     assert records(out) == first
 
 

@@ -39,7 +39,8 @@ def faulty_server():
 def _run(srv, out, *extra):
     spec = f"openai:flaky,base_url={srv.url},concurrency=64,timeout=2,max_retries=4"
     cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-           "--protocols", "qa_without_article", "--limit", str(N), "--seed", "1", "--output", str(out), *extra]
+           "--protocols", "qa_without_article", "--limit", str(N), "--seed", "1", "--output", str(out),
+           "--answer-order", "random", *extra]  # one job (one call) per question: the faults are counted per call
     return subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=110)
 
 

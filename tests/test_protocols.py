@@ -218,14 +218,20 @@ def test_closed_tasks_have_no_article_and_no_passage_system(tmp_path):
     assert turns[0].shown == "ARG-Alice-r1 <passage>4</passage>"
 
 
-def test_word_limit_truncates_what_others_see(tmp_path):
+def test_word_limit_is_asked_and_cut_only_with_truncate_words(tmp_path):
     words = " ".join(f"w{i}" for i in range(300))
-    bench = Bench(tmp_path, agent=scripted(agent_fn(words)), rounds=1, word_limit=20)
+    # the paper's default: the limit is asked for in the prompt, the argument is shown whole
+    bench = Bench(tmp_path / "ask", agent=scripted(agent_fn(words)), rounds=1, word_limit=20)
+    turns, _ = bench.run("debate", CLOSED)
+    assert len(turns[0].shown.split()) == 301 and turns[0].extra["format"]["over_word_limit"] == 301
+    assert "w299" in prompts_of(bench.judge)[0]
+    assert "20 words" in agent_prompt(bench.agent, "Alice", 1)
+    # truncate_words=true: what others see is cut at the limit
+    bench = Bench(tmp_path / "cut", agent=scripted(agent_fn(words)), rounds=1, word_limit=20, truncate_words=True)
     turns, _ = bench.run("debate", CLOSED)
     assert len(turns[0].shown.split()) == 20 and turns[0].shown.endswith("w18")
     assert turns[0].extra["format"]["truncated_from_words"] == 301
     assert "w19" not in prompts_of(bench.judge)[0] and "w299" in turns[0].content
-    assert "20 words" in agent_prompt(bench.agent, "Alice", 1)
 
 
 def test_best_of_n_samples_once_and_keeps_the_pick(tmp_path):

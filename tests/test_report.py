@@ -104,3 +104,101 @@ def test_user_errors(tmp_path):
 
     with pytest.raises(BenchError, match="cross-play"):
         elo_from_store([run])
+
+
+# -- paper metrics (Fig. A.8, A.9), deviations, the debiased-judge label, ablation settings ------------
+
+def _dec(protocol, qid, order, answer, assignment=None, judge="J", task="t", task_type="closed"):
+    from oversight_bench.analysis.load import normalise_decision
+
+    ci = 1 if order == "correct_first" else 2
+    return {**normalise_decision({"protocol": protocol, "question_id": qid, "answer_order": order, "assignment": assignment,
+                                  "answer": answer, "correct_index": ci, "judge": judge, "agent": "A", "task": task,
+                                  "task_type": task_type}), "setting": None}
+
+
+def test_position_bias_is_the_mean_selected_position():
+    from oversight_bench.analysis.report import position_rows
+
+    # a judge that always answers 1 in debate (bias), and alternates in QA (none); one invalid answer
+    decs = [_dec("debate", f"q{i}", o, 1) for i in range(4) for o in ("correct_first", "correct_second")]
+    decs += [_dec("qa_without_article", f"q{i}", o, 1 if o == "correct_first" else 2)
+             for i in range(4) for o in ("correct_first", "correct_second")]
+    decs.append(_dec("qa_without_article", "q9", "correct_first", None))
+    rows = {r["protocol"]: r for r in position_rows(decs) if r["level"] == "task_type"}
+    assert rows["debate"]["mean_position"] == 1.0 and rows["debate"]["first_rate"] == 1.0
+    assert rows["qa_without_article"]["mean_position"] == 1.5 and rows["qa_without_article"]["n_records"] == 8
+    assert rows["qa_without_article"]["ci_low"] == rows["qa_without_article"]["ci_high"] == 1.5  # per-question means
+
+
+def test_consultancy_split_by_assigned_side_and_open_choice():
+    from oversight_bench.analysis import openrole
+    from oversight_bench.analysis.report import consultancy_split_rows
+
+    decs = []
+    for i in range(4):  # the judge always follows the consultant: right when assigned correct, wrong otherwise
+        for o in ("correct_first", "correct_second"):
+            ci = 1 if o == "correct_first" else 2
+            decs += [_dec("consultancy", f"q{i}", o, ci, "correct"), _dec("consultancy", f"q{i}", o, 3 - ci, "incorrect"),
+                     _dec("qa_without_article", f"q{i}", o, ci if i < 3 else 3 - ci, judge="A")]  # agent wrong on q3
+    (row,) = [r for r in consultancy_split_rows(decs, openrole.open_role_metrics(decs)) if r["level"] == "task_type"]
+    assert row["assigned_correct_accuracy"] == 1.0 and row["assigned_incorrect_accuracy"] == 0.0
+    assert row["assigned_correct_n"] == row["assigned_incorrect_n"] == 4
+    assert row["open_correct_accuracy"] == 1.0 and row["open_correct_n"] == 3
+    assert row["open_incorrect_accuracy"] == 0.0 and row["open_incorrect_n"] == 1
+
+
+def test_report_head_lists_deviations_and_new_sections(built):
+    base, rep = built
+    md = (base / "out" / "report.md").read_text()
+    assert "rounds 2 (paper 3)" in md  # the synthetic run's config says rounds 2
+    assert "## Positional bias" in md and "## Consultancy by the consultant's side" in md
+    assert rep["runs"][0]["deviations"] == ["rounds 2 (paper 3)"]
+    for name in ("figA8_position_bias.png", "figA9_consultancy.png", "figB1_accuracy_by_task.png", "position_bias.csv",
+                 "consultancy_split.csv"):
+        assert (base / "out" / name).stat().st_size > 100, name
+
+
+def test_debiased_judge_is_a_label_not_a_model_option(tmp_path):
+    """A store written before judge_debias existed names its judge `...,debias=True`; reports show
+    the plain name with "(debiased)" and a judge_debias field, never the option in the name."""
+    legacy = make_run(tmp_path / "legacy", judge="sim:judge-a,debias=True", n_questions=3)
+    new = make_run(tmp_path / "new", judge="sim:judge-a", n_questions=3)
+    cfg = json.loads((new / "config.json").read_text())
+    (new / "config.json").write_text(json.dumps({**cfg, "judge_debias": False}))
+    rep = build_report([legacy, new], tmp_path / "out", n_resamples=99, figures=False)
+    judges = {(g["judge"], g["judge_debias"]) for g in rep["groups"]}
+    assert judges == {("sim:judge-a (debiased)", True), ("sim:judge-a", False)}
+    assert [r["judge"] for r in rep["runs"]] == ["sim:judge-a (debiased)", "sim:judge-a"]
+    assert "judge debiased" in " ".join(rep["runs"][0]["deviations"]) and "judge debiased" not in " ".join(rep["runs"][1]["deviations"])
+    assert "debias=True" not in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_runs_differing_in_a_setting_are_separate_rows_and_an_ablation_figure(tmp_path):
+    parent = tmp_path / "ablation"
+    for rounds in (1, 3):
+        d = make_run(parent / f"rounds-{rounds}", n_questions=4, seed=rounds)
+        cfg = json.loads((d / "config.json").read_text())
+        (d / "config.json").write_text(json.dumps({**cfg, "options": {**cfg["options"], "rounds": rounds}}))
+    rep = build_report([parent], tmp_path / "out", n_resamples=99)  # the parent folder stands for its runs
+    assert len(rep["runs"]) == 2
+    assert {g["setting"] for g in rep["groups"]} == {"rounds=1", "rounds=3"}
+    deb = [g for g in rep["groups"] if g["level"] == "task_type" and g["protocol"] == "debate" and g["task_type"] == "closed"]
+    assert len(deb) == 2 and all(g["n"] == 4 for g in deb)  # not averaged into one row of 8
+    assert (tmp_path / "out" / "figA_ablation.png").stat().st_size > 100
+    assert "| setting |" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
+    from oversight_bench.analysis.leaderboard import build_leaderboard
+
+    run = make_run(tmp_path / "run", judge="sim:judge-a,debias=True", n_questions=3)
+    res = build_leaderboard([run], tmp_path / "lb")
+    assert res["runs"][0]["deviations"][0] == "rounds 2 (paper 3)"
+    md = (tmp_path / "lb" / "leaderboard.md").read_text()
+    head = md.split("## By task type")[0]
+    assert "rounds 2 (paper 3)" in head and "judge debiased" in head
+    assert "sim:judge-a (debiased)" in md and "debias=True" not in md
+    assert "rounds 2 (paper 3)" in (tmp_path / "lb" / "index.html").read_text()
+    out = CliRunner().invoke(report, [str(run), "-o", str(tmp_path / "rep"), "--no-figures"])
+    assert out.exit_code == 0 and "rounds 2 (paper 3)" in out.output

@@ -186,11 +186,14 @@ def test_open_consultancy_filter_keeps_the_agents_side():
             ci = 1 if order == "correct_first" else 2
             recs.append(_rec("consultancy", qid, order, ci, assignment="correct"))       # judge follows
             recs.append(_rec("consultancy", qid, order, 3 - ci, assignment="incorrect"))  # judge follows
-    # the agent (as judge of its own direct QA) gets q1 right and q2 wrong
+    # the agent (as judge of its own direct QA) gets q1 right and q2 wrong, in both orders
     recs += [_rec("qa_without_article", "q1", "correct_first", 1, judge="A"),
-             _rec("qa_without_article", "q2", "correct_first", 2, judge="A")]
+             _rec("qa_without_article", "q1", "correct_second", 2, judge="A"),
+             _rec("qa_without_article", "q2", "correct_first", 2, judge="A"),
+             _rec("qa_without_article", "q2", "correct_second", 1, judge="A")]
     choices = openrole.agent_choices(recs)
-    assert choices == {("A", "t", "q1"): True, ("A", "t", "q2"): False}
+    assert choices == {("A", "t", "q1", "correct_first"): True, ("A", "t", "q1", "correct_second"): True,
+                       ("A", "t", "q2", "correct_first"): False, ("A", "t", "q2", "correct_second"): False}
     kept = openrole.filter_assigned(recs, choices)
     assert {(d["question_id"], d["assignment"]) for d in kept} == {("q1", "correct"), ("q2", "incorrect")}
     assert all(d["protocol"] == "open_consultancy" and d["win"] for d in kept)
@@ -200,9 +203,46 @@ def test_open_consultancy_filter_keeps_the_agents_side():
     assert r["accuracy_agent_correct"] == 1.0 and r["accuracy_agent_incorrect"] == 0.0
 
 
+def test_open_roles_are_decided_per_question_and_answer_order():
+    """§3.2.3: the agent's choice in each answer order selects the assigned run of that order. An
+    agent right in one order and wrong in the other is not a tie resolved as "correct"."""
+    recs = []
+    for order in ("correct_first", "correct_second"):
+        ci = 1 if order == "correct_first" else 2
+        recs.append(_rec("consultancy", "q1", order, ci, assignment="correct"))
+        recs.append(_rec("consultancy", "q1", order, 3 - ci, assignment="incorrect"))
+    recs += [_rec("qa_without_article", "q1", "correct_first", 1, judge="A"),    # right in order 1
+             _rec("qa_without_article", "q1", "correct_second", 1, judge="A")]   # wrong in order 2
+    kept = openrole.filter_assigned(recs, openrole.agent_choices(recs))
+    assert {(d["answer_order"], d["assignment"]) for d in kept} == {("correct_first", "correct"),
+                                                                    ("correct_second", "incorrect")}
+    (row,) = [r for r in openrole.open_role_metrics(recs) if r["level"] == "task"]
+    assert row["agent_correct_rate"] == 0.5 and row["n_agent_correct"] == 1 and row["n_agent_incorrect"] == 1
+
+
+def test_open_role_disagreeing_replicates_drop_out_instead_of_counting_as_correct():
+    recs = [_rec("debate", "q1", "correct_first", 1),
+            _rec("qa_without_article", "q1", "correct_first", 1, judge="A"),
+            _rec("qa_without_article", "q1", "correct_first", 2, judge="A")]  # same order, disagreeing
+    assert openrole.agent_choices(recs)[("A", "t", "q1", "correct_first")] is None
+    assert openrole.filter_assigned(recs, openrole.agent_choices(recs)) == []
+    # an invalid direct-QA answer gives no choice at all
+    recs = [_rec("debate", "q1", "correct_first", 1), _rec("qa_without_article", "q1", "correct_first", None, judge="A")]
+    assert openrole.filter_assigned(recs, openrole.agent_choices(recs)) == []
+
+
+def test_open_role_prefers_the_agents_plain_answer_over_a_debiased_one():
+    plain = _rec("qa_without_article", "q1", "correct_first", 1, judge="A")
+    debiased = {**_rec("qa_without_article", "q1", "correct_first", 2, judge="A (debiased)"), "judge_model": "A",
+                "judge_debias": True}
+    assert openrole.agent_choices([debiased])[("A", "t", "q1", "correct_first")] is False
+    assert openrole.agent_choices([debiased, plain])[("A", "t", "q1", "correct_first")] is True
+
+
 def test_open_debate_filter_marks_protagonist_and_win():
     recs = [_rec("debate", "q1", "correct_first", 1), _rec("debate", "q1", "correct_second", 1),
-            _rec("qa_without_article", "q1", "correct_first", 2, judge="A")]  # agent chose wrong
+            _rec("qa_without_article", "q1", "correct_first", 2, judge="A"),   # agent chose wrong
+            _rec("qa_without_article", "q1", "correct_second", 1, judge="A")]
     kept = openrole.filter_assigned(recs, openrole.agent_choices(recs))
     assert [d["agent_choice"] for d in kept] == [2, 1]  # the incorrect answer's displayed position
     assert [d["win"] for d in kept] == [False, True]

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from oversight_bench.analysis.load import load_runs
-from oversight_bench.analysis.report import (_clean, _elo_section, _git_commit, _proto_key, group_rows, md_table,
-                                             run_provenance)
+from oversight_bench.analysis.report import (_clean, _elo_section, _git_commit, _proto_key, deviation_lines, group_rows,
+                                             md_table, run_provenance, with_setting)
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 
@@ -58,7 +58,7 @@ th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}th.sorted-asc::after{
 
 INDEX_JS = r"""
 const rows = JSON.parse(document.getElementById('data').textContent);
-const cols = [['judge','judge'],['agent','agent'],['protocol','protocol'],['task','task'],['task_type','type'],['n','n'],
+const cols = [['judge','judge'],['agent','agent'],...(rows.some(r => r.setting) ? [['setting','setting']] : []),['protocol','protocol'],['task','task'],['task_type','type'],['n','n'],
   ['accuracy','accuracy %'],['ci','95% CI'],['invalid_rate','invalid %'],['calls_per_question','calls/q'],
   ['tokens_per_question','tokens/q'],['seconds_per_question','s/q'],['elo','Elo'],['transcripts','transcripts']];
 let sortKey = 'accuracy', sortDir = -1;
@@ -83,7 +83,7 @@ function render() {
   const body = document.querySelector('#board tbody'); body.innerHTML = '';
   rs.forEach(r => { const tr = document.createElement('tr'); tr.className = 'row';
     tr.dataset.protocol = r.protocol; tr.dataset.taskType = r.task_type;
-    const cells = {judge: r.judge, agent: r.agent, protocol: r.protocol, task: r.task || '(all)', task_type: r.task_type,
+    const cells = {judge: r.judge, agent: r.agent, setting: r.setting || '–', protocol: r.protocol, task: r.task || '(all)', task_type: r.task_type,
       n: r.n, accuracy: pct(r.accuracy), ci: r.ci_low == null ? '–' : pct(r.ci_low) + '–' + pct(r.ci_high),
       invalid_rate: pct(r.invalid_rate), calls_per_question: num(r.calls_per_question),
       tokens_per_question: num(r.tokens_per_question), seconds_per_question: num(r.seconds_per_question), elo: num(r.elo)};
@@ -177,14 +177,14 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     for d in decisions:
         if d.get("unjudged"):
             continue
-        members[("task", d["judge"], d["agent"], d["protocol"], d["task"], d.get("task_type"))].append(d)
-        members[("task_type", d["judge"], d["agent"], d["protocol"], None, d.get("task_type"))].append(d)
+        members[("task", d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"], d.get("task_type"))].append(d)
+        members[("task_type", d["judge"], d["agent"], d.get("setting"), d["protocol"], None, d.get("task_type"))].append(d)
     turns_of = {(str(r.dir), k): v for r in runs for k, v in r.turns.items()}
     questions = {(str(r.dir), k): q for r in runs for k, q in r.questions.items()}
     rows, n_pages = [], 0
     no_agent = _protocols_without_agent()
     for g in groups:
-        key = (g["level"], g["judge"], g["agent"], g["protocol"], g["task"], g["task_type"])
+        key = (g["level"], g["judge"], g["agent"], g["setting"], g["protocol"], g["task"], g["task_type"])
         ds = members[key]
         row = dict(g)
         row["elo"] = None if g["protocol"] in no_agent else elo_of.get(g["agent"])  # QA rows have no debater
@@ -193,7 +193,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         if g["level"] == "task":
             shown = [d for d in ds if turns_of.get((d["run_dir"], (d["job_key"], d["judge"])))][:MAX_TRANSCRIPTS]
             if shown or ds:
-                slug = _slug(g["judge"], g["agent"], g["protocol"], g["task"])
+                slug = _slug(g["judge"], g["agent"], g["setting"], g["protocol"], g["task"])
                 sample = shown or ds[:MAX_TRANSCRIPTS]
                 title = " · ".join(str(g[k]) for k in ("judge", "agent", "protocol", "task"))
                 body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
@@ -207,14 +207,15 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                 n_pages += 1
         rows.append(row)
     # a task-type row links to the page of its largest task
-    by_task = {(r["judge"], r["agent"], r["protocol"], r["task_type"]): r for r in sorted(
+    by_task = {(r["judge"], r["agent"], r["setting"], r["protocol"], r["task_type"]): r for r in sorted(
         (r for r in rows if r["level"] == "task"), key=lambda r: r["n"])}
     for r in rows:
         if r["level"] == "task_type":
-            t = by_task.get((r["judge"], r["agent"], r["protocol"], r["task_type"]))
+            t = by_task.get((r["judge"], r["agent"], r["setting"], r["protocol"], r["task_type"]))
             r["transcripts"] = t["transcripts"] if t else None
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                     "commit": _git_commit(), "rows": rows, "elo": elo, "n_transcripts": n_pages})
+                     "commit": _git_commit(), "runs": list(prov.values()), "rows": rows, "elo": elo, "n_transcripts": n_pages})
+    head = deviation_lines(result["runs"])
     _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
     cols = [("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False), ("task_type", "type", False),
             ("n", "n", False), ("accuracy", "acc %", True), ("ci_low", "CI low", True), ("ci_high", "CI high", True),
@@ -222,16 +223,22 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     tt_rows = sorted([r for r in result["rows"] if r["level"] == "task_type"],
                      key=lambda r: (r["task_type"], _proto_key(r["protocol"]), -(r["accuracy"] or 0)))
     task_rows = [r for r in result["rows"] if r["level"] == "task"]
+    cols = with_setting(cols, result["rows"])
     md = ["# oversight-bench leaderboard", "", f"Generated {result['generated']} (code {result['commit'] or 'unknown'}).",
-          "95% CIs: replicates of a question averaged, then normal approximation across questions.", "",
+          "95% CIs: replicates of a question averaged, then normal approximation across questions. "
+          "A judge marked \"(debiased)\" ran with the position-debiased option, not the paper's plain judge.", "",
+          "Settings that differ from the paper's, per run:", "", *head, "",
           "## By task type", "", md_table(tt_rows, cols), "", "## By task", "",
           md_table(task_rows, cols[:3] + [("task", "task", False)] + cols[3:])]
     _write(out / "leaderboard.md", "\n".join(md) + "\n")
-    data = json_for_html([{k: r.get(k) for k in ("level", "judge", "agent", "protocol", "task", "task_type", "n", "accuracy", "ci_low",
+    data = json_for_html([{k: r.get(k) for k in ("level", "judge", "agent", "setting", "protocol", "task", "task_type", "n", "accuracy", "ci_low",
                                               "ci_high", "invalid_rate", "calls_per_question", "tokens_per_question",
                                               "seconds_per_question", "elo", "transcripts")} for r in result["rows"]])
     body = (f"<h1>oversight-bench leaderboard</h1><p>Generated {html.escape(result['generated'])}. "
-            "Click a column to sort. 95% CIs: replicates averaged per question, normal approximation across questions.</p>"
+            "Click a column to sort. 95% CIs: replicates averaged per question, normal approximation across questions. "
+            "\"(debiased)\" marks the position-debiased judge option.</p>"
+            "<details open><summary>Settings that differ from the paper's</summary><ul id=\"deviations\">"
+            + "".join(f"<li>{html.escape(line[2:])}</li>" for line in head) + "</ul></details>"
             "<div class=\"filters\">Task type <select id=\"f-type\"><option value=\"\">all</option></select> "
             "Protocol <select id=\"f-protocol\"><option value=\"\">all</option></select> "
             "Rows <select id=\"f-level\"><option value=\"task_type\">per task type</option><option value=\"task\">per task</option></select> "

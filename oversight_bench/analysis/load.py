@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench.errors import BenchError
-from oversight_bench.store import Store
+from oversight_bench.models import judge_label, judge_of_record
+from oversight_bench.store import CONFIG_NAME, Store
 
 OPEN_FIELDS = ("agent_choice", "protagonist_correct", "win")
 
@@ -50,6 +51,18 @@ def normalise_decision(d: dict[str, Any], task_types: dict[tuple[str, str], str]
     return d
 
 
+def judge_fields(stored_judge: str, config: dict[str, Any]) -> dict[str, Any]:
+    """`judge` (the label tables group and show: "name (debiased)" for the position-debiased judge),
+    `judge_model` (the plain name) and `judge_debias`, from a record's judge and its run's config.
+    The run's `judge_debias` applies to the run's own judge; stores written before that field existed
+    carry `,debias=True` in the judge's name instead."""
+    cfg_name, cfg_debias = judge_of_record(config.get("judge"), config.get("judge_debias"))
+    name, debias = judge_of_record(stored_judge, None)
+    if name == cfg_name:
+        debias = debias or cfg_debias
+    return {"judge": judge_label(name, debias), "judge_model": name, "judge_debias": debias}
+
+
 def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: bool = True) -> Run:
     """Open a run directory read-only and normalise its records."""
     directory = Path(directory)
@@ -57,11 +70,13 @@ def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: boo
         raise BenchError(f"run directory {directory} does not exist; expected a folder written by 'oversight-bench run' or 'import'")
     store = Store.open(directory)
     try:
+        config = store.read_config() or {}
         questions = store.questions()
         task_types = {k: q.task_type for k, q in questions.items()}
         decisions = []
         for d in store.iter_records("decision"):
             d = normalise_decision(d, task_types)
+            d.update(judge_fields(d.get("judge"), config))
             d["run_dir"] = str(directory)
             decisions.append(d)
         calls = []
@@ -73,14 +88,41 @@ def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: boo
         turns: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
         if with_turns:
             for t in store.iter_records("turn"):
-                turns.setdefault((t["job_key"], t["judge"]), []).append(t)
-        config = store.read_config() or {}
+                turns.setdefault((t["job_key"], judge_fields(t.get("judge"), config)["judge"]), []).append(t)
     finally:
         store.close()
     return Run(directory, config, decisions, calls, questions, turns)
 
 
+def expand_dirs(dirs) -> list[Path]:
+    """Run directories, where a folder holding no run but runs one level down (a preset's variants,
+    e.g. runs/paper/ablation_rounds/rounds-1, .../rounds-3) stands for those runs."""
+    out: list[Path] = []
+    for d in map(Path, dirs):
+        subs = sorted(p.parent for p in d.glob(f"*/{CONFIG_NAME}")) if d.is_dir() and not (d / CONFIG_NAME).exists() else []
+        out.extend(subs or [d])
+    return out
+
+
+def assign_settings(runs: list[Run]) -> None:
+    """Give every decision a `setting`: the protocol options in which its run differs from the other
+    runs analysed together (e.g. "rounds=1"), None when they all agree. Ablations then show as
+    separate rows and bars instead of being averaged into one."""
+    from oversight_bench.deviations import PAPER_OPTIONS
+
+    # cross-play runs have the fixed settings of App. E (one round, best-of-N per player): not an arm
+    opts = [r.config.get("options") if isinstance(r.config.get("options"), dict) and r.config.get("kind") != "crossplay"
+            else None for r in runs]
+    keys = [k for k in PAPER_OPTIONS if len({repr(o.get(k)) for o in opts if o is not None}) > 1]
+    for run, o in zip(runs, opts):
+        label = ", ".join(f"{k}={o.get(k)}" for k in keys) if keys and o is not None else None
+        for d in run.decisions:
+            d["setting"] = label
+
+
 def load_runs(dirs, **kw) -> list[Run]:
     if not dirs:
         raise BenchError("no run directories given; expected one or more folders written by 'oversight-bench run' or 'import'")
-    return [load_run(d, **kw) for d in dirs]
+    runs = [load_run(d, **kw) for d in expand_dirs(dirs)]
+    assign_settings(runs)
+    return runs

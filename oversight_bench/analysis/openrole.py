@@ -8,6 +8,8 @@ QA-without-article correctness on the question.
 
 Two sources: records of open protocols (with `agent_choice` / `protagonist_correct` / `win`, at the
 top level or in `extra`), or the paper's filter over assigned-role runs given the agent's choices.
+Choices, and the difficulty strata, are decided per (question, answer order) as §3.2.3 describes,
+never by a vote across orders (a tie there used to count as the correct answer).
 """
 
 from __future__ import annotations
@@ -25,39 +27,55 @@ def is_open(protocol: str | None) -> bool:
     return str(protocol or "").startswith("open_")
 
 
-def agent_choices(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str], bool]:
-    """Whether the agent chose the correct answer, keyed by (agent, task, question_id).
+def _qkey(d: dict[str, Any]) -> tuple[str, str, str]:
+    return (d.get("task"), d.get("question_id"), d.get("answer_order"))
 
-    From open-protocol records, or from direct-QA records in which the agent model itself was the
-    judge (QA with article on extractive tasks, without otherwise), by majority over replicates.
+
+def _decide(votes: list[bool]) -> bool | None:
+    """One choice from the records of one (question, answer order): they normally are a single
+    record; several that disagree (e.g. two runs combined) leave it undecided, never guessed."""
+    return votes[0] if votes and all(v == votes[0] for v in votes) else None
+
+
+def agent_choices(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], bool | None]:
+    """Whether the agent chose the correct answer, keyed by (agent, task, question_id, answer_order).
+
+    §3.2.3: the agent's own direct-QA answer (QA with article on extractive tasks, without otherwise)
+    in the same answer order as the assigned run it selects. From open-protocol records (their first
+    turn is that answer), or from direct-QA records in which the agent model itself was the judge
+    (its plain answer preferred over a position-debiased one). An invalid answer gives no choice
+    (the question and order drop out); disagreeing replicates give None (undecided).
     """
-    votes: dict[tuple[str, str, str], list[float]] = defaultdict(list)
-    for d in decisions:
-        if is_open(d.get("protocol")) and d.get("protagonist_correct") is not None:
-            votes[(d["agent"], d["task"], d["question_id"])].append(float(bool(d["protagonist_correct"])))
-    qa_votes: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    qa_votes: dict[tuple, list[bool]] = defaultdict(list)
+    qa_debiased: dict[tuple, list[bool]] = defaultdict(list)
     for d in decisions:
         want = AGENT_QA.get(d.get("task_type"), "qa_without_article")
         if d.get("protocol") == want and d.get("correct") is not None:
-            qa_votes[(d["judge"], d["task"], d["question_id"])].append(float(d["correct"]))
-    out = {k: sum(v) / len(v) >= 0.5 for k, v in qa_votes.items()}
-    out.update({k: sum(v) / len(v) >= 0.5 for k, v in votes.items()})
+            target = qa_debiased if d.get("judge_debias") else qa_votes
+            target[(d.get("judge_model") or d["judge"], *_qkey(d))].append(bool(d["correct"]))
+    out = {k: _decide(v) for k, v in qa_debiased.items()}
+    out.update({k: _decide(v) for k, v in qa_votes.items()})
+    votes: dict[tuple, list[bool]] = defaultdict(list)
+    for d in decisions:
+        if is_open(d.get("protocol")) and d.get("protagonist_correct") is not None:
+            votes[(d["agent"], *_qkey(d))].append(bool(d["protagonist_correct"]))
+    out.update({k: _decide(v) for k, v in votes.items()})
     return out
 
 
-def filter_assigned(decisions: list[dict[str, Any]], choices: dict[tuple[str, str, str], bool]) -> list[dict[str, Any]]:
-    """The paper's construction of open roles from assigned-role runs.
+def filter_assigned(decisions: list[dict[str, Any]], choices: dict[tuple, bool | None]) -> list[dict[str, Any]]:
+    """The paper's construction of open roles from assigned-role runs, per (question, answer order).
 
-    Consultancy: keep the run whose assigned side is the side the agent chose. Debate: every run
-    qualifies; the protagonist is the debater on the agent's chosen side. `win` is whether the judge
-    picked the agent's side.
+    Consultancy: keep the run whose assigned side is the side the agent chose in that order. Debate:
+    every run qualifies; the protagonist is the debater on the agent's chosen side. `win` is whether
+    the judge picked the agent's side. A (question, order) without a decided choice drops out.
     """
     out = []
     for d in decisions:
         proto = d.get("protocol")
         if proto not in OPEN_OF or d.get("unjudged"):
             continue
-        chose_correct = choices.get((d.get("agent"), d.get("task"), d.get("question_id")))
+        chose_correct = choices.get((d.get("agent"), *_qkey(d)))
         if chose_correct is None:
             continue
         if proto == "consultancy" and d.get("assignment") != ("correct" if chose_correct else "incorrect"):
@@ -87,14 +105,19 @@ def _block(decisions: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def judge_difficulty(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str], str]:
-    """'judge_qa_correct' / 'judge_qa_incorrect' per (judge, task, question_id), from the judge's own
-    QA-without-article accuracy on the question (majority over replicates)."""
-    acc: dict[tuple, list[float]] = defaultdict(list)
+def judge_difficulty(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], str]:
+    """'judge_qa_correct' / 'judge_qa_incorrect' per (judge, task, question_id, answer_order): the
+    judge's own QA-without-article answer in the same order (replicates that disagree: no stratum)."""
+    acc: dict[tuple, list[bool]] = defaultdict(list)
     for d in decisions:
         if d.get("protocol") == "qa_without_article" and d.get("correct") is not None:
-            acc[(d["judge"], d["task"], d["question_id"])].append(float(d["correct"]))
-    return {k: ("judge_qa_correct" if sum(v) / len(v) >= 0.5 else "judge_qa_incorrect") for k, v in acc.items()}
+            acc[(d["judge"], *_qkey(d))].append(bool(d["correct"]))
+    out = {}
+    for k, v in acc.items():
+        decided = _decide(v)
+        if decided is not None:
+            out[k] = "judge_qa_correct" if decided else "judge_qa_incorrect"
+    return out
 
 
 def open_role_metrics(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -103,22 +126,22 @@ def open_role_metrics(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Uses open-protocol records where present; otherwise derives open roles from assigned runs.
     """
     open_recs = [d for d in decisions if is_open(d.get("protocol")) and not d.get("unjudged")]
-    have = {(d["judge"], d["agent"], d["protocol"], d["task"]) for d in open_recs}
+    have = {(d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"]) for d in open_recs}
     derived = [d for d in filter_assigned(decisions, agent_choices(decisions))
-               if (d["judge"], d["agent"], d["protocol"], d["task"]) not in have]
+               if (d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"]) not in have]
     recs = open_recs + derived
     difficulty = judge_difficulty(decisions)
     groups: dict[tuple, list] = defaultdict(list)
     for d in recs:
-        groups[(d["judge"], d["agent"], d["protocol"], "task", d["task"])].append(d)
-        groups[(d["judge"], d["agent"], d["protocol"], "task_type", d.get("task_type") or "unknown")].append(d)
+        groups[(d["judge"], d["agent"], d.get("setting"), d["protocol"], "task", d["task"])].append(d)
+        groups[(d["judge"], d["agent"], d.get("setting"), d["protocol"], "task_type", d.get("task_type") or "unknown")].append(d)
     rows = []
-    for (judge, agent, proto, level, name), ds in sorted(groups.items(), key=lambda kv: str(kv[0])):
-        row = {"judge": judge, "agent": agent, "protocol": proto, "level": level, level: name,
+    for (judge, agent, setting, proto, level, name), ds in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        row = {"judge": judge, "agent": agent, "setting": setting, "protocol": proto, "level": level, level: name,
                "source": "derived" if any(d.get("derived_from") for d in ds) else "open_protocol", **_block(ds)}
         strata = {}
         for d in ds:
-            s = difficulty.get((d["judge"], d["task"], d["question_id"]))
+            s = difficulty.get((d["judge"], *_qkey(d)))
             if s:
                 strata.setdefault(s, []).append(d)
         row["by_difficulty"] = {s: _block(v) for s, v in sorted(strata.items())}

@@ -2,10 +2,15 @@
 
 report.json schema (`schema` = "oversight-bench/report/v1"); every number may be null where undefined:
 
-* `generated` (ISO time), `runs`: [{dir, judge, agent, seed, versions, created, commit, import}]
-* `groups`: one row per judge × agent × protocol × task (`level` = "task") and per judge × agent ×
-  protocol × task type (`level` = "task_type", `task` = null), with
-  `judge, agent, protocol, task, task_type, level, n` (questions with a valid answer), `n_records`,
+* `generated` (ISO time), `runs`: [{dir, judge, judge_debias, agent, seed, versions, created, commit, import,
+  options, deviations}] where `deviations` lists the run's settings that differ from the paper's
+  (`oversight_bench.deviations`; also at the head of report.md).
+* `judge` everywhere is the judge's name, with " (debiased)" appended when the run used the
+  position-debiased judge option (`judge_debias` says the same as a field); `setting` names the
+  options in which a row's run differs from the other runs analysed (an ablation), else null.
+* `groups`: one row per judge × agent × setting × protocol × task (`level` = "task") and per judge ×
+  agent × setting × protocol × task type (`level` = "task_type", `task` = null), with
+  `judge, judge_debias, agent, setting, protocol, task, task_type, level, n` (questions with a valid answer), `n_records`,
   `accuracy, ci_low, ci_high` (replicates of a question averaged, then a normal 95% interval across
   questions), `n_invalid, invalid_rate` (unparsed judge answers / records),
   cost: `calls_per_question, tokens_per_question, prompt_tokens_per_question,
@@ -13,11 +18,16 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
   calibration where judge probabilities exist: `brier, ece, n_calibrated`.
 * `permutation_tests`: [{judge, agent, level, task | task_type, protocol_a, protocol_b, n (shared
   questions), diff (accuracy a − b), p_value}] (two-sided, paired, 10,000 resamples).
-* `open_role`: [{judge, agent, protocol, level, task | task_type, source ("open_protocol" | "derived"),
+* `open_role`: [{judge, agent, setting, protocol, level, task | task_type, source ("open_protocol" | "derived"),
   n, accuracy, ci_low, ci_high, win_rate, win_ci_low, win_ci_high, agent_correct_rate,
   accuracy_agent_correct (+ ci, n), accuracy_agent_incorrect (+ ci, n),
   by_difficulty: {judge_qa_correct | judge_qa_incorrect: same block}}].
-* `calibration`: [{judge, agent, protocol, n, brier, ece, bins: [{low, high, n, confidence, accuracy}]}].
+* `position_bias` (Fig. A.8): [{level, judge, agent, setting, protocol, task, task_type, n, n_records,
+  mean_position (1..2; 1.5 = no bias), ci_low, ci_high, first_rate}].
+* `consultancy_split` (Fig. A.9): [{level, judge, agent, setting, task, task_type,
+  assigned_correct_accuracy / _ci_low / _ci_high / _n, assigned_incorrect_…, open_correct_…, open_incorrect_…}]:
+  assigned consultancy by the consultant's assigned side, open consultancy by its own choice.
+* `calibration`: [{judge, agent, setting, protocol, n, brier, ece, bins: [{low, high, n, confidence, accuracy}]}].
 * `compute_matched`: [{judge, agent, task, debate_accuracy, debate_calls_per_question, available,
   k, accuracy, ci_low, ci_high, reason}].
 * `elo`: null, or {aggregate, by_side, truth_advantage, accuracy_by_debater} (see `elo.py`).
@@ -30,6 +40,7 @@ import csv
 import datetime as _dt
 import json
 import math
+import statistics
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -38,7 +49,8 @@ from typing import Any, Iterable
 from oversight_bench.analysis import cost as cost_mod
 from oversight_bench.analysis import elo as elo_mod
 from oversight_bench.analysis import openrole, stats
-from oversight_bench.analysis.load import Run, load_runs
+from oversight_bench.analysis.load import Run, judge_fields, load_runs
+from oversight_bench.deviations import deviations
 from oversight_bench.errors import BenchError
 
 SCHEMA = "oversight-bench/report/v1"
@@ -56,9 +68,25 @@ def _git_commit() -> str | None:
 
 def run_provenance(run: Run) -> dict[str, Any]:
     c = run.config or {}
-    return {"dir": str(run.dir), "judge": c.get("judge"), "agent": c.get("agent"), "seed": c.get("seed"),
-            "versions": c.get("versions"), "created": c.get("created") or c.get("started"), "commit": c.get("commit") or (c.get("versions") or {}).get("commit"),
-            "import": c.get("import"), "options": c.get("options")}
+    judge = judge_fields(c.get("judge"), c) if c.get("judge") else {"judge": None, "judge_debias": False}
+    devs = c.get("deviations") if "deviations" in c else (deviations(c) if c.get("kind") in (None, "run", "judge", "crossplay") else [])
+    return {"dir": str(run.dir), "judge": judge["judge"], "judge_debias": judge["judge_debias"], "agent": c.get("agent"),
+            "seed": c.get("seed"), "versions": c.get("versions"), "created": c.get("created") or c.get("started"),
+            "commit": c.get("commit") or (c.get("versions") or {}).get("commit"),
+            "import": c.get("import"), "options": c.get("options"), "deviations": devs}
+
+
+def deviation_lines(runs: list[dict[str, Any]]) -> list[str]:
+    """The head of a report or leaderboard: each run's settings that differ from the paper's."""
+    lines = []
+    for r in runs:
+        if r.get("import"):
+            lines.append(f"- `{r['dir']}`: imported transcripts (the source study's own protocol)")
+        elif r.get("deviations"):
+            lines.append(f"- `{r['dir']}`: " + "; ".join(r["deviations"]))
+        else:
+            lines.append(f"- `{r['dir']}`: the paper's settings")
+    return lines
 
 
 def _proto_key(p: str) -> tuple:
@@ -71,12 +99,12 @@ def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]]) -> 
     costs = cost_mod.cost_table(decisions, calls)
     groups: dict[tuple, list] = defaultdict(list)
     for d in decisions:
-        groups[("task", d["judge"], d["agent"], d["protocol"], d["task"], d.get("task_type"))].append(d)
-        groups[("task_type", d["judge"], d["agent"], d["protocol"], None, d.get("task_type"))].append(d)
+        groups[("task", d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"], d.get("task_type"))].append(d)
+        groups[("task_type", d["judge"], d["agent"], d.get("setting"), d["protocol"], None, d.get("task_type"))].append(d)
     rows = []
-    for (level, judge, agent, proto, task, ttype), ds in groups.items():
-        row = {"level": level, "judge": judge, "agent": agent, "protocol": proto, "task": task, "task_type": ttype,
-               **stats.accuracy(ds)}
+    for (level, judge, agent, setting, proto, task, ttype), ds in groups.items():
+        row = {"level": level, "judge": judge, "judge_debias": bool(ds[0].get("judge_debias")), "agent": agent,
+               "setting": setting, "protocol": proto, "task": task, "task_type": ttype, **stats.accuracy(ds)}
         tasks = [task] if task else sorted({d["task"] for d in ds})
         parts = [costs.get((judge, agent, proto, t)) for t in tasks]
         parts = [p for p in parts if p]
@@ -90,15 +118,16 @@ def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]]) -> 
         cal = stats.calibration(ds)
         row.update(brier=cal["brier"] if cal else None, ece=cal["ece"] if cal else None, n_calibrated=cal["n"] if cal else 0)
         rows.append(row)
-    rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), str(r["agent"]), _proto_key(r["protocol"])))
+    rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), str(r["agent"]),
+                             _proto_key(r["protocol"]), str(r["setting"])))
     return rows
 
 
 def permutation_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
     rows = []
-    for r in stats.protocol_pvalues(decisions, ("judge", "agent", "task"), n_resamples=n_resamples):
+    for r in stats.protocol_pvalues(decisions, ("judge", "agent", "setting", "task"), n_resamples=n_resamples):
         rows.append({"level": "task", "task_type": None, **r})
-    for r in stats.protocol_pvalues(decisions, ("judge", "agent", "task_type"), n_resamples=n_resamples):
+    for r in stats.protocol_pvalues(decisions, ("judge", "agent", "setting", "task_type"), n_resamples=n_resamples):
         rows.append({"level": "task_type", "task": None, **r})
     return rows
 
@@ -107,12 +136,12 @@ def calibration_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[tuple, list] = defaultdict(list)
     for d in decisions:
         if not d.get("unjudged"):
-            groups[(d["judge"], d["agent"], d["protocol"])].append(d)
+            groups[(d["judge"], d["agent"], d.get("setting"), d["protocol"])].append(d)
     rows = []
-    for (judge, agent, proto), ds in sorted(groups.items(), key=lambda kv: str(kv[0])):
+    for (judge, agent, setting, proto), ds in sorted(groups.items(), key=lambda kv: str(kv[0])):
         cal = stats.calibration(ds)
         if cal:
-            rows.append({"judge": judge, "agent": agent, "protocol": proto, **cal})
+            rows.append({"judge": judge, "agent": agent, "setting": setting, "protocol": proto, **cal})
     return rows
 
 
@@ -122,12 +151,76 @@ def compute_matched_rows(decisions: list[dict[str, Any]], groups: list[dict[str,
         if g["level"] != "task" or g["protocol"] != "debate":
             continue
         jobs = [d for d in decisions if d.get("protocol") == "debate" and d["judge"] == g["judge"]
-                and d["agent"] == g["agent"] and d["task"] == g["task"] and not d.get("unjudged")]
+                and d["agent"] == g["agent"] and d["task"] == g["task"] and d.get("setting") == g["setting"]
+                and not d.get("unjudged")]
         n_q = len({d["question_id"] for d in jobs})
         per_job = g["calls_per_question"] * n_q / len(jobs) if g["calls_per_question"] and jobs else None
         cm = cost_mod.compute_matched(decisions, per_job, g["judge"], g["task"])
-        rows.append({"judge": g["judge"], "agent": g["agent"], "task": g["task"], "debate_accuracy": g["accuracy"],
+        rows.append({"judge": g["judge"], "agent": g["agent"], "setting": g["setting"], "task": g["task"], "debate_accuracy": g["accuracy"],
                      "debate_calls_per_question": g["calls_per_question"], "debate_calls_per_job": per_job, **cm})
+    return rows
+
+
+def _levels(d: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
+    """The (level, task, task_type) rows a decision counts in: its task and its task type."""
+    return [("task", d.get("task"), d.get("task_type")), ("task_type", None, d.get("task_type"))]
+
+
+def position_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Positional bias (§4.1, Fig. A.8): the mean answer position (1 or 2) the judge selected, per
+    judge × agent × setting × protocol × task and task type, over valid answers. The datasets are
+    balanced, so 1.5 means no bias. Replicates of a question are averaged first, then a normal 95%
+    interval across questions (App. D); `first_rate` is the share of answers that picked 1."""
+    groups: dict[tuple, list] = defaultdict(list)
+    for d in decisions:
+        if d.get("unjudged") or d.get("answer") is None:
+            continue
+        for level, task, ttype in _levels(d):
+            groups[(level, d["judge"], d["agent"], d.get("setting"), d["protocol"], task, ttype)].append(
+                {**d, "position": float(d["answer"]), "first": float(d["answer"] == 1)})
+    rows = []
+    for (level, judge, agent, setting, proto, task, ttype), ds in groups.items():
+        pq = stats.per_question(ds, "position")
+        x = list(pq.values())
+        m, half = (float(sum(x) / len(x)), None) if x else (None, None)
+        if len(x) > 1:
+            half = stats.Z95 * statistics.stdev(x) / math.sqrt(len(x))
+        rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "protocol": proto, "task": task,
+                     "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m,
+                     "ci_low": None if half is None else m - half, "ci_high": None if half is None else m + half,
+                     "first_rate": sum(d["first"] for d in ds) / len(ds)})
+    rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), _proto_key(r["protocol"]), str(r["setting"])))
+    return rows
+
+
+def consultancy_split_rows(decisions: list[dict[str, Any]], open_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Fig. A.9: assigned-role consultancy accuracy split by whether the consultant argued for the
+    correct or the incorrect answer, next to open consultancy split by the consultant's own choice,
+    per judge × agent × setting × task and task type."""
+    groups: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for d in decisions:
+        if d.get("protocol") != "consultancy" or d.get("unjudged") or d.get("assignment") not in ("correct", "incorrect"):
+            continue
+        for level, task, ttype in _levels(d):
+            groups[(level, d["judge"], d["agent"], d.get("setting"), task, ttype)][d["assignment"]].append(d)
+    opens = {(r["level"], r["judge"], r["agent"], r.get("setting"), r.get(r["level"])): r
+             for r in open_rows if r["protocol"] == "open_consultancy"}
+    rows = []
+    for key, by in groups.items():
+        level, judge, agent, setting, task, ttype = key
+        row = {"level": level, "judge": judge, "agent": agent, "setting": setting, "task": task, "task_type": ttype}
+        for side in ("correct", "incorrect"):
+            acc = stats.accuracy(by.get(side, []))
+            row.update({f"assigned_{side}_accuracy": acc["accuracy"], f"assigned_{side}_ci_low": acc["ci_low"],
+                        f"assigned_{side}_ci_high": acc["ci_high"], f"assigned_{side}_n": acc["n"]})
+        o = opens.get((level, judge, agent, setting, task if level == "task" else ttype))
+        for side, suffix in (("correct", "_agent_correct"), ("incorrect", "_agent_incorrect")):
+            row.update({f"open_{side}_accuracy": (o or {}).get(f"accuracy{suffix}"),
+                        f"open_{side}_ci_low": (o or {}).get(f"ci_low{suffix}"),
+                        f"open_{side}_ci_high": (o or {}).get(f"ci_high{suffix}"),
+                        f"open_{side}_n": (o or {}).get(f"n{suffix}")})
+        rows.append(row)
+    rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), str(r["setting"])))
     return rows
 
 
@@ -175,28 +268,60 @@ GROUP_COLS = [("judge", "judge", False), ("agent", "agent", False), ("protocol",
               ("seconds_per_question", "s/q", False), ("accuracy_per_1k_tokens", "acc/1k tok", False)]
 
 
+def with_setting(cols: list[tuple[str, str, bool]], rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
+    """Add a `setting` column after the agent when the runs differ in settings (an ablation)."""
+    if not any(r.get("setting") for r in rows):
+        return cols
+    i = next((k + 1 for k, c in enumerate(cols) if c[0] == "agent"), 1)
+    return cols[:i] + [("setting", "setting", False)] + cols[i:]
+
+
 def markdown(report: dict[str, Any]) -> str:
+    groups = report["groups"]
+    gcols = with_setting(GROUP_COLS, groups)
     parts = ["# oversight-bench report", "",
-             f"Generated {report['generated']} from {len(report['runs'])} run(s): "
-             + ", ".join(f"`{r['dir']}`" for r in report["runs"]), "",
+             f"Generated {report['generated']} from {len(report['runs'])} run(s). Settings that differ from the "
+             "paper's (arXiv 2407.04622: 3 rounds, simultaneous, debaters best-of-4, plain 0-shot predict judge, "
+             "both answer orders, 128 questions per task):", "", *deviation_lines(report["runs"]), "",
              "Accuracy: replicates of a question averaged, then a normal 95% interval across questions. "
-             "Invalid answers are excluded from accuracy and counted in `invalid %`.", "",
+             "Invalid answers are excluded from accuracy and counted in `invalid %`. "
+             "A judge marked \"(debiased)\" ran with the position-debiased option (`debias=true`), not the paper's plain judge.", "",
              "## Accuracy by task type", "",
-             md_table([r for r in report["groups"] if r["level"] == "task_type"], [c for c in GROUP_COLS if c[0] != "task"]),
-             "", "## Accuracy by task", "", md_table([r for r in report["groups"] if r["level"] == "task"], GROUP_COLS)]
+             md_table([r for r in groups if r["level"] == "task_type"], [c for c in gcols if c[0] != "task"]),
+             "", "## Accuracy by task", "", md_table([r for r in groups if r["level"] == "task"], gcols)]
+    pos = [r for r in report.get("position_bias") or [] if r["level"] == "task_type"]
+    if pos:
+        parts += ["", "## Positional bias (Fig. A.8): mean selected answer position (1.5 = none)", "",
+                  md_table(pos, with_setting([("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
+                                              ("task_type", "type", False), ("n", "n", False),
+                                              ("mean_position", "mean position", False), ("ci_low", "CI low", False),
+                                              ("ci_high", "CI high", False), ("first_rate", "picked 1 %", True)], pos))]
+    split = [r for r in report.get("consultancy_split") or [] if r["level"] == "task_type"]
+    if split:
+        parts += ["", "## Consultancy by the consultant's side (Fig. A.9)", "",
+                  "Assigned: the consultant was assigned the correct / incorrect answer. Open: the consultant's own "
+                  "direct-QA choice was correct / incorrect.", "",
+                  md_table(split, with_setting([("judge", "judge", False), ("agent", "agent", False), ("task_type", "type", False),
+                                                ("assigned_correct_accuracy", "assigned correct acc %", True),
+                                                ("assigned_correct_n", "n", False),
+                                                ("assigned_incorrect_accuracy", "assigned incorrect acc %", True),
+                                                ("assigned_incorrect_n", "n", False),
+                                                ("open_correct_accuracy", "open, chose correct acc %", True),
+                                                ("open_incorrect_accuracy", "open, chose incorrect acc %", True)], split))]
     if report["permutation_tests"]:
         parts += ["", "## Paired permutation tests between protocols", "",
-                  md_table(report["permutation_tests"], [("judge", "judge", False), ("agent", "agent", False), ("task", "task", False),
-                                                         ("task_type", "type", False), ("protocol_a", "A", False), ("protocol_b", "B", False),
-                                                         ("n", "n", False), ("diff", "A−B (pp)", True), ("p_value", "p", False)])]
+                  md_table(report["permutation_tests"], with_setting(
+                      [("judge", "judge", False), ("agent", "agent", False), ("task", "task", False),
+                       ("task_type", "type", False), ("protocol_a", "A", False), ("protocol_b", "B", False),
+                       ("n", "n", False), ("diff", "A−B (pp)", True), ("p_value", "p", False)], report["permutation_tests"]))]
     if report["open_role"]:
         parts += ["", "## Open roles", "",
-                  md_table(report["open_role"], [("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
+                  md_table(report["open_role"], with_setting([("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
                                                  ("task", "task", False), ("task_type", "type", False), ("n", "n", False),
                                                  ("win_rate", "win %", True), ("accuracy", "acc %", True),
                                                  ("accuracy_agent_correct", "acc if agent right %", True),
                                                  ("accuracy_agent_incorrect", "acc if agent wrong %", True),
-                                                 ("agent_correct_rate", "agent right %", True)])]
+                                                 ("agent_correct_rate", "agent right %", True)], report["open_role"]))]
         strat = []
         for r in report["open_role"]:
             for s, b in r["by_difficulty"].items():
@@ -275,6 +400,162 @@ def fig_accuracy(groups: list[dict[str, Any]], path: Path) -> bool:
     from matplotlib.patches import Patch
 
     axes[0][-1].legend(handles=[Patch(color=colour[p], label=p) for p in all_protos], fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def _short(name: Any, n: int = 22) -> str:
+    return str(name).split(":")[-1][:n]
+
+
+def _grouped_bars(ax, rows: list[dict[str, Any]], x_of, bar_of, value: str, lo: str, hi: str, colour: dict) -> list:
+    """Bars of `value` with CI whiskers: x positions by `x_of(row)`, one bar per `bar_of(row)`."""
+    xs_names = sorted({x_of(r) for r in rows})
+    bars = sorted({bar_of(r) for r in rows}, key=str)
+    width = 0.8 / max(1, len(bars))
+    for k, b in enumerate(bars):
+        xs, ys, los, his = [], [], [], []
+        for i, xn in enumerate(xs_names):
+            vals = [r for r in rows if x_of(r) == xn and bar_of(r) == b and r.get(value) is not None]
+            if not vals:
+                continue
+            r = max(vals, key=lambda r: r.get("n") or 0)
+            v = r[value]
+            xs.append(i + (k - (len(bars) - 1) / 2) * width)
+            ys.append(v)
+            los.append(v - (r[lo] if r.get(lo) is not None else v))
+            his.append((r[hi] if r.get(hi) is not None else v) - v)
+        if xs:
+            ax.bar(xs, ys, width, yerr=[los, his], capsize=2, label=str(b), color=colour.get(b))
+    ax.set_xticks(range(len(xs_names)))
+    ax.set_xticklabels([_short(x) for x in xs_names], rotation=20, ha="right", fontsize=8)
+    return bars
+
+
+def _legend(ax, colour: dict) -> None:
+    """One legend entry per series of the whole figure, not only those in the panel it sits in."""
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color=c, label=str(k)) for k, c in colour.items()], fontsize=7)
+
+
+def fig_accuracy_by_task(groups: list[dict[str, Any]], path: Path) -> bool:
+    """Figure B.1-like: accuracy by protocol (bars) × judge (x) with 95% CIs, one panel per task."""
+    rows = [r for r in groups if r["level"] == "task" and r["accuracy"] is not None]
+    tasks = sorted({r["task"] for r in rows})
+    if not rows:
+        return False
+    plt = _plt()
+    protos = sorted({r["protocol"] for r in rows}, key=_proto_key)
+    colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
+    cols = min(3, len(tasks))
+    nrows = math.ceil(len(tasks) / cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.8 * nrows), squeeze=False)
+    for ax, t in zip(axes.flat, tasks):
+        _grouped_bars(ax, [r for r in rows if r["task"] == t], lambda r: r["judge"], lambda r: r["protocol"],
+                      "accuracy", "ci_low", "ci_high", colour)
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set_ylim(0, 1)
+        ax.set_title(t)
+    for ax in list(axes.flat)[len(tasks):]:
+        ax.axis("off")
+    _legend(axes.flat[0], colour)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def fig_ablation(groups: list[dict[str, Any]], path: Path) -> bool:
+    """Figures A.2-A.7-like: when the runs differ in a setting (rounds, best-of-N, few-shot, CoT, answer
+    order, turn style), judge accuracy per setting (bars) × judge (x), one row per protocol, one column
+    per task type."""
+    rows = [r for r in groups if r["level"] == "task_type" and r["accuracy"] is not None and r.get("setting")]
+    if len({r["setting"] for r in rows}) < 2:
+        return False
+    plt = _plt()
+    protos = sorted({r["protocol"] for r in rows if len({x["setting"] for x in rows if x["protocol"] == r["protocol"]}) > 1},
+                    key=_proto_key) or sorted({r["protocol"] for r in rows}, key=_proto_key)
+    types = sorted({r["task_type"] for r in rows})
+    settings = sorted({r["setting"] for r in rows})
+    colour = {st: f"C{i % 10}" for i, st in enumerate(settings)}
+    fig, axes = plt.subplots(len(protos), len(types), figsize=(5 * len(types), 3.6 * len(protos)), squeeze=False)
+    for i, p in enumerate(protos):
+        for j, tt in enumerate(types):
+            ax = axes[i][j]
+            _grouped_bars(ax, [r for r in rows if r["protocol"] == p and r["task_type"] == tt], lambda r: r["judge"],
+                          lambda r: r["setting"], "accuracy", "ci_low", "ci_high", colour)
+            ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+            ax.set_ylim(0, 1)
+            ax.set_title(f"{p} · {tt}", fontsize=9)
+    _legend(axes[0][-1], colour)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def fig_position(pos_rows: list[dict[str, Any]], path: Path) -> bool:
+    """Figure A.8-like: mean selected answer position (1.5 = no bias) per protocol (bars) × judge (x)
+    with 95% CIs, one panel per task type; runs that differ in a setting get a row each."""
+    rows = [r for r in pos_rows if r["level"] == "task_type" and r["mean_position"] is not None]
+    if not rows:
+        return False
+    plt = _plt()
+    types = sorted({r["task_type"] for r in rows})
+    settings = sorted({r.get("setting") for r in rows}, key=str)
+    protos = sorted({r["protocol"] for r in rows}, key=_proto_key)
+    colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
+    fig, axes = plt.subplots(len(settings), len(types), figsize=(5 * len(types), 3.6 * len(settings)), squeeze=False)
+    for i, st in enumerate(settings):
+        for j, tt in enumerate(types):
+            ax = axes[i][j]
+            _grouped_bars(ax, [r for r in rows if r.get("setting") == st and r["task_type"] == tt], lambda r: r["judge"],
+                          lambda r: r["protocol"], "mean_position", "ci_low", "ci_high", colour)
+            ax.axhline(1.5, color="grey", lw=0.8, ls="--")
+            ax.set_ylim(1, 2)
+            ax.set_ylabel("mean answer position")
+            ax.set_title(f"{tt}" + (f" · {st}" if st else ""), fontsize=9)
+    _legend(axes[0][-1], colour)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def fig_consultancy_split(split_rows: list[dict[str, Any]], path: Path) -> bool:
+    """Figure A.9-like: consultancy accuracy when the consultant argued for the correct / incorrect
+    answer, assigned-role next to open, per judge, one panel per task type."""
+    rows = [r for r in split_rows if r["level"] == "task_type"]
+    if not rows:
+        return False
+    plt = _plt()
+    types = sorted({r["task_type"] for r in rows})
+    series = [("assigned_correct", "assigned, correct", "tab:blue"), ("assigned_incorrect", "assigned, incorrect", "lightblue"),
+              ("open_correct", "open, chose correct", "tab:green"), ("open_incorrect", "open, chose incorrect", "lightgreen")]
+    fig, axes = plt.subplots(1, len(types), figsize=(5.5 * len(types), 4), squeeze=False)
+    for ax, tt in zip(axes[0], types):
+        rr = sorted([r for r in rows if r["task_type"] == tt], key=lambda r: (str(r["judge"]), str(r.get("setting"))))
+        width = 0.8 / len(series)
+        for k, (key, label, colour) in enumerate(series):
+            xs, ys, lo, hi = [], [], [], []
+            for i, r in enumerate(rr):
+                v = r.get(f"{key}_accuracy")
+                if v is None:
+                    continue
+                xs.append(i + (k - 1.5) * width)
+                ys.append(v)
+                lo.append(v - (r.get(f"{key}_ci_low") if r.get(f"{key}_ci_low") is not None else v))
+                hi.append((r.get(f"{key}_ci_high") if r.get(f"{key}_ci_high") is not None else v) - v)
+            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=label, color=colour)
+        ax.set_xticks(range(len(rr)))
+        ax.set_xticklabels([_short(r["judge"]) + (f"\n{r['setting']}" if r.get("setting") else "") for r in rr],
+                           rotation=20, ha="right", fontsize=7)
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{tt}: consultancy judge accuracy")
+    axes[0][-1].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -376,6 +657,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
     if not decisions:
         raise BenchError("no decision records in " + ", ".join(str(r.dir) for r in runs) + "; expected finished jobs")
     groups = group_rows(decisions, calls)
+    open_role = openrole.open_role_metrics(decisions)
     return {
         "schema": SCHEMA,
         "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -383,7 +665,9 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "runs": [run_provenance(r) for r in runs],
         "groups": groups,
         "permutation_tests": permutation_rows(decisions, n_resamples),
-        "open_role": openrole.open_role_metrics(decisions),
+        "open_role": open_role,
+        "position_bias": position_rows(decisions),
+        "consultancy_split": consultancy_split_rows(decisions, open_role),
         "calibration": calibration_rows(decisions),
         "compute_matched": compute_matched_rows(decisions, groups),
         "elo": _elo_section(runs) if with_elo else None,
@@ -415,14 +699,21 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     except OSError as exc:
         raise BenchError(f"cannot create report folder {out}: {exc.strerror}; expected a writable path") from None
     files = {"markdown": "report.md", "groups_csv": "groups.csv", "permutation_csv": "permutation_tests.csv",
-             "open_role_csv": "open_role.csv"}
+             "open_role_csv": "open_role.csv", "position_bias_csv": "position_bias.csv",
+             "consultancy_split_csv": "consultancy_split.csv"}
     write_csv(out / "groups.csv", report["groups"])
     write_csv(out / "permutation_tests.csv", report["permutation_tests"])
     write_csv(out / "open_role.csv", report["open_role"])
+    write_csv(out / "position_bias.csv", report["position_bias"])
+    write_csv(out / "consultancy_split.csv", report["consultancy_split"])
     if figures:
         for name, fn, arg in (("fig2_accuracy.png", fig_accuracy, report["groups"]),
+                              ("figB1_accuracy_by_task.png", fig_accuracy_by_task, report["groups"]),
                               ("fig3_open_role.png", fig_open_role, report["open_role"]),
                               ("fig4_elo.png", fig_elo, report["elo"]),
+                              ("figA_ablation.png", fig_ablation, report["groups"]),
+                              ("figA8_position_bias.png", fig_position, report["position_bias"]),
+                              ("figA9_consultancy.png", fig_consultancy_split, report["consultancy_split"]),
                               ("reliability.png", fig_reliability, report["calibration"])):
             if fn(arg, out / name):
                 files[name.split(".")[0]] = name

@@ -72,7 +72,7 @@ def generate_example(rng: random.Random, hops: int) -> dict:
             "truth": positive_statement == polarity[-1], "hops": hops}
 
 
-def generate_rows(count: int, hops: tuple[int, ...] = (3, 5), seed: int = 0) -> list[dict]:
+def generate_rows(count: int, hops: tuple[int, ...] = (3, 5), seed: int = 0, negation: str = "proof_step") -> list[dict]:
     """`count` binary rows, hops spread evenly over the range, identical for the same seed."""
     rng = random.Random(f"prontoqa-gen:{seed}")
     lo, hi = min(hops), max(hops)
@@ -80,7 +80,7 @@ def generate_rows(count: int, hops: tuple[int, ...] = (3, 5), seed: int = 0) -> 
     for i in range(count):
         ex = generate_example(rng, lo + i % (hi - lo + 1))
         row = make_row(f"gen/{seed}/{i}", ex["context"], ex["statement"], ex["trace"], ex["truth"],
-                       {"prontoqa_source": "generated"})
+                       {"prontoqa_source": "generated"}, negation)
         if isinstance(row, dict):
             rows.append(row)
     return rows

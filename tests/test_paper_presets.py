@@ -1,0 +1,171 @@
+"""The paper's defaults and presets: ProtocolOptions defaults are the paper's, every run declares its
+deviations, and each configs/paper preset runs on scripted models at --limit 2 and `report` (or
+`elo`) draws its figure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, cli
+from oversight_bench.config import RunConfig, expand_variants, load_run_config
+from oversight_bench.deviations import PAPER_OPTIONS, deviations
+from oversight_bench.errors import BenchError
+from oversight_bench.models import DEFAULT_JUDGE, parse_spec
+from oversight_bench.protocol import ProtocolOptions
+
+PRESETS = REPO / "configs" / "paper"
+# scripted stand-ins that can see MMMU's images; never a result
+MODEL = "scripted:default,images=true"
+FIGURE_OF = {  # preset -> the figure `report` must draw for it
+    "fig2_assigned": "fig2_accuracy.png",
+    "fig3_open_roles": "fig3_open_role.png",
+    "ablation_rounds": "figA_ablation.png",
+    "ablation_best_of_n": "figA_ablation.png",
+    "ablation_few_shot": "figA_ablation.png",
+    "ablation_cot": "figA_ablation.png",
+    "ablation_answer_order": "figA8_position_bias.png",
+    "ablation_turn_style": "figA_ablation.png",
+}
+
+
+def test_defaults_are_the_papers():
+    opts = ProtocolOptions()
+    assert {k: getattr(opts, k) for k in PAPER_OPTIONS} == PAPER_OPTIONS
+    assert opts.rounds == 3 and opts.best_of_n == 4 and opts.answer_order == "both" and opts.truncate_words is False
+    assert "debias" not in parse_spec(DEFAULT_JUDGE).options
+    assert deviations(RunConfig()) == []
+
+
+def test_deviations_name_each_setting_that_differs():
+    cfg = RunConfig(judge="scripted:default,debias=true", limit=16,
+                    options=ProtocolOptions(rounds=2, best_of_n=1, answer_order="random", truncate_words=True))
+    devs = deviations(cfg)
+    for text in ("rounds 2 (paper 3)", "best-of-N 1 (paper 4)", "answer order random (paper: both)",
+                 "limit 16 questions/task (paper 128)", "arguments cut at the word limit (paper: asked, not cut)"):
+        assert text in devs
+    assert any(d.startswith("judge debiased") and "(paper: plain)" in d for d in devs)
+    # a stored config of an older version (judge name carrying the option) says the same
+    assert any(d.startswith("judge debiased") for d in deviations({"judge": "llamacpp:x,debias=True", "options": {}}))
+    assert deviations({"kind": "crossplay", "judge": "j", "options": {"rounds": 1, "best_of_n": 4}}) == []
+
+
+def test_main_job_keeps_its_small_settings_and_says_so():
+    cfg = load_run_config(str(REPO / "configs" / "main.yaml"), {})
+    devs = deviations(cfg)
+    assert "rounds 2 (paper 3)" in devs and "best-of-N 1 (paper 4)" in devs and "limit 1 questions/task (paper 128)" in devs
+    assert "answer order random (paper: both)" in devs and any(d.startswith("judge debiased") for d in devs)
+
+
+def test_run_writes_deviations_and_plain_judge_name(tmp_path):
+    out = tmp_path / "run"
+    res = cli("run", "--judge", "scripted:default,logprobs=true,debias=true", "--agent", "scripted:default",
+              "--tasks", "mmlu", "--protocols", "debate", "--limit", "1", "--rounds", "1", "--best-of-n", "1",
+              "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["judge"] == "scripted:default,logprobs=True" and cfg["judge_debias"] is True
+    assert "rounds 1 (paper 3)" in cfg["deviations"] and any(d.startswith("judge debiased") for d in cfg["deviations"])
+    assert "deviations from the paper:" in res.output and "rounds 1 (paper 3)" in res.output
+    # resuming with the same settings works; a store of the older format is refused with a clear line
+    assert cli("run", "--judge", "scripted:default,logprobs=true,debias=true", "--agent", "scripted:default",
+               "--tasks", "mmlu", "--protocols", "debate", "--limit", "1", "--rounds", "1", "--best-of-n", "1",
+               "--output", str(out), "--quiet").exit_code == 0
+    legacy = {k: v for k, v in cfg.items() if k != "judge_debias"} | {"judge": "scripted:default,logprobs=True,debias=True"}
+    (out / "config.json").write_text(json.dumps(legacy))
+    res = cli("run", "--judge", "scripted:default,logprobs=true,debias=true", "--agent", "scripted:default",
+              "--tasks", "mmlu", "--protocols", "debate", "--limit", "1", "--output", str(out), "--quiet")
+    assert res.exit_code == 2 and "earlier oversight-bench" in res.output
+
+
+def test_truncate_words_decides_whether_the_argument_is_cut(tmp_path):
+    from oversight_bench.processing import process_turn
+
+    long = "Thinking: plan.\nArgument: " + " ".join(f"w{i}" for i in range(30))
+    assert len(process_turn(long, None, 10).split()) == 10  # truncate (the old behaviour) on request
+    assert len(process_turn(long, None, 10, truncate=False).split()) == 30
+
+
+def test_variants_expand_into_one_run_each():
+    cfg = load_run_config(str(PRESETS / "ablation_rounds.yaml"), {"output": "x", "options": {"best_of_n": 1}})
+    runs = expand_variants(cfg)
+    assert [(Path(r.output).name, r.options.rounds, r.options.best_of_n) for r in runs] == [("rounds-1", 1, 1), ("rounds-3", 3, 1)]
+    with pytest.raises(BenchError, match="variant"):
+        load_run_config(None, {"variants": {"../x": {"rounds": 1}}})
+    with pytest.raises(BenchError):
+        load_run_config(None, {"variants": {"a": {"rounds": 99}}})
+
+
+@pytest.mark.parametrize("name", sorted(FIGURE_OF))
+def test_preset_runs_and_report_draws_its_figure(name, tmp_path):
+    out = tmp_path / name
+    # the figure presets run on all nine tasks; the ablations (same task list) on two, to stay fast
+    tasks = [] if name.startswith("fig") else ["--tasks", "boolq,mmlu"]
+    res = cli("run", "--config", str(PRESETS / f"{name}.yaml"), "--judge", MODEL, "--agent", MODEL,
+              "--limit", "2", "--output", str(out), "--quiet", *tasks)
+    assert res.exit_code == 0, res.output
+    configs = sorted(out.glob("**/config.json"))
+    assert configs
+    for c in configs:
+        devs = json.loads(c.read_text())["deviations"]
+        assert "limit 2 questions/task (paper 128)" in devs
+        # the preset itself is the paper's setting but for the ablated option
+        assert all(d.startswith(("limit", "rounds 1", "best-of-N 1", "judge 6-shot", "judge mode cot", "answer order random",
+                                 "turn style sequential")) for d in devs), devs
+    rep = cli("report", str(out), "-o", str(tmp_path / "report"))
+    assert rep.exit_code == 0, rep.output
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert {g["task"] for g in report["groups"] if g["level"] == "task"} >= {"boolq", "mmlu"}
+    assert (tmp_path / "report" / FIGURE_OF[name]).stat().st_size > 1000
+    if name == "fig2_assigned":
+        assert {g["task"] for g in report["groups"] if g["level"] == "task"} == {
+            "quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu"}
+
+
+def test_elo_preset_runs_and_draws_figure_4(tmp_path):
+    res = cli("elo", "--config", str(PRESETS / "fig4_elo.yaml"), "--judge", "scripted:default",
+              "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq,mmlu", "--pairings", "4",
+              "--bootstrap", "20", "--output", str(tmp_path / "elo"))
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "elo" / "elo.json").exists() and (tmp_path / "elo" / "fig4_elo.png").stat().st_size > 1000
+
+
+def test_ambiguous_readings_are_options():
+    """PrOntoQA negation and GPQA "full dataset": our choice is the built-in task, the other reading a task file."""
+    from task_configs.loaders.prontoqa import wrong_trace
+    from oversight_bench.tasks import resolve_tasks
+
+    trace = ["Fae is a cat.", "Cats are carnivores.", "Fae is a carnivore."]
+    assert wrong_trace(trace) == ["Fae is a cat.", "Cats are not carnivores.", "Fae is not a carnivore."]
+    assert wrong_trace(trace, "every_statement") == ["Fae is not a cat.", "Cats are not carnivores.", "Fae is not a carnivore."]
+    tasks = {t.name: t for t in resolve_tasks(["prontoqa", "prontoqa_negate_all", "gpqa_full"], [str(PRESETS / "tasks")])}
+    assert tasks["gpqa_full"].task_type == "closed"
+    from helpers import DATA
+
+    plain = {q.id: q for q in tasks["prontoqa"].load(DATA, 60, 0).questions}
+    other = {q.id: q for q in tasks["prontoqa_negate_all"].load(DATA, 60, 0).questions}
+    shared = sorted(set(plain) & set(other))
+    assert shared  # the same rows, sampled under another task name
+    assert all(plain[i].correct == other[i].correct and plain[i].incorrect != other[i].incorrect for i in shared)
+
+
+def test_best_of_n_applies_to_debaters_only_by_default(tmp_path):
+    """§4.1: debaters best-of-4 (the debater model picks the most persuasive); consultants sample once."""
+    from oversight_bench.store import Store
+
+    out = tmp_path / "run"
+    res = cli("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "mmlu",
+              "--protocols", "consultancy,debate", "--limit", "1", "--rounds", "1", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    store = Store.open(out)
+    try:
+        turns = list(store.iter_records("turn"))
+    finally:
+        store.close()
+    debaters = [t for t in turns if t["role"] == "debater"]
+    consultants = [t for t in turns if t["role"] == "consultant"]
+    assert len(debaters) == 4 and len(consultants) == 4  # both orders; consultancy: both assignments
+    assert all(len(t["extra"]["best_of_n"]["samples"]) == 4 for t in debaters)
+    assert all("best_of_n" not in t["extra"] for t in consultants)
