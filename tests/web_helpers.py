@@ -23,7 +23,8 @@ SERVE_CODE = ("import human_judging; from oversight_bench.registry import get_re
 
 def make_source(directory: Path, tasks: str = "prontoqa,quality", protocols: str = SOURCE_PROTOCOLS, limit: int = 3) -> Path:
     res = cli("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", tasks, "--limit", str(limit),
-              "--protocols", protocols, "--output", str(directory), "--quiet")
+              "--protocols", protocols, "--output", str(directory), "--quiet",
+              "--answer-order", "random", "--rounds", "2", "--best-of-n", "1")  # the small source the tests were sized on
     assert res.exit_code == 0, res.output
     return directory
 
