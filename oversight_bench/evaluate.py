@@ -341,8 +341,8 @@ def _source_job(d: dict[str, Any], q: Question) -> Job:
 
 
 def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True, concurrency: int | None = None,
-            option_overrides: dict[str, Any] | None = None) -> Outcome:
-    """Judge the stored transcripts of `source` with a new judge: judge calls only."""
+            option_overrides: dict[str, Any] | None = None, only: set[str] | None = None) -> Outcome:
+    """Judge the stored transcripts of `source` with a new judge: judge calls only (`only`: these job keys)."""
     from oversight_bench.protocol import ProtocolOptions
 
     reg = get_registry()
@@ -371,6 +371,8 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
         raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
     jobs, not_rejudgeable = [], defaultdict(int)
     for d in decisions:
+        if only is not None and d["job_key"] not in only:
+            continue
         protocol = reg.get("protocols", d["protocol"])
         if not protocol.rejudgeable:
             not_rejudgeable[d["protocol"]] += 1

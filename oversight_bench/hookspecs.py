@@ -28,3 +28,9 @@ def register_protocols(register):
 @hookspec
 def register_models(register):
     """Call register(backend_name, factory) where factory(spec: models.Spec) -> models.Model."""
+
+
+@hookspec
+def register_suites(register):
+    """Call register(suite) for each transcript suite (`.name`, `.version`, `.description`, `.source`,
+    `.materialize() -> run directory`; see oversight_bench/suites.py)."""

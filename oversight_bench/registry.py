@@ -21,7 +21,7 @@ from oversight_bench.errors import BenchError
 
 GROUP = "oversight_bench"
 ENV_LOAD = "OVERSIGHT_BENCH_LOAD_PLUGINS"
-KINDS = ("tasks", "protocols", "models")
+KINDS = ("tasks", "protocols", "models", "suites")
 
 
 @dataclass
@@ -130,10 +130,20 @@ def get_registry() -> Registry:
     if _REGISTRY is None:
         reg = Registry()
         reg.load_entry_points()
+        _add_core_suites(reg)
         _REGISTRY = reg
         for p in reg.broken():
             print(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}", file=sys.stderr)
     return _REGISTRY
+
+
+def _add_core_suites(reg: Registry) -> None:
+    """The core's own suites (nyu-2023, committed runs) load like any plugin, without an entry point."""
+    import importlib
+
+    from oversight_bench import __version__
+
+    reg.add_module_plugin("suites", "oversight-bench", __version__, loader=lambda: importlib.import_module("oversight_bench.suites"))
 
 
 def reset_registry() -> None:
