@@ -29,12 +29,14 @@ def report(dirs, output, no_figures):
 @click.command()
 @click.argument("dirs", nargs=-1, required=True)
 @click.option("--output", "-o", default="leaderboards", show_default=True, help="leaderboard folder")
-def leaderboard(dirs, output):
-    """Aggregate runs into results.json, a Markdown table and a static HTML page with transcripts."""
+@click.option("--show-small", is_flag=True, help="leaderboard.md: show (flagged) cells with n < 64 instead of hiding them")
+def leaderboard(dirs, output, show_small):
+    """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page with transcripts and a figure."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
-    res = build_leaderboard(dirs, output)
-    click.echo(f"leaderboard: {len(res['rows'])} rows, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
+    res = build_leaderboard(dirs, output, show_small=show_small)
+    n_cells = sum(len(j["cells"]) for j in res["judges"])
+    click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
 
 
 @click.group(name="import")
