@@ -387,11 +387,11 @@ def format_result(result: dict[str, Any]) -> list[str]:
         for who in ("judge", "reference"):
             a = row[who]
             inv = f"  ({a['invalid']} invalid)" if a["invalid"] else ""
-            lines.append(f"  {a["judge"][:39]:<40}{_acc_text(a['per_judgment']):<34}{_acc_text(a['per_question'])}{inv}")
+            lines.append(f"  {a['judge'][:39]:<40}{_acc_text(a['per_judgment']):<34}{_acc_text(a['per_question'])}{inv}")
         tq, tj = row["test_per_question"], row["test_per_judgment"]
         fmt = lambda t: "–" if t["diff"] is None else f"{100 * t['diff']:+.1f} pts, p = {t['p_value']:.3g} (n={t['n']})"  # noqa: E731
         lines.append(f"  paired permutation test, judge − reference: per question {fmt(tq)}; per judgment {fmt(tj)}")
     for st in result.get("static", []):
         lines.append(f"[{st['protocol']}: static transcripts, not re-judged — {st['reason']}]")
-        lines.append(f"  {st["judge"][:39]:<40}{_acc_text(st['per_judgment']):<34}{_acc_text(st['per_question'])}")
+        lines.append(f"  {st['judge'][:39]:<40}{_acc_text(st['per_judgment']):<34}{_acc_text(st['per_question'])}")
     return lines
