@@ -228,7 +228,7 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
                        hatch="//" if c["small"] else None, alpha=0.45 if c["small"] else 1.0, edgecolor="k" if c["small"] else None)
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([n.split(":", 1)[-1][:22] for n in names], rotation=20, ha="right", fontsize=8)
+        ax.set_xticklabels([n[:26] for n in names], rotation=20, ha="right", fontsize=8)
         ax.set_ylim(0, 1)
         ax.set_title(sc)
         ax.set_ylabel("judge accuracy (95% CI)")
