@@ -143,6 +143,9 @@ def _add_core_suites(reg: Registry) -> None:
 
     from oversight_bench import __version__
 
+    allowed = os.environ.get(ENV_LOAD)
+    if allowed is not None and not {"oversight-bench", "suites"} & {n.strip() for n in allowed.split(",")}:
+        return  # limited like the built-in entry points
     reg.add_module_plugin("suites", "oversight-bench", __version__, loader=lambda: importlib.import_module("oversight_bench.suites"))
 
 
