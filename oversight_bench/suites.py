@@ -19,7 +19,7 @@ import os
 import random
 import shutil
 import tempfile
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -258,11 +258,16 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
     try:
         cfg = st.read_config() or {}
         questions = st.questions()
-        records = defaultdict(list)
-        decisions = {}
+        wanted = set(keys)
+        turns_of = defaultdict(list)  # (job_key, judge) -> turns
+        decisions = {}  # job_key -> the first judge's decision (as `rejudge` takes it)
         for r in st.iter_records():
-            if r["job_key"] in keys:
-                (records[r["job_key"]].append(r) if r["kind"] == "turn" else decisions.setdefault(r["job_key"], r))
+            if r["job_key"] not in wanted:
+                continue
+            if r["kind"] == "turn":
+                turns_of[(r["job_key"], r["judge"])].append(r)
+            else:
+                decisions.setdefault(r["job_key"], r)
     finally:
         st.close()
     options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(options_over or {})})
@@ -272,7 +277,7 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
     for k in keys:
         d = decisions[k]
         job = _source_job(d, questions[(d["task"], d["question_id"])])
-        turns = [Turn.from_dict(t) for t in sorted(records[k], key=lambda t: t["seq"])]
+        turns = [Turn.from_dict(t) for t in sorted(turns_of[(k, d["judge"])], key=lambda t: t["seq"])]
         n = judge_prompt_tokens(model, reg.get("protocols", d["protocol"]), job, turns, options)
         if n is not None and n + reserve > limit:
             long.append(((d.get("extra") or {}).get("room") or k, n))
