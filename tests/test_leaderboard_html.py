@@ -81,8 +81,10 @@ def board(tmp_path_factory):
     _set_config(human, **{"import": {"kind": "nyu-debate"}})
     rejudged = base / "rejudged"
     rejudge(str(human), "scripted:default", str(rejudged), progress=False)
+    xp_rejudged = base / "xp-rejudged"  # cross-play re-judged by another judge: still no judge row
+    rejudge(str(xp), "scripted:default,delay=0", str(xp_rejudged), progress=False)
     evil = _evil_run(base / "evil")
-    res = build_leaderboard([big, small, xp, human, rejudged, evil], base / "leaderboards", n_resamples=500)
+    res = build_leaderboard([big, small, xp, xp_rejudged, human, rejudged, evil], base / "leaderboards", n_resamples=500)
     return base / "leaderboards", res
 
 
@@ -95,7 +97,7 @@ def test_results_json_is_judge_centric(board):
     data = json.loads((out / "results.json").read_text())
     assert data["schema"] == "oversight-bench/leaderboard/v2"
     names = [j["judge"] for j in data["judges"]]
-    assert "sim:xp-judge" not in names  # cross-play games rate debaters only
+    assert "sim:xp-judge" not in names and not any("delay=0" in n for n in names)  # cross-play rates debaters only
     assert len(names) == len(set(names))  # one row per judge
     a = _judge(data, "sim:judge-a")
     cell = a["cells"]["debate · extractive"]
@@ -112,7 +114,8 @@ def test_results_json_is_judge_centric(board):
     assert h["kind"] == "human" and "debate · suite:nyu-2023" in h["cells"]
     s = _judge(data, "scripted:default")["cells"]["debate · suite:nyu-2023"]
     assert s["reference"]["judge"] == "human:nyu-2023" and s["reference"]["n"] == s["n"]
-    assert data["elo"]["n_games"] == 80 and {p["player"] for p in data["elo"]["players"]} == {"sim:agent", "other"}
+    # 80 games, judged by two judges: Elo counts both (cross-play feeds only this table)
+    assert data["elo"]["n_games"] == 160 and {p["player"] for p in data["elo"]["players"]} == {"sim:agent", "other"}
     assert data["figure"] == "fig2_judges.png" and (out / "fig2_judges.png").stat().st_size > 1000
 
 

@@ -178,8 +178,9 @@ def _suite_of(cfg: dict[str, Any]) -> str | None:
 def _is_crossplay(d: dict[str, Any], cfg: dict[str, Any]) -> bool:
     """Cross-play games rate debaters: they never make judge rows (self-play games of a cross-play run neither)."""
     deb = (d.get("extra") or {}).get("debaters")
-    return cfg.get("agent") == "crossplay" or cfg.get("kind") == "crossplay" or (
-        isinstance(deb, list) and len(deb) == 2 and isinstance(deb[0], str) and " vs " in str(d.get("agent", "")))
+    if any(c.get("kind") == "crossplay" or c.get("agent") == "crossplay" for c in (cfg, cfg.get("source_config") or {})):
+        return True
+    return isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) and deb[0] != deb[1]
 
 
 def _deviations(cfg: dict[str, Any]) -> list[str]:
