@@ -201,3 +201,17 @@ def test_transcripts_open_and_no_script_runs(board):
     dom = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
     assert not pwned(dom)
     assert EVIL_JUDGE.replace("<", "&lt;").replace(">", "&gt;") in dom  # shown as text
+
+
+def test_leaderboard_command(tmp_path):
+    from helpers import cli
+
+    run = make_run(tmp_path / "run", n_questions=2, judge="sim:judge-a")
+    res = cli("leaderboard", str(run), "--output", str(tmp_path / "lb"), "--show-small")
+    assert res.exit_code == 0, res.output
+    assert "leaderboard: 1 judges" in res.output
+    md = (tmp_path / "lb" / "leaderboard.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-a"))
+    assert "⚠" in row and "n<64" not in row  # --show-small: small cells shown, flagged
+    res = cli("leaderboard", str(tmp_path / "missing"), "--output", str(tmp_path / "lb2"))
+    assert res.exit_code == 2 and "does not exist" in res.output
