@@ -200,10 +200,18 @@ def list_lines() -> list[str]:
 
 # -- the context check ---------------------------------------------------------------------------
 
-class _Capture:
+def _capture_context(options):
     """A protocol Context that records the judge's prompts instead of calling a model."""
+    from oversight_bench.protocol import Context
 
-    judge_debias = False
+    class Capture(_CaptureMixin, Context):
+        pass
+
+    return Capture(options)
+
+
+class _CaptureMixin:
+    judge_debias = False  # a debiased judge asks both orders: prompts of the same length
 
     def __init__(self, options):
         self.options = options
@@ -234,7 +242,7 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
     """Tokens of the longest prompt the judge would see for this transcript (None: cannot count)."""
     import asyncio
 
-    ctx = _Capture(options)
+    ctx = _capture_context(options)
     asyncio.run(protocol.judge(ctx, job, turns))
     counts = [model.count_tokens(m) for m in ctx.prompts]
     if not counts or any(c is None for c in counts):
