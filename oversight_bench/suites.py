@@ -334,6 +334,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                    log: Callable[[str], None] = print):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
     from oversight_bench.evaluate import rejudge
+    from oversight_bench.models import redact_spec
 
     if limit is not None and limit < 1:
         raise BenchError(f"--limit {limit}: expected a positive number of rooms")
@@ -357,8 +358,6 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                       option_overrides=option_overrides, only=set(fit))
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
     ref_all = [d for d in src if d["job_key"] in set(fit)]
-    from oversight_bench.models import redact_spec
-
     result: dict[str, Any] = {"suite": describe(suite), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
