@@ -219,6 +219,12 @@ class LlamaCppModel(Model):
         bos = self.loaded.formatter is None
         return self.loaded.llm.tokenize(text.encode("utf-8"), add_bos=bos, special=True)
 
+    def count_tokens(self, messages: list[dict]) -> int:
+        return len(self.tokenize(self.render(messages)[0]))
+
+    def context_length(self) -> int:
+        return self.n_ctx
+
     # -- calls (worker thread, under the process-wide lock) --------------------------------------------
     def _generate_sync(self, messages, n, max_tokens, temperature, stop, seed) -> list[Completion]:
         prompt, template_stop = self.render(messages)

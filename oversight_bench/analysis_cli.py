@@ -32,15 +32,16 @@ def report(dirs, output, no_figures):
 @click.command()
 @click.argument("dirs", nargs=-1, required=True)
 @click.option("--output", "-o", default="leaderboards", show_default=True, help="leaderboard folder")
-def leaderboard(dirs, output):
-    """Aggregate runs into results.json, a Markdown table and a static HTML page with transcripts."""
+@click.option("--show-small", is_flag=True, help="leaderboard.md: show (flagged) cells with n < 64 instead of hiding them")
+def leaderboard(dirs, output, show_small):
+    """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page with transcripts and a figure."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
-    from oversight_bench.analysis.report import deviation_lines
-
-    res = build_leaderboard(dirs, output)
-    click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(res["runs"])))
-    click.echo(f"leaderboard: {len(res['rows'])} rows, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
+    res = build_leaderboard(dirs, output, show_small=show_small)
+    devs = sorted({d for j in res["judges"] for d in j["deviations"]})
+    click.echo("settings that differ from the paper's: " + ("; ".join(devs) if devs else "none"))
+    n_cells = sum(len(j["cells"]) for j in res["judges"])
+    click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
 
 
 @click.group(name="import")

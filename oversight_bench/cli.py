@@ -118,19 +118,41 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
 
 
 @cli.command()
-@click.option("--from", "source", required=True, help="run directory whose transcripts to judge")
+@click.option("--from", "source", help="run directory whose transcripts to judge")
+@click.option("--suite", help="transcript suite to judge (see `list suites`), compared with its original judges")
+@click.option("--limit", type=int, help="--suite: judge only this many rooms (a seeded sample)")
+@click.option("--skip-long", is_flag=True, help="--suite: skip (and count) rooms longer than the judge's context")
 @click.option("--judge", required=True, help="the new judge's model spec")
 @click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
 @click.option("--concurrency", type=int)
 @click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot)")
 @click.option("--quiet", is_flag=True)
-def judge(source, judge, output, concurrency, extra_options, quiet):
+def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_options, quiet):
     """Re-judge stored QA and debate transcripts with a new judge: judge calls only."""
     from oversight_bench.evaluate import rejudge
 
+    if bool(source) == bool(suite):
+        raise BenchError("judge: give exactly one of --from RUN_DIR or --suite NAME")
+    if suite:
+        _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, quiet)
+        return
+    if limit is not None or skip_long:
+        raise BenchError("judge: --limit and --skip-long apply to --suite only")
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
                       option_overrides=_parse_kv(extra_options))
     _finish(outcome)
+
+
+def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, quiet) -> None:
+    from oversight_bench.suites import evaluate_suite, format_result
+
+    outcome, result = evaluate_suite(suite, judge, output, limit=limit, skip_long=skip_long, progress=not quiet,
+                                     concurrency=concurrency, option_overrides=_parse_kv(extra_options),
+                                     log=lambda m: click.echo(m, err=True))
+    if outcome.stats.jobs_failed:
+        _finish(outcome)
+    for line in format_result(result):
+        click.echo(line)
 
 
 def _finish(outcome) -> None:
@@ -144,11 +166,17 @@ def _finish(outcome) -> None:
 
 
 @cli.command(name="list")
-@click.argument("what", type=click.Choice(["tasks", "protocols", "models", "plugins"]))
+@click.argument("what", type=click.Choice(["tasks", "protocols", "models", "plugins", "suites"]))
 def list_cmd(what):
-    """List registered tasks, protocols, model backends or plugins, with their package and version."""
+    """List registered tasks, protocols, model backends, suites or plugins, with their package and version."""
     from oversight_bench.registry import get_registry
 
+    if what == "suites":  # sizes come from the imported rooms (imported once into the user cache)
+        from oversight_bench.suites import list_lines
+
+        for line in list_lines():
+            click.echo(line)
+        return
     reg = get_registry()
     if what == "plugins":
         for p in reg.plugins:

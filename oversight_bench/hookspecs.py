@@ -48,3 +48,9 @@ def register_loaders(register):
 @hookspec
 def register_commands(cli):
     """Add commands to the root click Group `cli` (e.g. `cli.add_command(serve)`), as simonw/llm does."""
+
+
+@hookspec
+def register_suites(register):
+    """Call register(suite) for each transcript suite (`.name`, `.version`, `.description`, `.source`,
+    `.materialize() -> run directory`; see oversight_bench/suites.py)."""

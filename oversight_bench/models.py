@@ -221,6 +221,14 @@ class Model(abc.ABC):
         over `choices`; None when the backend cannot tell."""
         return None
 
+    def count_tokens(self, messages: list[Message]) -> int | None:
+        """Prompt tokens of `messages` as this model sees them (chat template included); None: unknown."""
+        return None
+
+    def context_length(self) -> int | None:
+        """The most tokens (prompt + reply) one call may hold; None: unknown or not limited here."""
+        return None
+
     async def aclose(self) -> None:
         """Release resources (servers, engines)."""
 

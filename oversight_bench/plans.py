@@ -180,13 +180,14 @@ def source_job(d: dict[str, Any], q: Question) -> Job:
 
 
 class JudgePlan(Plan):
-    """`judge --from`: the stored QA and debate transcripts of `source`, judged again (judge calls only).
+    """`judge --from`: the stored QA and debate transcripts of `source` (or of its `only` job keys),
+    judged again (judge calls only).
     The source is read when the plan is made, so a source with nothing to judge writes nothing."""
 
     kind, desc = "judge", "judge"
 
     def __init__(self, source: str, judge_spec: str, output: str, *, concurrency: int | None = None,
-                 option_overrides: dict[str, Any] | None = None):
+                 option_overrides: dict[str, Any] | None = None, only: set[str] | None = None):
         reg = get_registry()
         src = Store.open(source)
         try:
@@ -212,6 +213,8 @@ class JudgePlan(Plan):
             raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
         jobs, not_rejudgeable = [], defaultdict(int)
         for d in decisions:
+            if only is not None and d["job_key"] not in only:
+                continue  # a suite's sample: these job keys only
             protocol = reg.get("protocols", d["protocol"])
             if not protocol.rejudgeable:
                 not_rejudgeable[d["protocol"]] += 1

@@ -28,7 +28,7 @@ ENV_LOAD = "OVERSIGHT_BENCH_LOAD_PLUGINS"
 ENV_TRACE = "OVERSIGHT_BENCH_TRACE"
 #: the distribution whose entry points are the built-ins (never filtered out)
 BUILTIN_PACKAGE = "oversight-bench"
-KINDS = ("tasks", "protocols", "models", "loaders")
+KINDS = ("tasks", "protocols", "models", "loaders", "suites")
 #: kinds registered as register(name, obj); the others as register(obj) with obj.name
 NAMED_KINDS = ("models", "loaders")
 
@@ -182,6 +182,7 @@ def get_registry() -> Registry:
     if _REGISTRY is None:
         reg = Registry()
         reg.load_entry_points()
+        _add_core_suites(reg)
         _REGISTRY = reg
         for p in reg.broken():
             _warn(p)
@@ -190,6 +191,16 @@ def get_registry() -> Registry:
 
 def _warn(p: PluginInfo) -> None:
     print(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}", file=sys.stderr)
+
+
+def _add_core_suites(reg: Registry) -> None:
+    """The core's own suites (nyu-2023, committed runs) register like any plugin, without an entry
+    point; as built-ins, OVERSIGHT_BENCH_LOAD_PLUGINS never drops them."""
+    import importlib
+
+    from oversight_bench import __version__
+
+    reg.add_module_plugin("suites", BUILTIN_PACKAGE, __version__, loader=lambda: importlib.import_module("oversight_bench.suites"))
 
 
 def reset_registry() -> None:

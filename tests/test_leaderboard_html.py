@@ -1,4 +1,6 @@
-"""The static leaderboard page, opened in headless Chromium: the table and one transcript as rendered."""
+"""The judge-centric leaderboard (results.json, Markdown, static page), the page opened in headless
+Chromium: small cells hidden by default, the human row, sorting, filtering, transcripts, no script
+from transcript text."""
 
 from __future__ import annotations
 
@@ -7,13 +9,19 @@ import re
 import shutil
 import subprocess
 import tempfile
+from urllib.parse import quote
 
 import pytest
 
 from oversight_bench.analysis.leaderboard import build_leaderboard, render_passages
 from oversight_bench.analysis.synthetic import make_crossplay, make_run
+from oversight_bench.questions import Question
+from oversight_bench.store import Store
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
+PWN = "document.body.setAttribute('data-pwned','{}')"
+EVIL_JUDGE = f"sim:</script><script>{PWN.format(3)}</script>"
 
 
 def dump_dom(url: str) -> str:
@@ -27,32 +35,101 @@ def dump_dom(url: str) -> str:
     return res.stdout
 
 
+def pwned(dom: str) -> bool:
+    """Did any injected script run (it would set a data-pwned attribute on <body>)?"""
+    return re.search(r"<body[^>]*\sdata-pwned=", dom) is not None
+
+
+def _set_config(directory, **extra):
+    st = Store.open(directory, write=True)
+    try:
+        st.write_config({**(st.read_config() or {}), **extra})
+    finally:
+        st.close()
+
+
+def _evil_run(directory):
+    """One debate whose question, turns and judge name try to run script."""
+    q = Question(id="evil-1", task="mmlu", task_type="closed", question=f"<script>{PWN.format(1)}</script>?",
+                 correct="a", incorrect="b")
+    st = Store.open(directory, write=True)
+    try:
+        st.put_questions([q])
+        text = f"<img src=x onerror=\"{PWN.format(2)}\"> <script>{PWN.format(4)}</script>"
+        turns = [{"round": 1, "role": "debater", "speaker": "Alice", "content": text, "shown": text, "defends": 1, "extra": {}}]
+        fields = {"judge": EVIL_JUDGE, "agent": "sim:agent", "protocol": "debate", "task": "mmlu", "question_id": q.id,
+                  "assignment": None, "answer_order": "correct_first"}
+        st.write_job("debate|mmlu|evil-1|-|correct_first", fields, turns,
+                     {"raw": "Answer: 1", "answer": 1, "correct": True, "probs": None, "extra": {}, "correct_index": 1,
+                      "answers": ["a", "b"]})
+        st.write_config({"judge": EVIL_JUDGE, "agent": "sim:agent", "seed": 0})
+    finally:
+        st.close()
+    return directory
+
+
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
+    from oversight_bench.evaluate import rejudge
+
     base = tmp_path_factory.mktemp("lb")
-    run = make_run(base / "run", n_questions=4, judge="sim:judge-a")
-    run2 = make_run(base / "run2", n_questions=4, judge="sim:judge-b", seed=1)
-    xp = make_crossplay(base / "xp", {"sim:agent": 50.0, "other": -50.0}, n_games=80)
-    res = build_leaderboard([run, run2, xp], base / "leaderboards")
+    big = make_run(base / "big", n_questions=40, judge="sim:judge-a")  # 80 extractive questions: cells n >= 64
+    _set_config(big, deviations=["judge position-debiased (both orders averaged)"])
+    small = make_run(base / "small", n_questions=4, judge="sim:judge-b", seed=1)
+    xp = make_crossplay(base / "xp", {"sim:agent": 50.0, "other": -50.0}, n_games=80, judge="sim:xp-judge")
+    human = make_run(base / "human", n_questions=3, judge="human:nyu-2023", seed=2)
+    _set_config(human, **{"import": {"kind": "nyu-debate"}})
+    rejudged = base / "rejudged"
+    rejudge(str(human), "scripted:default", str(rejudged), progress=False)
+    xp_rejudged = base / "xp-rejudged"  # cross-play re-judged by another judge: still no judge row
+    rejudge(str(xp), "scripted:default,delay=0", str(xp_rejudged), progress=False)
+    evil = _evil_run(base / "evil")
+    res = build_leaderboard([big, small, xp, xp_rejudged, human, rejudged, evil], base / "leaderboards", n_resamples=500)
     return base / "leaderboards", res
 
 
-def test_results_json_and_markdown(board):
+def _judge(res, name):
+    return next(j for j in res["judges"] if j["judge"] == name)
+
+
+def test_results_json_is_judge_centric(board):
     out, res = board
     data = json.loads((out / "results.json").read_text())
-    assert data["schema"] == "oversight-bench/leaderboard/v1"
-    row = next(r for r in data["rows"] if r["level"] == "task" and r["protocol"] == "debate" and r["agent"] == "sim:agent")
-    for k in ("judge", "agent", "protocol", "task", "task_type", "n", "accuracy", "ci_low", "ci_high", "invalid_rate",
-              "calls_per_question", "tokens_per_question", "elo", "transcripts", "provenance"):
-        assert k in row
-    assert row["elo"] is not None
-    qa = [r for r in data["rows"] if r["protocol"] == "qa_without_article" and r["agent"] == "sim:agent"]
-    assert qa and all(r["elo"] is None for r in qa)  # no debater speaks in QA
-    prov = row["provenance"][0]
-    assert prov["seed"] == 0 and prov["commit"] == "synthetic" and prov["versions"] and prov["judge"] == row["judge"]
-    assert (out / row["transcripts"]).exists()
+    assert data["schema"] == "oversight-bench/leaderboard/v2"
+    names = [j["judge"] for j in data["judges"]]
+    assert "sim:xp-judge" not in names and not any("delay=0" in n for n in names)  # cross-play rates debaters only
+    assert len(names) == len(set(names))  # one row per judge
+    a = _judge(data, "sim:judge-a")
+    cell = a["cells"]["debate · extractive"]
+    for k in ("n", "accuracy", "ci_low", "ci_high", "small", "transcripts", "agents"):
+        assert k in cell
+    assert cell["n"] == 80 and not cell["small"] and a["cells"]["debate · closed"]["small"]
+    assert (out / cell["transcripts"]).exists()
+    assert [h["a"] + "-" + h["b"] for h in a["headlines"]] == ["debate-consultancy", "debate-qa_without_article"]
+    assert all(h["n"] == 120 and 0 <= h["p_value"] <= 1 for h in a["headlines"])
+    assert a["deviations"] == ["judge position-debiased (both orders averaged)"]
+    assert a["provenance"][0]["commit"] == "synthetic"
+    # the human judges are their own row, and the reference on the same rooms in the model's suite cell
+    h = _judge(data, "human:nyu-2023")
+    assert h["kind"] == "human" and "debate · suite:nyu-2023" in h["cells"]
+    s = _judge(data, "scripted:default")["cells"]["debate · suite:nyu-2023"]
+    assert s["reference"]["judge"] == "human:nyu-2023" and s["reference"]["n"] == s["n"]
+    # 80 games, judged by two judges: Elo counts both (cross-play feeds only this table)
+    assert data["elo"]["n_games"] == 160 and {p["player"] for p in data["elo"]["players"]} == {"sim:agent", "other"}
+    assert data["figure"] == "fig2_judges.png" and (out / "fig2_judges.png").stat().st_size > 1000
+
+
+def test_markdown_hides_small_cells_unless_asked(board, tmp_path):
+    out, res = board
     md = (out / "leaderboard.md").read_text()
-    assert "| judge | agent | protocol |" in md and "sim:judge-b" in md
+    row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-b"))
+    assert "n<64" in row and "⚠" not in row
+    assert "| human:nyu-2023 (human reference)" in md and "## Debater Elo" in md
+    from oversight_bench.analysis.leaderboard import markdown
+
+    shown = markdown(res, show_small=True)
+    row = next(ln for ln in shown.splitlines() if ln.startswith("| sim:judge-b"))
+    assert "⚠" in row and "n<64" not in row
 
 
 def test_render_passages_escapes_and_highlights():
@@ -61,41 +138,74 @@ def test_render_passages_escapes_and_highlights():
     assert '<span class="v-passage"' in html and '<span class="u-passage"' in html
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
-def test_table_rendered_in_chromium(board):
+def _table(dom):
+    return re.search(r'<table id="board">.*?</table>', dom, re.S).group(0)
+
+
+def _rows(dom):
+    return re.findall(r'<tr class="row (model|human)" data-judge="([^"]*)">', dom)
+
+
+@needs_chromium
+def test_default_view_hides_small_cells_and_shows_human_row(board):
     out, res = board
     dom = dump_dom((out / "index.html").resolve().as_uri())
-    rows = re.findall(r'<tr class="row" data-protocol="([^"]+)" data-task-type="([^"]+)">', dom)
-    expected = [r for r in res["rows"] if r["level"] == "task_type"]
-    assert len(rows) == len(expected) > 0
-    assert "sim:judge-b" in dom and 'class="c-accuracy"' in dom
-    # default sort: accuracy descending
-    accs = [float(a) for a in re.findall(r'<td class="c-accuracy">([0-9.]+)</td>', dom)]
-    assert accs == sorted(accs, reverse=True)
-    # filters, preset through the URL
-    dom = dump_dom((out / "index.html").resolve().as_uri() + "?protocol=debate&type=closed&level=task")
-    rows = re.findall(r'<tr class="row" data-protocol="([^"]+)" data-task-type="([^"]+)">', dom)
-    assert rows and set(rows) == {("debate", "closed")}
-    n_expected = sum(1 for r in res["rows"] if r["level"] == "task" and r["protocol"] == "debate" and r["task_type"] == "closed")
-    assert len(rows) == n_expected
+    assert not pwned(dom)
+    rows = _rows(dom)
+    assert ("human", "human:nyu-2023") in rows and len(rows) == len(res["judges"])
+    table = _table(dom)
+    assert 'class="cell hidden-cell"' in table and "⚠" not in table
+    assert re.search(r'small cells hidden', dom)
+    # a large cell shows its accuracy, CI and n, and links to its transcripts
+    cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
+    shown_acc = re.search(rf'<a class="acc" href="{re.escape(cell["transcripts"])}">([0-9.]+)</a>', dom).group(1)
+    assert abs(float(shown_acc) - 100 * cell["accuracy"]) <= 0.051
+    assert f"n={cell['n']}" in dom
+    assert '<table id="elo">' in dom and '<img src="fig2_judges.png"' in dom
+    shown = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
+    table = _table(shown)
+    assert "hidden-cell" not in table and 'class="cell small-cell"' in table and "⚠" in table
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
-def test_transcript_page_rendered_in_chromium(board):
+@needs_chromium
+def test_sorting_and_filtering(board):
     out, res = board
-    row = next(r for r in res["rows"] if r["level"] == "task" and r["protocol"] == "debate" and r["task"] == "quality"
-               and r["agent"] == "sim:agent")
-    dom = dump_dom((out / row["transcripts"]).resolve().as_uri())
+    key = "qa_without_article · extractive"
+    dom = dump_dom((out / "index.html").resolve().as_uri() + f"?sort={quote(key)}&dir=desc&small=1")
+    order = [j for _, j in _rows(dom)]
+    with_cell = [j["judge"] for j in sorted((j for j in res["judges"] if key in j["cells"]),
+                                            key=lambda j: -j["cells"][key]["accuracy"])]
+    assert order[:len(with_cell)] == with_cell and len(with_cell) >= 2
+    dom = dump_dom((out / "index.html").resolve().as_uri() + f"?sort={quote(key)}&dir=asc&small=1")
+    assert [j for _, j in _rows(dom)][:len(with_cell)] == with_cell[::-1]
+    # filters: protocol columns, and a judge name
+    dom = dump_dom((out / "index.html").resolve().as_uri() + "?protocol=debate")
+    heads = re.findall(r'<th data-key="([^"]+)"', dom)
+    cols = [h for h in heads if not h.startswith("_") and h != "judge"]
+    assert cols and all(c.startswith("debate · ") for c in cols)
+    dom = dump_dom((out / "index.html").resolve().as_uri() + "?judge=judge-b")
+    assert [j for _, j in _rows(dom)] == ["sim:judge-b"]
+
+
+@needs_chromium
+def test_transcripts_open_and_no_script_runs(board):
+    out, res = board
+    cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
+    dom = dump_dom((out / cell["transcripts"]).resolve().as_uri())
     assert dom.count('class="transcript"') >= 4
     assert re.search(r'<span class="v-passage" title="v_passage">saw the blue sands</span>', dom)
-    assert re.search(r'<span class="u-passage" title="u_passage">red dust everywhere</span>', dom)
     assert "Round 1 · Alice (answer 1)" in dom and "✓ correct" in dom
-    assert re.search(r'Judge sim:judge-\w: (answer [12] — (in)?correct|invalid)', dom)
+    evil = _judge(res, EVIL_JUDGE)["cells"]["debate · closed"]
+    dom = dump_dom((out / evil["transcripts"]).resolve().as_uri())
+    assert not pwned(dom) and "&lt;script&gt;" in dom and "<img" not in dom
+    dom = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
+    assert not pwned(dom)
+    assert EVIL_JUDGE.replace("<", "&lt;").replace(">", "&gt;") in dom  # shown as text
 
 
 def test_embedded_json_escapes_markup(tmp_path):
     """A model name holding `<!--<script>` and `</script>` cannot end the page's JSON early: `<`,
-    `>` and `&` are escaped, the data parses back, and (with Chromium) the table still renders."""
+    `>` and `&` are escaped and the data parses back (the Chromium test above renders such a name)."""
     from oversight_bench.analysis.leaderboard import json_for_html
 
     evil = "sim:<!--<script>alert(1)</script>&amp;"
@@ -106,13 +216,7 @@ def test_embedded_json_escapes_markup(tmp_path):
     page = (tmp_path / "lb" / "index.html").read_text()
     data = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1)
     assert "<" not in data and ">" not in data and "&" not in data
-    assert any(r["judge"] == evil for r in json.loads(data))
-    if CHROMIUM is None:
-        return
-    dom = dump_dom((tmp_path / "lb" / "index.html").resolve().as_uri())
-    rows = re.findall(r'<tr class="row" data-protocol="([^"]+)"', dom)
-    assert rows, "the table is blank"
-    assert "sim:&lt;!--&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;" in dom
+    assert any(r["judge"] == evil for r in json.loads(data)["judges"])
 
 
 def test_transcript_shows_what_the_judge_saw_only():
@@ -125,3 +229,17 @@ def test_transcript_shows_what_the_judge_saw_only():
     page = transcript_html({"job_key": "k", "judge": "j", "protocol": "debate", "task": "t", "answers": ["a", "b"]},
                            [turn], None)
     assert "forged" not in page and "private plan" not in page
+
+
+def test_leaderboard_command(tmp_path):
+    from helpers import cli
+
+    run = make_run(tmp_path / "run", n_questions=2, judge="sim:judge-a")
+    res = cli("leaderboard", str(run), "--output", str(tmp_path / "lb"), "--show-small")
+    assert res.exit_code == 0, res.output
+    assert "leaderboard: 1 judges" in res.output
+    md = (tmp_path / "lb" / "leaderboard.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-a"))
+    assert "⚠" in row and "n<64" not in row  # --show-small: small cells shown, flagged
+    res = cli("leaderboard", str(tmp_path / "missing"), "--output", str(tmp_path / "lb2"))
+    assert res.exit_code == 2 and "does not exist" in res.output

@@ -1,14 +1,22 @@
-"""`build_leaderboard(dirs, output)`: results.json, leaderboard.md, and a static index.html.
+"""`build_leaderboard(dirs, output)`: a judge-centric leaderboard, honest about its evidence.
 
-results.json (`schema` = "oversight-bench/leaderboard/v1"): `generated`, `commit` (of the code that
-built it), `rows` = one per judge × agent × protocol × task and per task type (`level`), each with
-the report's accuracy/CI/n/invalid/cost fields, `elo` (the agent's aggregate Elo where cross-play
-data covers it, else null), `transcripts` (relative link to the row's transcript page) and
-`provenance` = [{dir, judge, agent, seed, versions, created, commit, import}] of the runs behind it.
+results.json (`schema` = "oversight-bench/leaderboard/v2"):
+* `judges`: one row per judge (`kind` "model" or "human"), with `cells` = {"<protocol> · <scope>":
+  {protocol, scope, n (questions), n_records, accuracy, ci_low, ci_high, small (n < 64), agents,
+  transcripts (relative link), reference (human judges on the same rooms, with the paired p-value) }},
+  where scope is a task type, or `suite:<name>` for imported transcript suites; `headlines` = the
+  paper's debate − consultancy and debate − QA-without-article differences with paired p-values
+  (questions both have; permutation test, 10,000 resamples); `deviations` from the paper's protocol
+  (the runs' config `deviations` lists); `provenance` of the runs behind it.
+* `elo`: debater Elo from cross-play runs (players, games, rating, bootstrap CI); cross-play games
+  never make judge rows.
+* `columns`, `min_n`, `generated`, `commit`.
 
-index.html needs no server: the rows are embedded as JSON, a small script renders a sortable table
-with task-type and protocol filters; each row links to a transcript page written next to it
-(`transcripts/<slug>.html`, plain HTML), with verified passages in green and unverified ones in red.
+index.html needs no server: rows are embedded as JSON (escaped for a script block), a small script
+renders the table (sort by a column, filter by protocol/scope, show small cells on demand; URL
+parameters preset them); every cell links to a plain-HTML transcript page. `fig2_judges.png` is a
+Fig. 2-like plot of the whole table. leaderboard.md shows the same table (small cells hidden unless
+`show_small`).
 """
 
 from __future__ import annotations
@@ -22,14 +30,17 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from oversight_bench.analysis.load import load_runs
-from oversight_bench.analysis.report import (_clean, _elo_section, _git_commit, _proto_key, deviation_lines, group_rows,
-                                             md_table, run_provenance, with_setting)
+from oversight_bench.analysis import stats
+from oversight_bench.analysis.load import Run, load_runs
+from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance
+from oversight_bench.deviations import deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 
-SCHEMA = "oversight-bench/leaderboard/v1"
-MAX_TRANSCRIPTS = 40  # per row page: enough to read, small enough to commit
+SCHEMA = "oversight-bench/leaderboard/v2"
+MAX_TRANSCRIPTS = 40  # per cell page: enough to read, small enough to commit
+MIN_N = 64  # cells with fewer questions are hidden by default (issue 14: evidence-grade cells)
+HEADLINES = (("debate", "consultancy"), ("debate", "qa_without_article"))  # the paper's two comparisons
 
 
 def _slug(*parts: Any) -> str:
@@ -47,61 +58,75 @@ def render_passages(text: str) -> str:
 
 
 PAGE_CSS = """
-body{font-family:system-ui,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left}
+body{font-family:system-ui,sans-serif;max-width:1300px;margin:1.5em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
 th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}th.sorted-asc::after{content:" ▲"}th.sorted-desc::after{content:" ▼"}
 .v-passage{background:#d4f7d4;border-bottom:2px solid #2a2}.u-passage{background:#fbd3d3;text-decoration:line-through #a22}
 .quote{background:#eee}.turn{border-left:4px solid #ccc;padding:.3em .8em;margin:.5em 0}.turn.judge{border-color:#88f}
 .turn .who{font-weight:600;font-size:12px;color:#555}.transcript{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
 .correct{color:#070;font-weight:600}.verdict{background:#f8f8e8;padding:.3em .6em}.filters{margin:1em 0}
+tr.human{background:#f3f7ff}.ci,.ref{color:#666;font-size:11px}.small-cell{background:#fff3cd}.hidden-cell{color:#aaa}
+.dev{font-size:11px;color:#844}
 """
 
 INDEX_JS = r"""
-const rows = JSON.parse(document.getElementById('data').textContent);
-const cols = [['judge','judge'],['agent','agent'],...(rows.some(r => r.setting) ? [['setting','setting']] : []),['protocol','protocol'],['task','task'],['task_type','type'],['n','n'],
-  ['accuracy','accuracy %'],['ci','95% CI'],['invalid_rate','invalid %'],['calls_per_question','calls/q'],
-  ['tokens_per_question','tokens/q'],['seconds_per_question','s/q'],['elo','Elo'],['transcripts','transcripts']];
-let sortKey = 'accuracy', sortDir = -1;
+const data = JSON.parse(document.getElementById('data').textContent);
+const q = new URLSearchParams(location.search);
+let sortKey = q.get('sort') || 'judge', sortDir = q.get('dir') === 'asc' ? 1 : (q.get('sort') ? -1 : 1);
 const pct = v => v == null ? '–' : (100 * v).toFixed(1);
-const num = v => v == null ? '–' : (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
-function fill(sel, key) {
-  const s = document.getElementById(sel);
-  [...new Set(rows.map(r => r[key]).filter(v => v != null))].sort().forEach(v => {
-    const o = document.createElement('option'); o.value = v; o.textContent = v; s.appendChild(o); });
-  s.addEventListener('change', render);
+const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls;
+  if (text != null) e.textContent = text; return e; };
+function fill(id, values, preset) {
+  const s = document.getElementById(id);
+  values.forEach(v => { const o = el('option', null, v); o.value = v; s.appendChild(o); });
+  if (preset) s.value = preset; s.addEventListener('change', render);
+}
+fill('f-protocol', [...new Set(data.columns.map(c => c.protocol))], q.get('protocol'));
+fill('f-scope', [...new Set(data.columns.map(c => c.scope))], q.get('scope'));
+const small = document.getElementById('f-small'); small.checked = q.get('small') === '1';
+small.addEventListener('change', render);
+const judgeFilter = document.getElementById('f-judge'); judgeFilter.value = q.get('judge') || '';
+judgeFilter.addEventListener('input', render);
+function sortValue(r, key) {
+  if (key === 'judge') return r.judge;
+  const c = r.cells[key]; if (!c || (c.small && !small.checked)) return null; return c.accuracy;
 }
 function render() {
-  const tt = document.getElementById('f-type').value, pr = document.getElementById('f-protocol').value;
-  const lv = document.getElementById('f-level').value;
-  let rs = rows.filter(r => (!tt || r.task_type === tt) && (!pr || r.protocol === pr) && r.level === lv);
-  rs.sort((a, b) => { const x = a[sortKey], y = b[sortKey];
+  const pr = document.getElementById('f-protocol').value, sc = document.getElementById('f-scope').value;
+  const cols = data.columns.filter(c => (!pr || c.protocol === pr) && (!sc || c.scope === sc));
+  const jf = judgeFilter.value.toLowerCase();
+  const rows = data.judges.filter(r => !jf || r.judge.toLowerCase().includes(jf));
+  rows.sort((a, b) => { const x = sortValue(a, sortKey), y = sortValue(b, sortKey);
     if (x == null) return 1; if (y == null) return -1; return (x < y ? -1 : x > y ? 1 : 0) * sortDir; });
   const head = document.querySelector('#board thead tr'); head.innerHTML = '';
-  cols.forEach(([k, label]) => { const th = document.createElement('th'); th.textContent = label; th.dataset.key = k;
+  const heads = [['judge', 'judge']].concat(cols.map(c => [c.key, c.protocol + ' · ' + c.scope]))
+    .concat([['_h0', data.headline_names[0]], ['_h1', data.headline_names[1]], ['_dev', 'deviations from the paper']]);
+  heads.forEach(([k, label]) => { const th = el('th', null, label); th.dataset.key = k;
     if (k === sortKey) th.className = sortDir > 0 ? 'sorted-asc' : 'sorted-desc';
-    th.onclick = () => { sortDir = (sortKey === k) ? -sortDir : -1; sortKey = k; render(); }; head.appendChild(th); });
+    if (!k.startsWith('_')) th.onclick = () => { sortDir = (sortKey === k) ? -sortDir : (k === 'judge' ? 1 : -1); sortKey = k; render(); };
+    head.appendChild(th); });
   const body = document.querySelector('#board tbody'); body.innerHTML = '';
-  rs.forEach(r => { const tr = document.createElement('tr'); tr.className = 'row';
-    tr.dataset.protocol = r.protocol; tr.dataset.taskType = r.task_type;
-    const cells = {judge: r.judge, agent: r.agent, setting: r.setting || '–', protocol: r.protocol, task: r.task || '(all)', task_type: r.task_type,
-      n: r.n, accuracy: pct(r.accuracy), ci: r.ci_low == null ? '–' : pct(r.ci_low) + '–' + pct(r.ci_high),
-      invalid_rate: pct(r.invalid_rate), calls_per_question: num(r.calls_per_question),
-      tokens_per_question: num(r.tokens_per_question), seconds_per_question: num(r.seconds_per_question), elo: num(r.elo)};
-    cols.forEach(([k]) => { const td = document.createElement('td'); td.className = 'c-' + k;
-      if (k === 'transcripts') { if (r.transcripts) { const a = document.createElement('a'); a.href = r.transcripts;
-          a.textContent = 'view'; td.appendChild(a); } else td.textContent = '–'; }
-      else td.textContent = cells[k]; tr.appendChild(td); });
+  let hidden = 0;
+  rows.forEach(r => { const tr = el('tr', 'row ' + r.kind); tr.dataset.judge = r.judge;
+    tr.appendChild(el('td', 'c-judge', r.judge + (r.kind === 'human' ? ' (human reference)' : '')));
+    cols.forEach(col => { const c = r.cells[col.key]; const td = el('td', 'cell'); td.dataset.col = col.key;
+      if (!c) { td.textContent = '–'; }
+      else if (c.small && !small.checked) { hidden++; td.className = 'cell hidden-cell'; td.textContent = 'n<' + data.min_n;
+        td.title = 'n = ' + c.n + ' questions: hidden (tick "show cells with n < ' + data.min_n + '")'; }
+      else { if (c.small) { td.className = 'cell small-cell'; td.title = 'n = ' + c.n + ' < ' + data.min_n + ': weak evidence'; }
+        const a = el('a', 'acc', pct(c.accuracy) + (c.small ? ' ⚠' : '')); a.href = c.transcripts || '#'; td.appendChild(a);
+        td.appendChild(el('div', 'ci', '[' + pct(c.ci_low) + ', ' + pct(c.ci_high) + '] n=' + c.n));
+        if (c.reference) td.appendChild(el('div', 'ref', 'human ' + pct(c.reference.accuracy) + ' on same rooms (n=' +
+          c.reference.n + ', p=' + (c.reference.p_value == null ? '–' : c.reference.p_value.toPrecision(2)) + ')')); }
+      tr.appendChild(td); });
+    r.headlines.forEach((h, i) => { const td = el('td', 'headline h' + i);
+      td.textContent = h.diff == null ? '–' : (h.diff >= 0 ? '+' : '') + pct(h.diff) + ' pts, p=' + h.p_value.toPrecision(2) + ' (n=' + h.n + ')';
+      tr.appendChild(td); });
+    tr.appendChild(el('td', 'dev', r.deviations.length ? r.deviations.join('; ') : 'none recorded'));
     body.appendChild(tr); });
-  document.getElementById('count').textContent = rs.length + ' rows';
+  document.getElementById('count').textContent = rows.length + ' judges, ' + cols.length + ' cells' +
+    (hidden ? ', ' + hidden + ' small cells hidden' : '');
 }
-fill('f-type', 'task_type'); fill('f-protocol', 'protocol');
-document.getElementById('f-level').addEventListener('change', render);
-// filters can be preset by the URL, e.g. index.html?type=extractive&protocol=debate&level=task&sort=n
-const q = new URLSearchParams(location.search);
-if (q.get('type')) document.getElementById('f-type').value = q.get('type');
-if (q.get('protocol')) document.getElementById('f-protocol').value = q.get('protocol');
-if (q.get('level')) document.getElementById('f-level').value = q.get('level');
-if (q.get('sort')) { sortKey = q.get('sort'); sortDir = q.get('dir') === 'asc' ? 1 : -1; }
 render();
 """
 
@@ -149,101 +174,238 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
     return "\n".join(parts)
 
 
-def _protocols_without_agent() -> set[str]:
-    """Registered protocols in which no agent speaks (QA): their rows carry no debater Elo."""
-    from oversight_bench.registry import get_registry
-
-    reg = get_registry()
-    return {n for n in reg.names("protocols") if not getattr(reg.get("protocols", n), "uses_agent", True)}
 
 
-def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderboards") -> dict[str, Any]:
+# -- the judge table ---------------------------------------------------------------------------------
+
+SUITE_OF_IMPORT = {"nyu-debate": "nyu-2023", "llm-debate": "llm-debate"}
+
+
+def _suite_of(cfg: dict[str, Any]) -> str | None:
+    """The transcript suite a run holds: an import, or a re-judging of one (`judge --from/--suite`)."""
+    for c in (cfg, cfg.get("source_config") or {}):
+        imp = c.get("import") or {}
+        if imp.get("kind"):
+            return SUITE_OF_IMPORT.get(imp["kind"], imp["kind"])
+    return None
+
+
+def _is_crossplay(d: dict[str, Any], cfg: dict[str, Any]) -> bool:
+    """Cross-play games rate debaters: they never make judge rows (self-play games of a cross-play run neither)."""
+    deb = (d.get("extra") or {}).get("debaters")
+    if any(c.get("kind") == "crossplay" or c.get("agent") == "crossplay" for c in (cfg, cfg.get("source_config") or {})):
+        return True
+    return isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) and deb[0] != deb[1]
+
+
+def _deviations(cfg: dict[str, Any]) -> list[str]:
+    """The run's settings that differ from the paper's: as its config.json recorded them, or computed
+    (`oversight_bench.deviations`) for a run written before they were recorded; imports have none."""
+    if "deviations" in cfg:
+        return list(cfg["deviations"])
+    return deviations(cfg) if cfg.get("kind") in (None, "run", "judge", "crossplay") else []
+
+
+def _judge_kind(judge: str) -> str:
+    return "human" if str(judge).startswith("human:") else "model"
+
+
+def _cell_stats(ds: list[dict[str, Any]]) -> dict[str, Any]:
+    a = stats.accuracy(ds)
+    return {k: a[k] for k in ("n", "n_records", "accuracy", "ci_low", "ci_high", "n_invalid")}
+
+
+def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path) -> bool:
+    """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells hatched."""
+    from oversight_bench.analysis.report import _plt
+
+    scopes = sorted({c["scope"] for c in columns})
+    if not scopes:
+        return False
+    plt = _plt()
+    protos = sorted({c["protocol"] for c in columns}, key=_proto_key)
+    colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
+    fig, axes = plt.subplots(1, len(scopes), figsize=(max(5.0, 1.2 * len(judges) + 2) * len(scopes) ** 0.8, 4.4), squeeze=False)
+    for ax, sc in zip(axes[0], scopes):
+        names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
+        ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
+        width = 0.8 / max(1, len(ps))
+        for k, p in enumerate(ps):
+            for i, name in enumerate(names):
+                j = next(j for j in judges if j["judge"] == name)
+                c = j["cells"].get(f"{p} · {sc}")
+                if not c or c["accuracy"] is None:
+                    continue
+                lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
+                hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
+                ax.bar(i + (k - (len(ps) - 1) / 2) * width, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
+                       hatch="//" if c["small"] else None, alpha=0.45 if c["small"] else 1.0, edgecolor="k" if c["small"] else None)
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels([n[:26] for n in names], rotation=20, ha="right", fontsize=8)
+        ax.set_ylim(0, 1)
+        ax.set_title(sc)
+        ax.set_ylabel("judge accuracy (95% CI)")
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}")]
+    axes[0][-1].legend(handles=handles, fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def _elo_table(runs: list[Run]) -> dict[str, Any] | None:
+    elo = _elo_section(runs)
+    if not elo:
+        return None
+    agg = elo["aggregate"]
+    return {"players": [{"player": p, "games": agg["games_by_player"][p], "rating": agg["ratings"][p],
+                         "ci_low": agg["ci_low"][p], "ci_high": agg["ci_high"][p]} for p in agg["players"]],
+            "n_games": agg["n_games"], "prior": agg.get("prior"), "bootstrap_unit": agg.get("bootstrap_unit"), "full": elo}
+
+
+def markdown(result: dict[str, Any], show_small: bool = False) -> str:
+    from oversight_bench.analysis.report import _fmt
+
+    cols = result["columns"]
+    lines = ["# oversight-bench leaderboard: judges", "",
+             f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). Accuracy % [95% CI] n (questions; "
+             "replicates of a question averaged, normal approximation). "
+             + (f"Cells with n < {result['min_n']} are flagged ⚠." if show_small else
+                f"Cells with n < {result['min_n']} are hidden (`leaderboard --show-small` shows them)."), "",
+             "| judge | " + " | ".join(c["key"] for c in cols) + " | " + " | ".join(result["headline_names"]) + " | deviations |",
+             "|" + "---|" * (len(cols) + 2 + len(result["headline_names"]))]
+    for j in result["judges"]:
+        cells = []
+        for c in cols:
+            x = j["cells"].get(c["key"])
+            if not x:
+                cells.append("–")
+            elif x["small"] and not show_small:
+                cells.append(f"n<{result['min_n']}")
+            else:
+                ref = f" (human {_fmt(x['reference']['accuracy'], True)}, p={_fmt(x['reference']['p_value'])})" if x.get("reference") else ""
+                cells.append(f"{_fmt(x['accuracy'], True)} [{_fmt(x['ci_low'], True)}, {_fmt(x['ci_high'], True)}] n={x['n']}"
+                             + (" ⚠" if x["small"] else "") + ref)
+        heads = [("–" if h["diff"] is None else f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})") for h in j["headlines"]]
+        name = j["judge"] + (" (human reference)" if j["kind"] == "human" else "")
+        lines.append("| " + " | ".join(v.replace("|", "\\|") for v in [name, *cells, *heads, "; ".join(j["deviations"]) or "none recorded"]) + " |")
+    elo = result.get("elo")
+    lines += ["", "## Debater Elo (cross-play)", ""]
+    if elo:
+        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({elo.get('bootstrap_unit') or 'games'}). {elo.get('prior') or ''}", "",
+                  "| debater | games | Elo | 95% CI |", "|---|---|---|---|"]
+        for p in sorted(elo["players"], key=lambda p: -p["rating"]):
+            lines.append(f"| {p['player']} | {p['games']} | {p['rating']:.0f} | [{_r(p['ci_low'])}, {_r(p['ci_high'])}] |")
+    else:
+        lines.append("No cross-play runs given.")
+    return "\n".join(lines) + "\n"
+
+
+def _r(v: float | None) -> str:
+    return "–" if v is None else f"{v:.0f}"
+
+
+def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderboards", *, show_small: bool = False,
+                      min_n: int = MIN_N, n_resamples: int = stats.N_RESAMPLES, figures: bool = True) -> dict[str, Any]:
     runs = load_runs(list(dirs), with_turns=True)
-    decisions = [d for r in runs for d in r.decisions]
-    if not any(not d.get("unjudged") for d in decisions):
+    cells: dict[tuple[str, str, str], list] = defaultdict(list)  # (judge, protocol, scope) -> decisions
+    by_judge: dict[str, list] = defaultdict(list)
+    runs_of: dict[str, set] = defaultdict(set)
+    cfg_of = {str(r.dir): r.config or {} for r in runs}
+    for r in runs:
+        suite = _suite_of(r.config or {})
+        for d in r.decisions:
+            if d.get("unjudged") or _is_crossplay(d, r.config or {}):
+                continue
+            d = {**d, "scope": f"suite:{suite}" if suite else (d.get("task_type") or "unknown")}
+            cells[(d["judge"], d["protocol"], d["scope"])].append(d)
+            by_judge[d["judge"]].append(d)
+            runs_of[d["judge"]].add(str(r.dir))
+    if not cells and not any(r.decisions for r in runs):
         raise BenchError("no judged decisions in " + ", ".join(str(r.dir) for r in runs) + "; expected finished runs")
-    calls = [c for r in runs for c in r.calls]
     out = Path(output)
     tdir = out / "transcripts"
     try:
         tdir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchError(f"cannot create leaderboard folder {out}: {exc.strerror}; expected a writable path") from None
-    groups = group_rows(decisions, calls)
-    elo = _elo_section(runs)
-    elo_of = (elo or {}).get("aggregate", {}).get("ratings", {})
-    prov = {str(r.dir): run_provenance(r) for r in runs}
-    members: dict[tuple, list] = defaultdict(list)
-    for d in decisions:
-        if d.get("unjudged"):
-            continue
-        members[("task", d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"], d.get("task_type"))].append(d)
-        members[("task_type", d["judge"], d["agent"], d.get("setting"), d["protocol"], None, d.get("task_type"))].append(d)
     turns_of = {(str(r.dir), k): v for r in runs for k, v in r.turns.items()}
     questions = {(str(r.dir), k): q for r in runs for k, q in r.questions.items()}
-    rows, n_pages = [], 0
-    no_agent = _protocols_without_agent()
-    for g in groups:
-        key = (g["level"], g["judge"], g["agent"], g["setting"], g["protocol"], g["task"], g["task_type"])
-        ds = members[key]
-        row = dict(g)
-        row["elo"] = None if g["protocol"] in no_agent else elo_of.get(g["agent"])  # QA rows have no debater
-        row["provenance"] = [prov[d] for d in sorted({d["run_dir"] for d in ds})]
-        row["transcripts"] = None
-        if g["level"] == "task":
-            shown = [d for d in ds if turns_of.get((d["run_dir"], (d["job_key"], d["judge"])))][:MAX_TRANSCRIPTS]
-            if shown or ds:
-                slug = _slug(g["judge"], g["agent"], g["setting"], g["protocol"], g["task"])
-                sample = shown or ds[:MAX_TRANSCRIPTS]
-                title = " · ".join(str(g[k]) for k in ("judge", "agent", "protocol", "task"))
-                body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
-                        f"<p>{len(sample)} of {len(ds)} transcripts. Passages: <span class=\"v-passage\">verified</span>, "
-                        f"<span class=\"u-passage\">unverified</span>.</p>"]
-                for d in sample:
-                    body.append(transcript_html(d, turns_of.get((d["run_dir"], (d["job_key"], d["judge"])), []),
-                                                questions.get((d["run_dir"], (d["task"], d["question_id"])))))
-                _write(tdir / f"{slug}.html", _page(f"{g['protocol']} transcripts", "\n".join(body)))
-                row["transcripts"] = f"transcripts/{slug}.html"
-                n_pages += 1
-        rows.append(row)
-    # a task-type row links to the page of its largest task
-    by_task = {(r["judge"], r["agent"], r["setting"], r["protocol"], r["task_type"]): r for r in sorted(
-        (r for r in rows if r["level"] == "task"), key=lambda r: r["n"])}
-    for r in rows:
-        if r["level"] == "task_type":
-            t = by_task.get((r["judge"], r["agent"], r["setting"], r["protocol"], r["task_type"]))
-            r["transcripts"] = t["transcripts"] if t else None
+    humans = {j for j in by_judge if _judge_kind(j) == "human"}
+    human_by_key = {(d["protocol"], d["scope"], d["job_key"]): d for h in humans for d in by_judge[h]}
+    columns = sorted({(p, s) for (_, p, s) in cells}, key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
+    judges_out, n_pages = [], 0
+    for judge in sorted(by_judge, key=lambda j: (_judge_kind(j) == "human", j)):
+        row: dict[str, Any] = {"judge": judge, "kind": _judge_kind(judge), "cells": {}, "headlines": []}
+        for (p, s) in columns:
+            ds = cells.get((judge, p, s))
+            if not ds:
+                continue
+            c = {"protocol": p, "scope": s, **_cell_stats(ds), "agents": sorted({str(d.get("agent")) for d in ds})}
+            c["small"] = c["n"] < min_n
+            if row["kind"] == "model":
+                ref = [human_by_key[(p, s, d["job_key"])] for d in ds if (p, s, d["job_key"]) in human_by_key]
+                if ref:
+                    t = stats.paired_permutation_test(stats.per_question(ds), stats.per_question(ref), n_resamples=n_resamples)
+                    c["reference"] = {"judge": ref[0]["judge"], **_cell_stats(ref), "p_value": t["p_value"], "diff": t["diff"]}
+            shown = [d for d in ds if turns_of.get((d["run_dir"], (d["job_key"], d["judge"])))][:MAX_TRANSCRIPTS] or ds[:MAX_TRANSCRIPTS]
+            slug = _slug(judge, p, s)
+            title = f"{judge} · {p} · {s}"
+            body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
+                    f"<p>{len(shown)} of {len(ds)} transcripts. Passages: <span class=\"v-passage\">verified</span>, "
+                    f"<span class=\"u-passage\">unverified</span>.</p>"]
+            for d in shown:
+                body.append(transcript_html(d, turns_of.get((d["run_dir"], (d["job_key"], d["judge"])), []),
+                                            questions.get((d["run_dir"], (d["task"], d["question_id"])))))
+            _write(tdir / f"{slug}.html", _page(f"{p} transcripts", "\n".join(body)))
+            n_pages += 1
+            c["transcripts"] = f"transcripts/{slug}.html"
+            row["cells"][f"{p} · {s}"] = c
+        for a, b in HEADLINES:
+            da = [d for d in by_judge[judge] if d["protocol"] == a]
+            db = [d for d in by_judge[judge] if d["protocol"] == b]
+            t = stats.paired_permutation_test(stats.per_question(da), stats.per_question(db), n_resamples=n_resamples)
+            row["headlines"].append({"a": a, "b": b, **t})
+        row["deviations"] = sorted({x for rd in runs_of[judge] for x in _deviations(cfg_of[rd])})
+        row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
+        judges_out.append(row)
+    elo = _elo_table(runs)
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                     "commit": _git_commit(), "runs": list(prov.values()), "rows": rows, "elo": elo, "n_transcripts": n_pages})
-    head = deviation_lines(result["runs"])
+                     "commit": _git_commit(), "min_n": min_n,
+                     "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
+                     "headline_names": [f"{a} − {b}" for a, b in HEADLINES], "judges": judges_out,
+                     "elo": elo, "n_transcripts": n_pages, "figure": None})
+    if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png"):
+        result["figure"] = "fig2_judges.png"
     _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
-    cols = [("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False), ("task_type", "type", False),
-            ("n", "n", False), ("accuracy", "acc %", True), ("ci_low", "CI low", True), ("ci_high", "CI high", True),
-            ("invalid_rate", "invalid %", True), ("calls_per_question", "calls/q", False), ("tokens_per_question", "tokens/q", False)]
-    tt_rows = sorted([r for r in result["rows"] if r["level"] == "task_type"],
-                     key=lambda r: (r["task_type"], _proto_key(r["protocol"]), -(r["accuracy"] or 0)))
-    task_rows = [r for r in result["rows"] if r["level"] == "task"]
-    cols = with_setting(cols, result["rows"])
-    md = ["# oversight-bench leaderboard", "", f"Generated {result['generated']} (code {result['commit'] or 'unknown'}).",
-          "95% CIs: replicates of a question averaged, then normal approximation across questions. "
-          "A judge marked \"(debiased)\" ran with the position-debiased option, not the paper's plain judge.", "",
-          "Settings that differ from the paper's, per run:", "", *head, "",
-          "## By task type", "", md_table(tt_rows, cols), "", "## By task", "",
-          md_table(task_rows, cols[:3] + [("task", "task", False)] + cols[3:])]
-    _write(out / "leaderboard.md", "\n".join(md) + "\n")
-    data = json_for_html([{k: r.get(k) for k in ("level", "judge", "agent", "setting", "protocol", "task", "task_type", "n", "accuracy", "ci_low",
-                                              "ci_high", "invalid_rate", "calls_per_question", "tokens_per_question",
-                                              "seconds_per_question", "elo", "transcripts")} for r in result["rows"]])
-    body = (f"<h1>oversight-bench leaderboard</h1><p>Generated {html.escape(result['generated'])}. "
-            "Click a column to sort. 95% CIs: replicates averaged per question, normal approximation across questions. "
-            "\"(debiased)\" marks the position-debiased judge option.</p>"
-            "<details open><summary>Settings that differ from the paper's</summary><ul id=\"deviations\">"
-            + "".join(f"<li>{html.escape(line[2:])}</li>" for line in head) + "</ul></details>"
-            "<div class=\"filters\">Task type <select id=\"f-type\"><option value=\"\">all</option></select> "
-            "Protocol <select id=\"f-protocol\"><option value=\"\">all</option></select> "
-            "Rows <select id=\"f-level\"><option value=\"task_type\">per task type</option><option value=\"task\">per task</option></select> "
+    _write(out / "leaderboard.md", markdown(result, show_small))
+    page_data = {k: result[k] for k in ("columns", "headline_names", "min_n")}
+    page_data["judges"] = [{k: j[k] for k in ("judge", "kind", "cells", "headlines", "deviations")} for j in result["judges"]]
+    data = json_for_html(page_data)
+    elo_html = "<p>No cross-play runs given.</p>"
+    if elo:
+        rows = "".join(f"<tr><td>{html.escape(p['player'])}</td><td>{p['games']}</td><td>{p['rating']:.0f}</td>"
+                       f"<td>[{_r(p['ci_low'])}, {_r(p['ci_high'])}]</td></tr>"
+                       for p in sorted(elo["players"], key=lambda p: -p["rating"]))
+        elo_html = (f"<p>{elo['n_games']} cross-play games; 95% bootstrap CIs. {html.escape(elo.get('prior') or '')}</p>"
+                    f"<table id=\"elo\"><thead><tr><th>debater</th><th>games</th><th>Elo</th><th>95% CI</th></tr></thead>"
+                    f"<tbody>{rows}</tbody></table>")
+    fig_html = f"<p><img src=\"{result['figure']}\" alt=\"judge accuracy by protocol\" style=\"max-width:100%\"></p>" if result["figure"] else ""
+    body = (f"<h1>oversight-bench leaderboard: judges</h1><p>Generated {html.escape(result['generated'])}. "
+            "One row per judge; a cell is accuracy % with its 95% CI and n (questions; replicates averaged per question, "
+            f"normal approximation). Cells with n &lt; {min_n} are hidden unless you tick the box. Click a cell for its "
+            "transcripts, a column head to sort. The human row is Michael et al.'s live judges; a model's suite cell "
+            "shows the humans on the same rooms with the paired permutation p-value.</p>"
+            "<div class=\"filters\">Protocol <select id=\"f-protocol\"><option value=\"\">all</option></select> "
+            "Scope <select id=\"f-scope\"><option value=\"\">all</option></select> "
+            "Judge <input id=\"f-judge\" placeholder=\"filter\" size=\"12\"> "
+            f"<label><input type=\"checkbox\" id=\"f-small\"> show cells with n &lt; {min_n}</label> "
             "<span id=\"count\"></span></div><table id=\"board\"><thead><tr></tr></thead><tbody></tbody></table>"
             "<noscript>Enable JavaScript for the table, or read leaderboard.md.</noscript>"
+            f"{fig_html}<h2>Debater Elo (cross-play, its own table)</h2>{elo_html}"
             f"<script type=\"application/json\" id=\"data\">{data}</script>")
     _write(out / "index.html", _page("oversight-bench leaderboard", body, f"<script>{INDEX_JS}</script>"))
     return result

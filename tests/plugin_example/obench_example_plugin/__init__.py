@@ -61,3 +61,21 @@ def register_protocols(register):
 @hookimpl
 def register_tasks(register):
     register(Arithmetic())
+
+
+# -- a transcript suite (issue 14): `oversight-bench judge --suite example-tiny --judge SPEC` ------------
+
+def _tiny_suite_run(out):
+    """Three synthetic questions per task, judged by a simulated human: a suite the size of a test."""
+    from oversight_bench.analysis.synthetic import make_run
+
+    make_run(out, n_questions=3, judge="human:example")
+
+
+@hookimpl
+def register_suites(register):
+    from oversight_bench.suites import ImportedSuite
+
+    register(ImportedSuite(name="example-tiny", version="1", source="obench-example-plugin (generated)",
+                           description="synthetic QA and debate transcripts with a simulated human judge",
+                           importer=_tiny_suite_run))

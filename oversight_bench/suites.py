@@ -1,0 +1,409 @@
+"""Transcript suites: stored debates a new judge can be evaluated on with judge calls only.
+
+A suite is a plugin (hook `register_suites(register)`): an object with `name`, `version`,
+`description`, `source` and `materialize() -> Path` returning a run directory. Imported suites
+(`nyu-2023`) are converted once into the user cache (`~/.cache/oversight-bench/suites/<name>-<version>`,
+or `$OVERSIGHT_BENCH_SUITE_CACHE`), never into the repository; a run-backed suite is any stored run.
+
+`evaluate_suite` re-judges the suite's re-judgeable transcripts through `evaluate.rejudge` and
+compares the new judge with the judges already in the source (the human judges of Michael et al.
+2023) on the same rooms: accuracy per judgment and per question (replicates averaged, normal CI),
+and a paired permutation test. Transcripts that do not fit the judge's context are an error naming
+the room (or skipped and counted with `skip_long`): never silently cut.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from oversight_bench import hookimpl
+from oversight_bench.errors import BenchError
+
+CACHE_ENV = "OVERSIGHT_BENCH_SUITE_CACHE"
+DATA_ENV = "OVERSIGHT_BENCH_DATA"
+RESULT_FILE = "suite.json"
+
+
+def cache_dir() -> Path:
+    """Next to the model cache (model_adapters/local_models.py): ~/.cache/oversight-bench/suites."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "oversight-bench" / "suites")
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parents[1].parent / "shared" / "datasets")
+
+
+@dataclass
+class RunSuite:
+    """A suite backed by a stored run directory (a committed local run, or any run a user names)."""
+
+    name: str
+    path: Path
+    description: str = "stored run"
+    version: str = "run"
+    static: tuple[str, ...] = ()
+
+    @property
+    def source(self) -> str:
+        return str(self.path)
+
+    def materialize(self) -> Path:
+        if not (Path(self.path) / "results.sqlite").exists():
+            raise BenchError(f"suite {self.name}: {self.path} is not a run directory (no results.sqlite); expected a stored run")
+        return Path(self.path)
+
+
+@dataclass
+class ImportedSuite:
+    """A suite converted once from published data by `importer(output_dir)` into the user cache."""
+
+    name: str
+    version: str
+    description: str
+    source: str
+    importer: Callable[[Path], Any]
+    #: protocols shown with their original judges only (not re-judgeable), and why
+    static: tuple[str, ...] = ()
+    static_reason: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def cache_path(self) -> Path:
+        return cache_dir() / f"{self.name}-{self.version}"
+
+    def materialize(self) -> Path:
+        target = self.cache_path()
+        if (target / "results.sqlite").exists() and (target / "config.json").exists():
+            return target
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        except OSError as exc:
+            raise BenchError(f"cannot create the suite cache {target.parent} ({exc.strerror}); set {CACHE_ENV} to a writable folder") from None
+        try:
+            shutil.rmtree(tmp)
+            self.importer(tmp)
+            if target.exists():
+                shutil.rmtree(target)  # an interrupted earlier import: no config.json
+            os.replace(tmp, target)  # atomic: a half-written import is never used
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return target
+
+
+def _nyu_importer(out: Path) -> None:
+    from oversight_bench.analysis.importers import import_nyu_debate
+
+    src = data_dir() / "quality" / "michael2023_debates"
+    if not src.is_dir():
+        raise BenchError(f"suite nyu-2023 needs the NYU debate data at {src}; set {DATA_ENV} to the datasets folder")
+    import_nyu_debate(src, out, paper_only=True)
+
+
+NYU_2023 = ImportedSuite(
+    name="nyu-2023", version="1",
+    description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms only",
+    source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
+    importer=_nyu_importer, static=("consultancy",),
+    static_reason="the consultant answered the live judge's questions, so another judge cannot be put in its place",
+)
+
+
+def _local_run_suites() -> list[RunSuite]:
+    """One suite per committed local run under leaderboards/runs/<name>/ (none while none is committed)."""
+    base = Path(__file__).resolve().parents[1] / "leaderboards" / "runs"
+    if not base.is_dir():
+        return []
+    return [RunSuite(name=f"local-{p.name}", path=p, description="committed local run")
+            for p in sorted(base.iterdir()) if (p / "results.sqlite").exists()]
+
+
+@hookimpl
+def register_suites(register):
+    register(NYU_2023)
+    for s in _local_run_suites():
+        register(s)
+
+
+def get_suite(name: str):
+    """A registered suite by name, or a run directory given as a path."""
+    from oversight_bench.registry import get_registry
+
+    p = Path(name)
+    if (p / "results.sqlite").exists():
+        return RunSuite(name=p.name, path=p)
+    return get_registry().get("suites", name)
+
+
+# -- size and listing ----------------------------------------------------------------------------
+
+def _rejudgeable(protocol: str) -> bool:
+    from oversight_bench.registry import get_registry
+
+    try:
+        return bool(get_registry().get("protocols", protocol).rejudgeable)
+    except BenchError:
+        return False
+
+
+def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
+    from oversight_bench.store import Store
+
+    st = Store.open(run_dir)
+    try:
+        return [r for r in st.iter_records("decision")]
+    finally:
+        st.close()
+
+
+def describe(suite) -> dict[str, Any]:
+    """name, rooms and questions per protocol (re-judged or static), judges, source."""
+    run = suite.materialize()
+    ds = load_decisions(run)
+    protos: dict[str, dict[str, Any]] = {}
+    for p in sorted({d["protocol"] for d in ds}):
+        mine = [d for d in ds if d["protocol"] == p]
+        static = p in getattr(suite, "static", ()) or not _rejudgeable(p)
+        protos[p] = {"rooms": len({d["job_key"] for d in mine}), "questions": len({(d["task"], d["question_id"]) for d in mine}),
+                     "mode": "static" if static else "re-judged"}
+    return {"name": suite.name, "version": suite.version, "description": suite.description, "source": suite.source,
+            "rooms": len({d["job_key"] for d in ds}), "questions": len({(d["task"], d["question_id"]) for d in ds}),
+            "protocols": protos, "judges": sorted({d["judge"] for d in ds}), "run_dir": str(run)}
+
+
+def list_lines() -> list[str]:
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    lines = []
+    for name in reg.names("suites"):
+        s = reg.get("suites", name)
+        try:
+            info = describe(s)
+        except BenchError as exc:
+            lines.append(f"{name:<14} unavailable: {exc}")
+            continue
+        protos = ", ".join(f"{p} {v['rooms']} rooms/{v['questions']} q ({v['mode']})" for p, v in info["protocols"].items())
+        e = reg.entries["suites"][name]
+        lines.append(f"{name:<14} {info['rooms']} rooms, {info['questions']} questions · {protos} · source: {info['source']} "
+                     f"· {e.package} {e.version}")
+    return lines
+
+
+# -- the context check ---------------------------------------------------------------------------
+
+def _capture_context(options):
+    """A protocol Context that records the judge's prompts instead of calling a model."""
+    from oversight_bench.protocol import Context
+
+    class Capture(_CaptureMixin, Context):
+        pass
+
+    return Capture(options)
+
+
+class _CaptureMixin:
+    judge_debias = False  # a debiased judge asks both orders: prompts of the same length
+
+    def __init__(self, options):
+        self.options = options
+        self.prompts: list[list[dict]] = []
+
+    def supports_images(self, role) -> bool:
+        return False
+
+    async def generate(self, role, messages, **kw):
+        self.prompts.append(messages)
+        return ["Answer: 1"]
+
+    async def choice_probs(self, role, messages, tag=""):
+        self.prompts.append(messages)
+        return None
+
+    def few_shot_examples(self, question, k):
+        return []
+
+    def best_of_n(self, speaker=None):
+        return 1
+
+    async def sub_run(self, job):
+        raise BenchError("suite transcripts cannot start sub-runs")
+
+
+def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
+    """Tokens of the longest prompt the judge would see for this transcript (None: cannot count)."""
+    import asyncio
+
+    ctx = _capture_context(options)
+    asyncio.run(protocol.judge(ctx, job, turns))
+    counts = [model.count_tokens(m) for m in ctx.prompts]
+    if not counts or any(c is None for c in counts):
+        return None
+    return max(counts)
+
+
+def check_context(source: Path, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
+    """(keys that fit, [(room, tokens)] that do not) for the judge's context; free when it has no limit."""
+    from oversight_bench.models import build_model, split_debias
+    from oversight_bench.plans import source_job
+    from oversight_bench.protocol import ProtocolOptions, Turn
+    from oversight_bench.registry import get_registry
+    from oversight_bench.store import Store
+
+    model = build_model(split_debias(judge_spec)[0])
+    limit = model.context_length()
+    if limit is None:
+        return keys, []
+    st = Store.open(source)
+    try:
+        cfg = st.read_config() or {}
+        questions = st.questions()
+        wanted = set(keys)
+        turns_of = defaultdict(list)  # (job_key, judge) -> turns
+        decisions = {}  # job_key -> the first judge's decision (as `rejudge` takes it)
+        for r in st.iter_records():
+            if r["job_key"] not in wanted:
+                continue
+            if r["kind"] == "turn":
+                turns_of[(r["job_key"], r["judge"])].append(r)
+            else:
+                decisions.setdefault(r["job_key"], r)
+    finally:
+        st.close()
+    options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(options_over or {})})
+    reserve = options.predict_max_tokens if options.judge_mode == "predict" else options.judge_max_tokens
+    reg = get_registry()
+    fit, long = [], []
+    for k in keys:
+        d = decisions[k]
+        job = source_job(d, questions[(d["task"], d["question_id"])])
+        turns = [Turn.from_dict(t) for t in sorted(turns_of[(k, d["judge"])], key=lambda t: t["seq"])]
+        n = judge_prompt_tokens(model, reg.get("protocols", d["protocol"]), job, turns, options)
+        if n is not None and n + reserve > limit:
+            long.append(((d.get("extra") or {}).get("room") or k, n))
+        else:
+            fit.append(k)
+    return fit, long
+
+
+# -- evaluation -----------------------------------------------------------------------------------
+
+def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | None, seed: int = 0) -> list[str]:
+    """Re-judgeable rooms, in a seeded order (so a --limit slice mixes debater kinds); first `limit`."""
+    keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and _rejudgeable(d["protocol"])})
+    random.Random(seed).shuffle(keys)
+    return keys[:limit] if limit else keys
+
+
+def _acc_rows(label: str, ds: list[dict]) -> dict[str, Any]:
+    from oversight_bench.analysis.stats import accuracy, mean_ci
+
+    valid = [float(d["correct"]) for d in ds if d.get("correct") is not None]
+    m, lo, hi = mean_ci(valid)
+    pq = accuracy(ds)
+    return {"judge": label, "per_judgment": {"accuracy": m, "ci_low": lo, "ci_high": hi, "n": len(valid)},
+            "per_question": {k: pq[k] for k in ("accuracy", "ci_low", "ci_high", "n")},
+            "invalid": sum(1 for d in ds if d.get("answer") is None), "records": len(ds)}
+
+
+def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None = None) -> dict[str, Any]:
+    """The new judge against the reference judges on the rooms both judged."""
+    from oversight_bench.analysis.stats import N_RESAMPLES, paired_permutation_test, per_question
+
+    shared = {d["job_key"] for d in new} & {d["job_key"] for d in reference}
+    new = [d for d in new if d["job_key"] in shared]
+    reference = [d for d in reference if d["job_key"] in shared]
+    nres = n_resamples or N_RESAMPLES
+    by_room = lambda ds: {d["job_key"]: float(d["correct"]) for d in ds if d.get("correct") is not None}  # noqa: E731
+    return {"rooms": len(shared), "judge": _acc_rows(new[0]["judge"] if new else "?", new),
+            "reference": _acc_rows(reference[0]["judge"] if reference else "?", reference),
+            "test_per_question": paired_permutation_test(per_question(new), per_question(reference), n_resamples=nres),
+            "test_per_judgment": paired_permutation_test(by_room(new), by_room(reference), n_resamples=nres)}
+
+
+def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None = None, skip_long: bool = False,
+                   progress: bool = True, concurrency: int | None = None, option_overrides: dict | None = None,
+                   log: Callable[[str], None] = print):
+    """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
+    from oversight_bench.evaluate import rejudge
+    from oversight_bench.models import redact_spec
+
+    if limit is not None and limit < 1:
+        raise BenchError(f"--limit {limit}: expected a positive number of rooms")
+    suite = get_suite(name)
+    source = suite.materialize()
+    src = load_decisions(source)
+    static = tuple(getattr(suite, "static", ()))
+    keys = select_rooms(src, static, limit)
+    if not keys:
+        raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
+    fit, long = check_context(source, keys, judge_spec, option_overrides)
+    if long and not skip_long:
+        room, n = max(long, key=lambda x: x[1])
+        raise BenchError(f"suite {suite.name}: room {room} needs {n} prompt tokens, more than the judge's context allows "
+                         f"({len(long)} of {len(keys)} rooms do not fit); pass a larger n_ctx=… in the judge spec, or --skip-long")
+    if long:
+        log(f"skipped {len(long)} of {len(keys)} rooms longer than the judge's context (longest {max(n for _, n in long)} tokens)")
+    if not fit:
+        raise BenchError(f"suite {suite.name}: no room fits the judge's context")
+    outcome = rejudge(str(source), judge_spec, output, progress=progress, concurrency=concurrency,
+                      option_overrides=option_overrides, only=set(fit))
+    new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
+    ref_all = [d for d in src if d["job_key"] in set(fit)]
+    result: dict[str, Any] = {"suite": describe(suite), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
+                              "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
+    groups: dict[str, list] = {"all": fit}
+    for agent in sorted({d["agent"] for d in ref_all}):
+        groups[f"debaters: {agent}"] = [d["job_key"] for d in ref_all if d["agent"] == agent]
+    for label, ks in groups.items():
+        ks = set(ks)
+        if len(groups) == 2 and label != "all":
+            continue  # one debater kind only: the 'all' row says it
+        row = compare([d for d in new if d["job_key"] in ks], [d for d in ref_all if d["job_key"] in ks])
+        row["subset"] = label
+        result["rows"].append(row)
+    result["static"] = []
+    for p in static:
+        sds = [d for d in src if d["protocol"] == p]
+        if sds:
+            result["static"].append({"protocol": p, "reason": getattr(suite, "static_reason", ""), **_acc_rows(sds[0]["judge"], sds)})
+    Path(output, RESULT_FILE).write_text(json.dumps(result, indent=1, ensure_ascii=False, default=str))
+    return outcome, result
+
+
+def _pct(x) -> str:
+    return "  –  " if x is None else f"{100 * x:5.1f}"
+
+
+def _acc_text(a: dict) -> str:
+    ci = "      –      " if a["ci_low"] is None else f"[{_pct(a['ci_low'])}, {_pct(a['ci_high'])}]"
+    return f"{_pct(a['accuracy'])} {ci} n={a['n']:<4}"
+
+
+def format_result(result: dict[str, Any]) -> list[str]:
+    """The comparison as terminal lines: per judgment (as Michael et al. report) and per question."""
+    s = result["suite"]
+    lines = [f"suite {s['name']} ({s['source']}): {result['rows'][0]['rooms'] if result['rows'] else 0} rooms re-judged"
+             + (f", {len(result['skipped_long'])} skipped as too long" if result["skipped_long"] else ""),
+             f"{'':<42}{'per judgment: acc % [95% CI]':<34}per question (paper CI): acc % [95% CI]"]
+    for row in result["rows"]:
+        lines.append(f"[{row['subset']}]")
+        for who in ("judge", "reference"):
+            a = row[who]
+            inv = f"  ({a['invalid']} invalid)" if a["invalid"] else ""
+            lines.append(f"  {a['judge'][:39]:<40}{_acc_text(a['per_judgment']):<34}{_acc_text(a['per_question'])}{inv}")
+        tq, tj = row["test_per_question"], row["test_per_judgment"]
+        fmt = lambda t: "–" if t["diff"] is None else f"{100 * t['diff']:+.1f} pts, p = {t['p_value']:.3g} (n={t['n']})"  # noqa: E731
+        lines.append(f"  paired permutation test, judge − reference: per question {fmt(tq)}; per judgment {fmt(tj)}")
+    for st in result.get("static", []):
+        lines.append(f"[{st['protocol']}: static transcripts, not re-judged — {st['reason']}]")
+        lines.append(f"  {st['judge'][:39]:<40}{_acc_text(st['per_judgment']):<34}{_acc_text(st['per_question'])}")
+    return lines
