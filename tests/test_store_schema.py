@@ -54,7 +54,7 @@ def test_newer_store_is_a_one_line_error(tmp_path, write):
 
 
 @pytest.mark.parametrize("content, needle", [
-    (b"this is not sqlite at all" * 100, "is not a readable oversight-bench store"),
+    (b"this is not sqlite at all" * 100, "is damaged (file is not a database)"),  # the integrity check speaks first
     (None, "is not an oversight-bench store (tables: other)"),
 ])
 def test_foreign_database_is_a_one_line_error(tmp_path, content, needle):

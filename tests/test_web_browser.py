@@ -25,6 +25,7 @@ if not (CHROMIUM and DRIVER) and not IN_CI:
 webdriver = pytest.importorskip("selenium.webdriver") if not IN_CI else __import__("selenium.webdriver").webdriver
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
@@ -45,7 +46,8 @@ def submit(drv, button_id: str) -> None:
     """Click a form's button and wait for the next page to load."""
     page = drv.find_element(By.TAG_NAME, "html")
     drv.find_element(By.ID, button_id).click()
-    WebDriverWait(drv, 60).until(EC.staleness_of(page))
+    # chromedriver may answer "node does not belong to the document" while the old page goes: poll again
+    WebDriverWait(drv, 60, ignored_exceptions=(WebDriverException,)).until(EC.staleness_of(page))
     WebDriverWait(drv, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
