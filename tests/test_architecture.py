@@ -173,7 +173,7 @@ def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
     store = Store.open(tmp_path / "run", write=True)
     try:
         runner = Runner(store, judge=models["judge"], agent=None, judge_name="j", agent_name="crossplay",
-                        options=ProtocolOptions(), seed=0, protocols={"procon": ProCon()},
+                        options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": ProCon()},
                         debaters={"x": (models["x"], 1), "y": (models["y"], 3)})
         q = Question(id="1", task="t", task_type="closed", question="?", correct="a", incorrect="b")
         ctx = JobContext(runner, Job("procon", q, "correct_first", debaters=("x", "y")), ProCon())

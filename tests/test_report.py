@@ -194,10 +194,12 @@ def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
 
     run = make_run(tmp_path / "run", judge="sim:judge-a,debias=True", n_questions=3)
     res = build_leaderboard([run], tmp_path / "lb")
-    assert res["runs"][0]["deviations"][0] == "rounds 2 (paper 3)"
+    (row,) = res["judges"]
+    assert row["judge"] == "sim:judge-a (debiased)" and "rounds 2 (paper 3)" in row["deviations"]
+    assert any(d.startswith("judge debiased") for d in row["deviations"])
     md = (tmp_path / "lb" / "leaderboard.md").read_text()
-    head = md.split("## By task type")[0]
-    assert "rounds 2 (paper 3)" in head and "judge debiased" in head
+    judge_row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-a"))
+    assert "rounds 2 (paper 3)" in judge_row and "judge debiased" in judge_row
     assert "sim:judge-a (debiased)" in md and "debias=True" not in md
     assert "rounds 2 (paper 3)" in (tmp_path / "lb" / "index.html").read_text()
     out = CliRunner().invoke(report, [str(run), "-o", str(tmp_path / "rep"), "--no-figures"])

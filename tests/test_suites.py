@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from oversight_bench import hookimpl
 from click.testing import CliRunner
 
 from helpers import DATA, REPO
@@ -39,6 +41,7 @@ class WordModel(Model):
 
 class WordPlugin:
     @staticmethod
+    @hookimpl
     def register_models(register):
         register("words", WordModel)
 

@@ -87,7 +87,7 @@ def test_version_is_stored_and_a_changed_task_refuses_resume(tmp_path):
     # the same YAML, reformatted and commented: the resume goes ahead
     (tasks / "tiny.yaml").write_text("# a comment\nversion: 2\nname: tiny\n" + BASE.replace("sample_size: 4", "sample_size:   4"))
     res = _run(tmp_path, tasks, out)
-    assert res.exit_code == 0 and "4 already stored" in res.output
+    assert res.exit_code == 0 and "8 already stored" in res.output  # 4 questions x both answer orders
     # a changed question source: refused in one line, exit 2, nothing written
     before = records(out)
     (tasks / "tiny.yaml").write_text("name: tiny\nversion: 2\n" + BASE.replace("incorrect: [bad1, bad2]", "incorrect: [bad1]"))

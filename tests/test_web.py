@@ -178,8 +178,9 @@ def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_p
     assert any(c["judge"] == "human:alice" and c["brier"] is not None for c in rep["calibration"])
     res = cli("leaderboard", str(out), str(source), "--output", str(tmp_path / "lb"))
     assert res.exit_code == 0, res.output
-    rows = json.loads((tmp_path / "lb" / "results.json").read_text())["rows"]
+    rows = json.loads((tmp_path / "lb" / "results.json").read_text())["judges"]
     assert {"human:alice", "scripted:default"} <= {r["judge"] for r in rows}  # a human row next to the LLM judge
+    assert next(r for r in rows if r["judge"] == "human:alice")["kind"] == "human"
 
 
 # -- study design -----------------------------------------------------------------------------------
