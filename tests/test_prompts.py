@@ -269,8 +269,9 @@ def _kind(protocol: str, tag: str) -> tuple[str, int | None]:
             "qa_without_article": "qa_without"}[base], None
 
 
-def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[str, int | None, str]]:
-    """(kind, round, prompt text) of every generate call of one run (rounds 3, best-of-2)."""
+def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[str, int | None, str, str]]:
+    """(kind, round, mode, prompt text) of every generate call of one run (rounds 3, best-of-2). The
+    open roles' own direct-QA answer is always asked in predict mode."""
     store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
     runner = Runner(store, judge=_model(_judge), agent=_model(_agent), judge_name="judge", agent_name="agent",
                     options=ProtocolOptions(rounds=3, best_of_n=2, judge_mode=mode), seed=1)
@@ -286,7 +287,8 @@ def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[s
         kind, round_no = _kind(protocol, call["tag"])
         if kind == "qa_with" and task != "extractive":
             kind = "qa_without"
-        out.append((kind, round_no, text_of(call["request"]["messages"][-1]["content"])))
+        out.append((kind, round_no, "predict" if call["tag"] == "agent_qa" else mode,
+                    text_of(call["request"]["messages"][-1]["content"])))
     store.close()
     return out
 
@@ -310,8 +312,8 @@ def test_every_instruction_in_every_prompt(tmp_path, protocol, task, mode):
     expected = set(EXPECTED[base])
     if protocol.startswith("open_"):
         expected.add(("qa_with" if task == "extractive" else "qa_without", None))
-    assert {(k, r) for k, r, _ in captured} == expected
-    failures = {(k, r): problems(k, task, r, mode, text) for k, r, text in captured}
+    assert {(k, r) for k, r, _, _ in captured} == expected
+    failures = {(k, r): problems(k, task, r, m, text) for k, r, m, text in captured}
     assert {key: ids for key, ids in failures.items() if ids} == {}
 
 
@@ -321,8 +323,8 @@ def test_every_registered_instruction_is_checked_somewhere(tmp_path):
     for protocol, task, mode in RUNS:
         if protocol.startswith("open_"):
             continue
-        for kind, round_no, _ in capture(tmp_path, protocol, task, mode):
-            used |= {i.id for i in applicable(kind, task, round_no, mode)}
+        for kind, round_no, m, _ in capture(tmp_path, protocol, task, mode):
+            used |= {i.id for i in applicable(kind, task, round_no, m)}
     assert set(BY_ID) - used == set()
 
 

@@ -396,7 +396,7 @@ def test_debias_averages_over_both_orders(tmp_path):
     assert [o["answer_order"] for o in orders] == ["correct_first", "correct_second"]
     assert [o["answer"] for o in orders] == [1, 1] and orders[1]["probs"] == [0.9, 0.1]
     swapped = next(p for p in prompts_of(bench.judge) if "1: green\n2: blue" in p)
-    assert 'Alice argues for answer 2: "blue". Bob argues for answer 1: "green".' in swapped
+    assert 'Alice argues for answer 2 and Bob argues for answer 1.' in swapped
     assert sorted(t for t in bench.tags() if t.startswith("judge")) == [
         "judge", "judge/probs", "judge/swapped", "judge/swapped/probs"]
 
