@@ -1,5 +1,8 @@
 """Turn processing edge cases: thinking split, word limit, passage verification, answer parsing."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from oversight_bench.processing import (NO_ARGUMENT, limit_words, parse_answer, parse_choice, parse_letter,
@@ -147,3 +150,23 @@ def test_process_turn_without_an_argument_shows_the_notice(raw):
 ])
 def test_parse_letter(text, n, expected):
     assert parse_letter(text, n) == expected
+
+
+# -- real outputs of the local models (tests/fixtures/real_agent_outputs.json) ----------------------
+
+REAL = json.loads((Path(__file__).parent / "fixtures" / "real_agent_outputs.json").read_text(encoding="utf-8"))
+REAL_ARTICLE = REAL["article"]  # the synthetic article the prompts showed (no dataset text)
+
+
+@pytest.mark.parametrize("case", REAL["outputs"], ids=lambda c: c["id"])
+def test_private_thinking_of_real_outputs_never_shown(case):
+    """Raw turns of the local models: what others see holds none of the private text, and either
+    the argument or the fixed notice."""
+    for article in (REAL_ARTICLE, None):
+        shown = process_turn(case["raw"], article)
+        for private in case["private"]:
+            assert private not in shown
+        if case["shown"] == "NO_ARGUMENT":
+            assert shown == NO_ARGUMENT
+        else:
+            assert case["shown"] in shown and not shown.lower().startswith("thinking")

@@ -2,7 +2,9 @@
 
 import asyncio
 import itertools
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -518,3 +520,24 @@ def test_no_system_role_anywhere(tmp_path):
     bench.run("consultancy", assignment="correct")
     bench.run("debate")
     assert {m["role"] for c in bench.agent.calls + bench.judge.calls for m in c["messages"]} == {"user"}
+
+
+def test_real_model_outputs_never_show_thinking_to_judge_or_opponent(tmp_path):
+    """The raw turns of the local models (tests/fixtures/real_agent_outputs.json) replayed as a
+    debate: no private snippet reaches the judge, the opponent or the best-of-N scorer."""
+    real = json.loads((Path(__file__).parent / "fixtures" / "real_agent_outputs.json").read_text(encoding="utf-8"))
+    cases = real["outputs"]
+    replay = itertools.cycle([c["raw"] for c in cases])
+    q = Question("r1", "toy", "extractive", "Why did the lamp fail?", "late oil", "neglect", article=real["article"])
+
+    def agent(prompt, n):
+        return ["Answer: a"] if "most persuasive" in prompt else [next(replay) for _ in range(n)]
+
+    bench = Bench(tmp_path, agent=scripted(agent), rounds=3, best_of_n=2)
+    turns, _ = bench.run("debate", q)
+    seen = prompts_of(bench.judge) + prompts_of(bench.agent)
+    for case in cases:
+        for private in case["private"]:
+            assert not any(private in p for p in seen), (case["id"], private)
+    assert len(cases) <= 12  # 3 rounds x 2 debaters x 2 samples: every case is drawn and scored
+    assert all(any(t.content == c["raw"] for c in cases) for t in turns)  # the record keeps the raw turn
