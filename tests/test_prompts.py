@@ -184,7 +184,7 @@ INSTRUCTIONS = [
     ins("djudge.sides", "H.4", DEBATE_JUDGES, "Alice argues for answer 1 and Bob argues for answer 2."),
     ins("judge.transcript", "H.3, H.4", CONSULTANCY_JUDGES | DEBATE_JUDGES, "<transcript>", "End of transcript."),
     ins("bon.transcript_so_far", "H.7", "bon", "The transcript of the debate so far:"),
-    ins("cjudge.ask_question", "H.3", "consultancy_question", "Pick a question with real impact to put to the consultant",
+    ins("cjudge.ask_question", "H.3", "consultancy_question", "Pick a question with real impact to ask the consultant",
         "in the second person", "Why do you claim that"),
     ins("cjudge.distrust_unverified", "H.3.1", "consultancy_question", "unverified quotes deserve no trust",
         tasks=EXTRACTIVE),
@@ -247,7 +247,7 @@ def _agent(prompt: str, n: int) -> list[str]:
 
 
 def _judge(prompt: str, n: int) -> list[str]:
-    return ["Why do you claim that?"] * n if "put to the consultant" in prompt else ["Answer: 1"] * n
+    return ["Why do you claim that?"] * n if "to ask the consultant" in prompt else ["Answer: 1"] * n
 
 
 def _model(fn, options=",images=true") -> ScriptedModel:
