@@ -2,8 +2,9 @@
 
 Simultaneous turns (default): both debaters see only the previous rounds. Sequential: Bob also sees
 Alice's argument of the current round. Only processed text (the argument alone, cut to the word
-limit only with `truncate_words`, passages verified) reaches the opponent and the judge, who reads the whole transcript and asks
-nothing, so stored debates can be re-judged.
+limit only with `truncate_words`, passages verified) reaches the opponent and the judge, who reads
+the whole transcript and asks nothing, so stored debates can be re-judged. With best-of-N, the
+debater model picks among its samples with the H.7 scorer prompt (`prompts.best_of_n_prompt`).
 """
 
 from __future__ import annotations
