@@ -72,8 +72,8 @@ def canned_reply(messages: list[dict], i: int, seed: int) -> str:
         return (f"Thinking: the strongest point is {h % 97}.\n"
                 f"Argument: My answer is correct because of reason {h % 89}, which the other side ignores.")
     low = last.lower()
-    if "most persuasive" in low:
-        return f"Answer: {1 + h % 2}"
+    if "most persuasive" in low:  # the best-of-N scorer answers with a letter (H.7)
+        return f"Answer: {'ab'[h % 2]}"
     if "ask" in low and "question" in low and "Answer:" not in last[-200:]:
         return "Why do you claim that your answer is correct?"
     return f"Answer: {1 + h % 2}"

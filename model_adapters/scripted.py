@@ -35,8 +35,8 @@ def default_script(messages, n, seed):
         h = _digest(messages) + i + (seed or 0)
         if "Argument:" in prompt and "Thinking:" in prompt:
             outs.append(f"Thinking: private plan {h % 97}.\nArgument: My answer is right because of reason {h % 89}.")
-        elif "most persuasive" in prompt.lower():
-            outs.append(f"Answer: {1 + h % 2}")
+        elif "most persuasive" in prompt.lower():  # the best-of-N scorer answers with a letter (H.7)
+            outs.append(f"Answer: {'ab'[h % 2]}")
         elif "ask" in prompt.lower() and "question" in prompt.lower() and "Answer:" not in prompt[-200:]:
             outs.append("Why do you claim that your answer is correct?")
         else:

@@ -1,7 +1,8 @@
 """Pure text processing of agent and judge outputs (seed Appendix I.1).
 
-Before anyone else sees an agent turn, its private `Thinking:` section is removed, the argument is
-cut to the word limit and, on extractive tasks, every `<passage>` is checked against the article.
+Before anyone else sees an agent turn, everything but its `Argument:` section is removed (a turn
+without one shows `NO_ARGUMENT`; see `split_thinking`), the argument is cut to the word limit only
+when asked (`truncate_words`), and on extractive tasks every `<passage>` is checked against the article.
 The judge's reply is parsed strictly: an answer that is not clearly 1 or 2 is invalid, never guessed.
 
 Passage verification rules (the judge relies on them, so they are deliberately strict):
@@ -28,8 +29,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# A section header at the start of a line: "Thinking:", "**Argument:**", "## Argument:", "> Thinking:".
 _HEADER = re.compile(r"^[ \t>#*_]*(thinking|argument)[ \t*_]*:[ \t*_]*", re.IGNORECASE | re.MULTILINE)
-_INLINE_ARGUMENT = re.compile(r"argument[ \t*_]*:[ \t*_]*", re.IGNORECASE)
+# "Argument:" inside a line counts only capitalised as asked ("Argument:"/"ARGUMENT:"), so prose such as
+# "Bob's argument: weak" in the planning stays private.
+_INLINE_ARGUMENT = re.compile(r"(?<![\w'])[*_]*(?:Argument|ARGUMENT)[ \t*_]*:[ \t*_]*")
+# "Thinking:" anywhere, any case: inside an argument it always starts private text.
+_ANY_THINKING = re.compile(r"[*_#]*\bthinking[ \t*_]*:", re.IGNORECASE)
 _PASSAGE_TAG = re.compile(r"<\s*(/?)\s*(?:[vu]\s*[_\-\s]\s*)?passage\b([^<>]*)>", re.IGNORECASE)
 #: the checker's own marks (`<v_passage>`, `<u_passage>` and look-alikes), which no agent may write
 _MARK_TAG = re.compile(r"<\s*/?\s*[vu]\s*[_\-\s]\s*passage\b[^<>]*>", re.IGNORECASE)
@@ -37,35 +43,43 @@ _ANSWER = re.compile(r"\banswer\b[ \t*_]*[:：]", re.IGNORECASE)
 # what follows "Answer:": optional markdown/brackets, a number, optional closing brackets
 _CHOICE = re.compile(r"[\s*_\"'`]*[<\[(]?[ \t]*(\d+(?:\.\d+)?)[ \t]*[>\])]?")
 _ALTERNATIVE = re.compile(r"[ \t*_]*(?:\||/|\bor\b|\band\b|,|-)[ \t*_<\[(]*\d", re.IGNORECASE)
+_LETTER = re.compile(r"[\s*_\"'`]*[<\[(]?[ \t]*([a-z])(?![\w'])[ \t]*[>\])]?\.?", re.IGNORECASE)
+_LETTER_ALTERNATIVE = re.compile(r"[ \t*_]*(?:\||/|\bor\b|\band\b|,|-)[ \t*_<\[(]*[a-z](?![\w'])", re.IGNORECASE)
+
+#: What the judge and the opponent see of a turn without a usable argument (see `split_thinking`).
+NO_ARGUMENT = "[no argument was given in this turn]"
+
+
+def _argument_start(text: str) -> tuple[int, int] | None:
+    """(header start, body start) of the argument: the last line-start `Argument:` header, else the
+    last capitalised inline one; None when the output has no argument section."""
+    line_start = [m for m in _HEADER.finditer(text) if m.group(1).lower() == "argument"]
+    found = line_start or list(_INLINE_ARGUMENT.finditer(text))
+    return (found[-1].start(), found[-1].end()) if found else None
 
 
 def split_thinking(text: str) -> tuple[str, str]:
-    """(thinking, argument) of an agent output.
+    """(private, argument) of an agent output; only the argument may reach anyone else.
 
-    The argument starts after the last line-start `Argument:` header (or, failing that, the last
-    inline one), so planning notes that mention "argument:" earlier stay private. A `Thinking:`
-    header after the argument ends it. Without any `Argument:` header, a `Thinking:` section runs to
-    the end (nothing private leaks) and only text before it is the argument; text with no headers at
-    all is entirely argument.
+    The argument is the text after the last `Argument:` header (a line-start one; failing that, the
+    last capitalised inline `Argument:`), so a draft or a header quoted in the planning stays private.
+    Inside the argument, the first `Thinking:` (line start or inline, any case) ends it: what follows
+    is private. Everything else is private too: text before the header, and the whole output when it
+    has no `Argument:` section at all (a model that skips the format may be thinking aloud, and the
+    judge must never read private planning). The argument is then empty, and `process_turn` shows
+    `NO_ARGUMENT` in its place.
     """
-    headers = list(_HEADER.finditer(text))
-    arg_headers = [m for m in headers if m.group(1).lower() == "argument"]
-    if arg_headers:
-        start, body = arg_headers[-1].start(), arg_headers[-1].end()
-    else:
-        inline = list(_INLINE_ARGUMENT.finditer(text))
-        start, body = (inline[-1].start(), inline[-1].end()) if inline else (None, None)
-    if start is None:
-        think = next((m for m in headers if m.group(1).lower() == "thinking"), None)
-        if think is None:
-            return "", text.strip()
-        return text[think.end():].strip(), text[:think.start()].strip()
-    later_thinking = next((m for m in headers if m.group(1).lower() == "thinking" and m.start() >= body), None)
-    end = later_thinking.start() if later_thinking else len(text)
-    thinking = _HEADER.sub("", text[:start], count=1) if text[:start].strip() else ""
-    if later_thinking:
-        thinking = (thinking + "\n" + text[later_thinking.end():]).strip()
-    return thinking.strip(), text[body:end].strip()
+    found = _argument_start(text)
+    if found is None:
+        return _HEADER.sub("", text, count=1).strip(), ""
+    start, body = found
+    argument = text[body:]
+    thinking_inside = _ANY_THINKING.search(argument)
+    private = [_HEADER.sub("", text[:start], count=1)]
+    if thinking_inside:
+        private.append(argument[thinking_inside.end():])
+        argument = argument[:thinking_inside.start()]
+    return "\n".join(p.strip() for p in private if p.strip()), argument.strip()
 
 
 def word_count(text: str) -> int:
@@ -162,26 +176,55 @@ def parse_answer(text: str) -> int | None:
     return parse_choice(text, 2)
 
 
-def turn_notes(text: str, word_limit: int) -> dict[str, object]:
-    """What went wrong with an agent output's format, for the turn record (empty when nothing)."""
+def turn_notes(text: str, word_limit: int, truncate: bool = False) -> dict[str, object]:
+    """What went wrong with an agent output's format, for the turn record (empty when nothing):
+    `empty_output`, `no_argument_section` (others see `NO_ARGUMENT`), `thinking_in_argument` (the
+    part from `Thinking:` on was withheld), `empty_argument` (nothing left to show: `NO_ARGUMENT`),
+    `over_word_limit` (words in an argument longer than asked) or, with `truncate`,
+    `truncated_from_words` (the same count, and the argument was cut)."""
     notes: dict[str, object] = {}
+    argument = split_thinking(text)[1]
+    found = _argument_start(text)
     if not text.strip():
         notes["empty_output"] = True
-    elif not _HEADER.search(text) and not _INLINE_ARGUMENT.search(text):
-        notes["no_headers"] = True
-    elif not any(m.group(1).lower() == "argument" for m in _HEADER.finditer(text)) and not _INLINE_ARGUMENT.search(text):
+    elif found is None:
         notes["no_argument_section"] = True
-    words = word_count(split_thinking(text)[1])
+    else:
+        if _ANY_THINKING.search(text[found[1]:]):
+            notes["thinking_in_argument"] = True
+        if not argument:
+            notes["empty_argument"] = True
+    words = word_count(argument)
     if words > word_limit:
-        notes["truncated_from_words"] = words
+        notes["truncated_from_words" if truncate else "over_word_limit"] = words
     return notes
 
 
-def process_turn(text: str, article: str | None, word_limit: int, *, truncate: bool = True) -> str:
-    """What the judge and the opponent see of an agent turn: thinking stripped, argument cut to
-    `word_limit` words when `truncate` (the option `truncate_words`; the paper asks for the limit in
-    the prompt and does not cut), passages verified when there is an article."""
+def process_turn(text: str, article: str | None, word_limit: int | None = None) -> str:
+    """What the judge and the opponent see of an agent turn: the argument only (`split_thinking`;
+    `NO_ARGUMENT` when there is none), cut to `word_limit` words when one is given (the paper only
+    asks for the limit, so callers pass one only when the `truncate_words` option is on), passages
+    verified when there is an article (on other tasks no agent-written mark survives)."""
     argument = split_thinking(text)[1]
-    if truncate:
+    if not argument:
+        return NO_ARGUMENT
+    if word_limit is not None:
         argument = limit_words(argument, word_limit)
     return verify_passages(argument, article) if article is not None else strip_passage_tags(argument)
+
+
+def parse_letter(text: str, n: int) -> int | None:
+    """The option chosen in `Answer: x` with x one of the first n letters (a, b, c, ...), as 1..n;
+    None when invalid. The rules are `parse_choice`'s with letters for numbers: the last "Answer:"
+    decides; upper case, brackets and markdown are accepted; a letter beyond the n-th, several letters
+    ("Answer: a or b") or no "Answer:" are invalid."""
+    last: str | None = None
+    for m in _ANSWER.finditer(text):
+        rest = text[m.end():]
+        choice = _LETTER.match(rest)
+        if choice:
+            last = "ambiguous" if _LETTER_ALTERNATIVE.match(rest[choice.end():]) else choice.group(1).lower()
+    if last is None or len(last) != 1:
+        return None
+    index = ord(last) - ord("a") + 1
+    return index if 1 <= index <= n else None

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Message
-from oversight_bench.processing import parse_answer, parse_choice, process_turn, turn_notes
+from oversight_bench.processing import parse_answer, parse_letter, process_turn, turn_notes
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
 from oversight_bench.questions import ORDERS, Question, correct_index, other_order
 from protocol_plugins import prompts
@@ -84,15 +84,14 @@ async def agent_turn(ctx: Context, job: Job, *, messages: list[Message], round_n
     n = ctx.best_of_n(speaker) if pick_prompt is not None else 1
     texts = (await ctx.generate("agent", messages, n=n, tag=tag, speaker=speaker))[:n] or [""]
     article = agent_article(job.question)
-    cut = ctx.options.truncate_words
-    shown = [process_turn(t, article, ctx.options.word_limit, truncate=cut) for t in texts]
+    # The paper asks for the word limit and does not cut; `truncate_words` (ProtocolOptions) also cuts.
+    truncate = ctx.options.truncate_words
+    shown = [process_turn(t, article, ctx.options.word_limit if truncate else None) for t in texts]
     extra: dict[str, Any] = {}
     chosen = 0
     if len(texts) > 1 and pick_prompt is not None:
         chosen, extra["best_of_n"] = await pick_most_persuasive(ctx, pick_prompt(shown), texts, tag, speaker)
-    notes = turn_notes(texts[chosen], ctx.options.word_limit)
-    if not cut and "truncated_from_words" in notes:  # over the limit, shown whole (the paper does not cut)
-        notes["over_word_limit"] = notes.pop("truncated_from_words")
+    notes = turn_notes(texts[chosen], ctx.options.word_limit, truncate)
     if notes:
         extra["format"] = notes
     return Turn(round_no, role, speaker, texts[chosen], shown[chosen], defends, extra)
@@ -100,12 +99,12 @@ async def agent_turn(ctx: Context, job: Job, *, messages: list[Message], round_n
 
 async def pick_most_persuasive(ctx: Context, messages: list[Message], texts: list[str], tag: str,
                                speaker: str | None = None) -> tuple[int, dict]:
-    """Ask the debater model which sample is most persuasive (seed Appendix H.7). An unparseable pick
-    falls back to the first sample and says so in the record. The pick is a judgement, so it uses the
-    judge's sampling settings."""
+    """Ask the debater model which sample is most persuasive (H.7 scorer prompt, §4.1: the debater
+    model picks), answered "Answer: <letter>". An unparseable pick falls back to the first sample and
+    says so in the record. The pick is a judgement, so it uses the judge's sampling settings."""
     raw = (await ctx.generate("agent", messages, tag=f"bon_pick/{tag}", temperature=ctx.options.judge_temperature,
                               max_tokens=ctx.options.judge_max_tokens, speaker=speaker) or [""])[0]
-    pick = parse_choice(raw, len(texts))
+    pick = parse_letter(raw, len(texts))
     info: dict[str, Any] = {"samples": texts, "pick_raw": raw, "picked": pick or 1}
     if pick is None:
         info["pick_fallback"] = True

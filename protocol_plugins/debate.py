@@ -1,9 +1,10 @@
 """Assigned-role debate (§3.2.2): Alice defends answer 1, Bob answer 2, for `rounds` rounds.
 
 Simultaneous turns (default): both debaters see only the previous rounds. Sequential: Bob also sees
-Alice's argument of the current round. Only processed text (thinking stripped, words limited,
-passages verified) reaches the opponent and the judge, who reads the whole transcript and asks
-nothing, so stored debates can be re-judged.
+Alice's argument of the current round. Only processed text (the argument alone, cut to the word
+limit only with `truncate_words`, passages verified) reaches the opponent and the judge, who reads
+the whole transcript and asks nothing, so stored debates can be re-judged. With best-of-N, the
+debater model picks among its samples with the H.7 scorer prompt (`prompts.best_of_n_prompt`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class Debate(Protocol):
 
         def pick_prompt(candidates: list[str]):
             return user_message(ctx, "agent", q, prompts.best_of_n_prompt(
-                name=name, question=q, answers=job.answers, defends=defends, extractive=article is not None,
+                name=name, question=q, answers=job.answers, sides=DEBATERS, extractive=article is not None,
                 transcript=transcript, candidates=candidates))
 
         return await agent_turn(ctx, job, messages=user_message(ctx, "agent", q, text), round_no=round_no,

@@ -84,8 +84,8 @@ def test_truncate_words_decides_whether_the_argument_is_cut(tmp_path):
     from oversight_bench.processing import process_turn
 
     long = "Thinking: plan.\nArgument: " + " ".join(f"w{i}" for i in range(30))
-    assert len(process_turn(long, None, 10).split()) == 10  # truncate (the old behaviour) on request
-    assert len(process_turn(long, None, 10, truncate=False).split()) == 30
+    assert len(process_turn(long, None, 10).split()) == 10  # a limit given: cut (truncate_words=true)
+    assert len(process_turn(long, None).split()) == 30  # none given: shown whole (the paper's default)
 
 
 def test_variants_expand_into_one_run_each():

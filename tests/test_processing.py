@@ -1,9 +1,12 @@
 """Turn processing edge cases: thinking split, word limit, passage verification, answer parsing."""
 
+import json
+from pathlib import Path
+
 import pytest
 
-from oversight_bench.processing import (limit_words, parse_answer, parse_choice, process_turn, split_thinking,
-                                        turn_notes, verify_passages)
+from oversight_bench.processing import (NO_ARGUMENT, limit_words, parse_answer, parse_choice, parse_letter,
+                                        process_turn, split_thinking, turn_notes, verify_passages)
 
 ARTICLE = "The quick brown fox jumps over the lazy dog.\nCaf\u00e9 au lait costs  two coins."
 
@@ -55,8 +58,15 @@ def test_parse_choice_allows_n_options():
     ("Thinking: s\nArgument: draft\nArgument: final", ("s\nArgument: draft", "final")),
     ("Argument: public\nThinking: afterthought", ("afterthought", "public")),
     ("Thinking: secret Argument: inline public", ("secret", "inline public")),
-    ("Just an argument with no headers.", ("", "Just an argument with no headers.")),
+    # no "Argument:" section: everything is private (the judge sees NO_ARGUMENT)
+    ("Just an argument with no headers.", ("Just an argument with no headers.", "")),
     ("Thinking: only private text, no argument", ("only private text, no argument", "")),
+    ("Thinking: Bob's argument: weak", ("Bob's argument: weak", "")),  # lower-case "argument:" is prose
+    # "Thinking:" inside the argument ends it, inline or at a line start
+    ("Argument: Thinking: \n1. Bob's plan is weak", ("1. Bob's plan is weak", "")),
+    ("Argument: public. Thinking: private", ("private", "public.")),
+    ("Argument: public\n**Thinking**: private", ("private", "public")),
+    ("Thinking: a\nArgument: public\nthinking: b", ("a\nb", "public")),
     ("", ("", "")),
 ])
 def test_split_thinking(text, expected):
@@ -65,9 +75,12 @@ def test_split_thinking(text, expected):
 
 def test_turn_notes_record_malformed_output():
     assert turn_notes("", 150) == {"empty_output": True}
-    assert turn_notes("plain text", 150) == {"no_headers": True}
+    assert turn_notes("plain text", 150) == {"no_argument_section": True}
     assert turn_notes("Thinking: only this", 150) == {"no_argument_section": True}
-    assert turn_notes("Thinking: t\nArgument: " + "w " * 20, 10) == {"truncated_from_words": 20}
+    assert turn_notes("Argument: Thinking: 1. plan", 150) == {"thinking_in_argument": True, "empty_argument": True}
+    assert turn_notes("Argument: case. Thinking: plan", 150) == {"thinking_in_argument": True}
+    assert turn_notes("Thinking: t\nArgument: " + "w " * 20, 10) == {"over_word_limit": 20}
+    assert turn_notes("Thinking: t\nArgument: " + "w " * 20, 10, truncate=True) == {"truncated_from_words": 20}
     assert turn_notes("Thinking: t\nArgument: fine", 150) == {}
 
 
@@ -120,4 +133,40 @@ def test_process_turn_strips_thinking_limits_words_and_verifies():
     raw = "Thinking: SECRET <passage>lazy dog</passage>\nArgument: one two <passage>lazy dog</passage> three four"
     assert process_turn(raw, ARTICLE, 4) == "one two <v_passage>lazy dog</v_passage>"
     assert process_turn(raw, None, 4) == "one two <passage>lazy dog</passage>"
+    assert process_turn(raw, None) == "one two <passage>lazy dog</passage> three four"  # no limit: no cut
     assert "SECRET" not in process_turn(raw, ARTICLE, 150)
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "no headers at all", "Thinking: plan only", "Argument: Thinking: plan"])
+def test_process_turn_without_an_argument_shows_the_notice(raw):
+    assert process_turn(raw, ARTICLE) == NO_ARGUMENT and process_turn(raw, None, 150) == NO_ARGUMENT
+
+
+@pytest.mark.parametrize("text, n, expected", [
+    ("Answer: a", 4, 1), ("Answer: d", 4, 4), ("answer: C", 4, 3), ("**Answer:** (b)", 4, 2), ("Answer: [b].", 4, 2),
+    ("Answer: b, because it quotes the article", 4, 2), ("Answer: x where x is one of a, b\nAnswer: c", 4, 3),
+    ("Answer: e", 4, None), ("Answer: c", 2, None), ("Answer: a or b", 4, None), ("Answer: a, b", 4, None),
+    ("Answer: 2", 4, None), ("Answer: alpha", 4, None), ("b", 4, None), ("The best is b.", 4, None), ("", 4, None),
+])
+def test_parse_letter(text, n, expected):
+    assert parse_letter(text, n) == expected
+
+
+# -- real outputs of the local models (tests/fixtures/real_agent_outputs.json) ----------------------
+
+REAL = json.loads((Path(__file__).parent / "fixtures" / "real_agent_outputs.json").read_text(encoding="utf-8"))
+REAL_ARTICLE = REAL["article"]  # the synthetic article the prompts showed (no dataset text)
+
+
+@pytest.mark.parametrize("case", REAL["outputs"], ids=lambda c: c["id"])
+def test_private_thinking_of_real_outputs_never_shown(case):
+    """Raw turns of the local models: what others see holds none of the private text, and either
+    the argument or the fixed notice."""
+    for article in (REAL_ARTICLE, None):
+        shown = process_turn(case["raw"], article)
+        for private in case["private"]:
+            assert private not in shown
+        if case["shown"] == "NO_ARGUMENT":
+            assert shown == NO_ARGUMENT
+        else:
+            assert case["shown"] in shown and not shown.lower().startswith("thinking")

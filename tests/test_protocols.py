@@ -2,13 +2,16 @@
 
 import asyncio
 import itertools
+import json
 import re
+from pathlib import Path
 
 import pytest
 
 from model_adapters.scripted import ScriptedModel, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
+from oversight_bench.processing import NO_ARGUMENT
 from oversight_bench.protocol import Job, ProtocolOptions
 from oversight_bench.questions import Image, Question
 from oversight_bench.runner import JobContext, Runner
@@ -35,16 +38,25 @@ def prompts_of(model: ScriptedModel, kind: str = "generate") -> list[str]:
     return [text_of(c["messages"][-1]["content"]) for c in model.calls if c["kind"] == kind]
 
 
-TURN = re.compile(r"Complete round (\d+) of the (?:debate as (\w+)|consultancy)")
+SPEAKER = re.compile(r"expert (?:debater|consultant) named (\w+)")
 
 
-def agent_fn(body: str = "", qa: str = "Answer: 1", pick: str = "Answer: 1"):
+def turn_of(prompt: str) -> tuple[str, int] | None:
+    """(speaker, round) of an agent prompt: the round is one more than the speaker's turns in the
+    transcript shown to it (the prompt itself does not number rounds, as in the paper)."""
+    m = SPEAKER.search(prompt)
+    if not m or "most persuasive" in prompt:
+        return None
+    return m.group(1), prompt.count(f"{m.group(1)} (round ") + 1
+
+
+def agent_fn(body: str = "", qa: str = "Answer: 1", pick: str = "Answer: a"):
     """Arguments name their speaker and round, so tests can see where each one travelled."""
     def fn(prompt, n):
-        m = TURN.search(prompt)
-        if m:
-            who = m.group(2) or "Consultant"
-            return [f"Thinking: SECRET-{who}-r{m.group(1)}\nArgument: ARG-{who}-r{m.group(1)} {body}".strip()] * n
+        turn = turn_of(prompt)
+        if turn:
+            who, r = turn
+            return [f"Thinking: SECRET-{who}-r{r}\nArgument: ARG-{who}-r{r} {body}".strip()] * n
         if "most persuasive" in prompt:
             return [pick] * n
         return [qa] * n
@@ -53,7 +65,7 @@ def agent_fn(body: str = "", qa: str = "Answer: 1", pick: str = "Answer: 1"):
 
 def judge_fn(answer: str = "Answer: 1"):
     def fn(prompt, n):
-        if "impactful question" in prompt:
+        if "question with real impact" in prompt:
             return [f"Why do you claim that QUESTION-{prompt.count('Judge (question after')+1} holds?"] * n
         return [answer] * n
     return fn
@@ -84,9 +96,8 @@ class Bench:
 
 
 def agent_prompt(model, who, round_no):
-    pattern = f"Complete round {round_no} of the " + ("consultancy" if who == "Consultant" else f"debate as {who}")
-    found = [p for p in prompts_of(model) if pattern in p]
-    assert len(found) == 1, pattern
+    found = [p for p in prompts_of(model) if turn_of(p) == (who, round_no)]
+    assert len(found) == 1, (who, round_no)
     return found[0]
 
 
@@ -106,7 +117,7 @@ def test_qa_without_article_prompt_and_decision(tmp_path):
     turns, decision = bench.run("qa_without_article", EXTRACTIVE, "correct_second")
     prompt = prompts_of(bench.judge)[0]
     assert turns == [] and ARTICLE not in prompt
-    assert "1: green\n2: blue" in prompt and "random" in prompt and "Answer: <1|2>" in prompt
+    assert "1: green\n2: blue" in prompt and "order is random" in prompt and "Answer: <1|2>" in prompt
     assert (decision.answer, decision.correct, decision.probs) == (2, True, None)
     assert bench.tags() == ["judge"]
     assert bench.agent.calls == []
@@ -128,14 +139,14 @@ def test_invalid_judge_answer_is_recorded_not_guessed(tmp_path):
 def test_cot_mode_asks_for_reasoning_and_records_no_probs(tmp_path):
     bench = Bench(tmp_path, judge_options=",logprobs=true", judge_mode="cot")
     _, decision = bench.run("qa_without_article")
-    assert "First explain your reasoning" in prompts_of(bench.judge)[0]
+    assert "Start by setting out your reasoning" in prompts_of(bench.judge)[0]
     assert decision.probs is None and prompts_of(bench.judge, "choice_probs") == []
 
 
 def test_predict_mode_records_probs_with_one_call_each(tmp_path):
     bench = Bench(tmp_path, judge_options=",logprobs=true")
     _, decision = bench.run("qa_without_article")
-    assert "Only state your answer" in prompts_of(bench.judge)[0]
+    assert "Reply with your answer only" in prompts_of(bench.judge)[0]
     assert len(prompts_of(bench.judge)) == 1 and len(prompts_of(bench.judge, "choice_probs")) == 1
     assert decision.probs is not None and sum(decision.probs) == pytest.approx(1)
 
@@ -177,10 +188,11 @@ def test_round_specific_debater_instructions(tmp_path):
     bench = Bench(tmp_path, rounds=3)
     bench.run("debate")
     r1, r2, r3 = (agent_prompt(bench.agent, "Alice", r) for r in (1, 2, 3))
-    assert "Plan an argument" in r1 and "passages from the article to use in your argument" in r1
-    assert "biggest flaws in your opponent's argument" in r2 and "disprove your opponent's argument" in r2
-    assert "critiques your opponent has made" in r3 and "disprove your opponent's critique" in r3
-    assert 'You have confirmed that you will argue that the answer to "What colour is the sky?" is "blue"' in r1
+    assert "Sketch, step by step" in r1 and "passages from the article for your argument" in r1
+    assert "build your opening argument" in r1 and "build your next argument" in r2 and "build your next argument" in r3
+    assert "largest weaknesses in your opponent's argument" in r2 and "refute your opponent's argument" in r2
+    assert "criticisms your opponent has made" in r3 and "refute your opponent's criticisms" in r3
+    assert 'arguing that the answer to "What colour is the sky?" is "blue" and not "green"' in r1
     assert "Thinking:" in r1 and "Argument:" in r1 and "150 words" in r1
 
 
@@ -218,16 +230,19 @@ def test_closed_tasks_have_no_article_and_no_passage_system(tmp_path):
     assert turns[0].shown == "ARG-Alice-r1 <passage>4</passage>"
 
 
-def test_word_limit_is_asked_and_cut_only_with_truncate_words(tmp_path):
+def test_word_limit_is_asked_not_cut_by_default(tmp_path):
+    """The paper asks for the word limit and does not cut (H intro); the record notes the overrun."""
     words = " ".join(f"w{i}" for i in range(300))
-    # the paper's default: the limit is asked for in the prompt, the argument is shown whole
-    bench = Bench(tmp_path / "ask", agent=scripted(agent_fn(words)), rounds=1, word_limit=20)
+    bench = Bench(tmp_path, agent=scripted(agent_fn(words)), rounds=1, word_limit=20)
     turns, _ = bench.run("debate", CLOSED)
-    assert len(turns[0].shown.split()) == 301 and turns[0].extra["format"]["over_word_limit"] == 301
-    assert "w299" in prompts_of(bench.judge)[0]
-    assert "20 words" in agent_prompt(bench.agent, "Alice", 1)
-    # truncate_words=true: what others see is cut at the limit
-    bench = Bench(tmp_path / "cut", agent=scripted(agent_fn(words)), rounds=1, word_limit=20, truncate_words=True)
+    assert turns[0].shown.endswith("w299") and "w299" in prompts_of(bench.judge)[0]
+    assert turns[0].extra["format"] == {"over_word_limit": 301}
+    assert "Keep each argument to 20 words or fewer" in agent_prompt(bench.agent, "Alice", 1)
+
+
+def test_truncate_words_cuts_what_others_see(tmp_path):
+    words = " ".join(f"w{i}" for i in range(300))
+    bench = Bench(tmp_path, agent=scripted(agent_fn(words)), rounds=1, word_limit=20, truncate_words=True)
     turns, _ = bench.run("debate", CLOSED)
     assert len(turns[0].shown.split()) == 20 and turns[0].shown.endswith("w18")
     assert turns[0].extra["format"]["truncated_from_words"] == 301
@@ -237,7 +252,7 @@ def test_word_limit_is_asked_and_cut_only_with_truncate_words(tmp_path):
 def test_best_of_n_samples_once_and_keeps_the_pick(tmp_path):
     def agent(prompt, n):
         if "most persuasive" in prompt:
-            return ["Response 3 is strongest. Answer: 3"]
+            return ["Response c is strongest. Answer: c"]
         return [f"Thinking: SECRET{i}\nArgument: SAMPLE-{i + 1}" for i in range(n)]
 
     bench = Bench(tmp_path, agent=scripted(agent), rounds=1, best_of_n=4)
@@ -246,27 +261,53 @@ def test_best_of_n_samples_once_and_keeps_the_pick(tmp_path):
     assert turns[0].shown == "SAMPLE-3" and turns[0].content == "Thinking: SECRET2\nArgument: SAMPLE-3"
     assert turns[0].extra["best_of_n"]["picked"] == 3 and "pick_fallback" not in turns[0].extra["best_of_n"]
     pick_prompt = next(p for p in prompts_of(bench.agent) if "most persuasive" in p)
-    assert "<response 4>\nSAMPLE-4\n</response 4>" in pick_prompt and "SECRET" not in pick_prompt
+    assert "d. <response>\nSAMPLE-4\n</response>" in pick_prompt and "SECRET" not in pick_prompt
     assert {"bon_pick/round1/Alice", "bon_pick/round1/Bob", "round1/Alice"} <= set(bench.tags())
 
 
-def test_best_of_n_unparseable_pick_falls_back_to_first(tmp_path):
+def test_best_of_n_scorer_is_the_debate_judge_prompt(tmp_path):
+    """H.7: the debate judge's prompt (quote rules on extractive tasks) for the transcript so far,
+    then the lettered candidates and a letter answer."""
     def agent(prompt, n):
         if "most persuasive" in prompt:
-            return ["They are all good."]
+            return ["Answer: b"]
+        turn = turn_of(prompt)
+        return [f"Thinking: SECRET\nArgument: {turn[0]}-r{turn[1]}-S{i} <passage>The sky is blue</passage>" for i in range(n)]
+
+    bench = Bench(tmp_path, agent=scripted(agent), rounds=2, best_of_n=2)
+    turns, _ = bench.run("debate")
+    picks = [p for p in prompts_of(bench.agent) if "most persuasive" in p]
+    assert len(picks) == 4
+    alice2 = next(p for p in picks if "candidate responses for Alice's next turn" in p and "Bob (round 1)" in p)
+    assert alice2.startswith("You are an expert judge of a debate")
+    assert "How quotes are checked" in alice2 and "Alice argues for answer 1 and Bob argues for answer 2." in alice2
+    assert "Bob-r1-S1 <v_passage>The sky is blue</v_passage>" in alice2  # the transcript so far, processed
+    assert "a. <response>\nAlice-r2-S0 <v_passage>The sky is blue</v_passage>\n</response>" in alice2
+    assert 'with x being one of a, b.' in alice2 and "SECRET" not in alice2
+    assert [t.shown.split()[0] for t in turns] == ["Alice-r1-S1", "Bob-r1-S1", "Alice-r2-S1", "Bob-r2-S1"]
+
+
+@pytest.mark.parametrize("reply, picked", [("Answer: 2", None), ("Answer: e", None), ("Answer: a or b", None),
+                                           ("**Answer:** (B)", 2), ("They are all good.", None)])
+def test_best_of_n_pick_is_parsed_strictly(tmp_path, reply, picked):
+    def agent(prompt, n):
+        if "most persuasive" in prompt:
+            return [reply]
         return [f"Thinking: t\nArgument: SAMPLE-{i + 1}" for i in range(n)]
 
     bench = Bench(tmp_path, agent=scripted(agent), rounds=1, best_of_n=2)
     turns, _ = bench.run("debate", CLOSED)
-    assert turns[0].shown == "SAMPLE-1"
-    assert turns[0].extra["best_of_n"]["pick_fallback"] is True
+    info = turns[0].extra["best_of_n"]
+    assert turns[0].shown == f"SAMPLE-{picked or 1}" and info["picked"] == (picked or 1)
+    assert info.get("pick_fallback", False) is (picked is None)
 
 
 def test_malformed_agent_output_is_recorded_not_fatal(tmp_path):
     outputs = iter(["", "Thinking: I forgot the argument"])
     bench = Bench(tmp_path, agent=scripted(lambda prompt, n: [next(outputs)]), rounds=1, turn_style="sequential")
     turns, decision = bench.run("debate", CLOSED)
-    assert [t.shown for t in turns] == ["", ""]
+    assert [t.shown for t in turns] == [NO_ARGUMENT, NO_ARGUMENT]
+    assert "I forgot" not in prompts_of(bench.judge)[0]
     assert turns[0].extra["format"] == {"empty_output": True}
     assert turns[1].extra["format"] == {"no_argument_section": True}
     assert decision.answer == 1
@@ -292,7 +333,7 @@ def test_consultancy_questions_reach_the_consultant(tmp_path):
     assert "QUESTION-1" not in agent_prompt(bench.agent, "Consultant", 1)
     assert "QUESTION-1" in agent_prompt(bench.agent, "Consultant", 2)
     assert "QUESTION-2" in agent_prompt(bench.agent, "Consultant", 3)
-    question_prompt = next(p for p in prompts_of(bench.judge) if "impactful question" in p)
+    question_prompt = next(p for p in prompts_of(bench.judge) if "question with real impact" in p)
     assert "second person" in question_prompt and "Why do you claim that" in question_prompt
     assert "SECRET" not in "".join(prompts_of(bench.judge))
     assert bench.tags() == ["round1/Consultant", "round1/question", "round2/Consultant", "round2/question",
@@ -308,7 +349,8 @@ def test_consultant_defends_its_assignment(tmp_path, order, assignment, defends,
     bench = Bench(tmp_path, rounds=1)
     turns, _ = bench.run("consultancy", order=order, assignment=assignment)
     assert turns[0].defends == defends
-    assert f'is "{text}" (answer {defends})' in agent_prompt(bench.agent, "Consultant", 1)
+    assert f'is "{text}" and not' in agent_prompt(bench.agent, "Consultant", 1)
+    assert f"<your_answer>{text}</your_answer>" in agent_prompt(bench.agent, "Consultant", 1)
     assert f'The consultant argues for answer {defends}: "{text}"' in prompts_of(bench.judge)[0]
 
 
@@ -349,7 +391,7 @@ def test_debias_averages_over_both_orders(tmp_path):
     assert [o["answer_order"] for o in orders] == ["correct_first", "correct_second"]
     assert [o["answer"] for o in orders] == [1, 1] and orders[1]["probs"] == [0.9, 0.1]
     swapped = next(p for p in prompts_of(bench.judge) if "1: green\n2: blue" in p)
-    assert 'Alice argues for answer 2: "blue". Bob argues for answer 1: "green".' in swapped
+    assert 'Alice argues for answer 2 and Bob argues for answer 1.' in swapped
     assert sorted(t for t in bench.tags() if t.startswith("judge")) == [
         "judge", "judge/probs", "judge/swapped", "judge/swapped/probs"]
 
@@ -471,3 +513,24 @@ def test_no_system_role_anywhere(tmp_path):
     bench.run("consultancy", assignment="correct")
     bench.run("debate")
     assert {m["role"] for c in bench.agent.calls + bench.judge.calls for m in c["messages"]} == {"user"}
+
+
+def test_real_model_outputs_never_show_thinking_to_judge_or_opponent(tmp_path):
+    """The raw turns of the local models (tests/fixtures/real_agent_outputs.json) replayed as a
+    debate: no private snippet reaches the judge, the opponent or the best-of-N scorer."""
+    real = json.loads((Path(__file__).parent / "fixtures" / "real_agent_outputs.json").read_text(encoding="utf-8"))
+    cases = real["outputs"]
+    replay = itertools.cycle([c["raw"] for c in cases])
+    q = Question("r1", "toy", "extractive", "Why did the lamp fail?", "late oil", "neglect", article=real["article"])
+
+    def agent(prompt, n):
+        return ["Answer: a"] if "most persuasive" in prompt else [next(replay) for _ in range(n)]
+
+    bench = Bench(tmp_path, agent=scripted(agent), rounds=3, best_of_n=2)
+    turns, _ = bench.run("debate", q)
+    seen = prompts_of(bench.judge) + prompts_of(bench.agent)
+    for case in cases:
+        for private in case["private"]:
+            assert not any(private in p for p in seen), (case["id"], private)
+    assert len(cases) <= 12  # 3 rounds x 2 debaters x 2 samples: every case is drawn and scored
+    assert all(any(t.content == c["raw"] for c in cases) for t in turns)  # the record keeps the raw turn
