@@ -274,12 +274,11 @@ def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[s
     open roles' own direct-QA answer is always asked in predict mode."""
     store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
     runner = Runner(store, judge=_model(_judge), agent=_model(_agent), judge_name="judge", agent_name="agent",
-                    options=ProtocolOptions(rounds=3, best_of_n=2, judge_mode=mode), seed=1)
-    runner._protocols = PROTOCOLS
+                    options=ProtocolOptions(rounds=3, best_of_n=2, judge_mode=mode), seed=1, protocols=PROTOCOLS)
     q = QUESTIONS[task]
     assignment = "correct" if protocol == "consultancy" else None
     job = Job(protocol, q, "correct_first", assignment)
-    asyncio.run(PROTOCOLS[protocol].run(JobContext(runner, job, protocol_lookup=PROTOCOLS), job))
+    asyncio.run(PROTOCOLS[protocol].run(JobContext(runner, job, PROTOCOLS[protocol]), job))
     out = []
     for call in store.iter_calls():
         if call["request"]["kind"] != "generate":
