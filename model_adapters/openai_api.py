@@ -165,7 +165,8 @@ class OpenAIModel(Model):
                           max_retries=self.max_retries, default_query=self._query or None, http_client=http)
             bare = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
             if self.azure:
-                self._client = openai.AsyncAzureOpenAI(azure_endpoint=bare, api_version=self.api_version, **common)
+                self._client = openai.AsyncAzureOpenAI(azure_endpoint=bare, azure_deployment=self.spec.model,
+                                                       api_version=self.api_version, **common)
             else:
                 self._client = openai.AsyncOpenAI(base_url=bare, **common)
             self._client_loop = loop
@@ -196,8 +197,9 @@ class OpenAIModel(Model):
         sent = [0]
         token = _SENT.set(sent)
         try:
-            response = await self._sdk().post("/chat/completions", cast_to=httpx.Response,
-                                              body={"model": self.spec.model, **self.params, **body})
+            # the body as bytes: the SDK would deep-copy and re-serialise a dict on every attempt
+            content = orjson.dumps({"model": self.spec.model, **self.params, **body})
+            response = await self._sdk().post("/chat/completions", cast_to=httpx.Response, content=content)
         except openai.APIError as exc:
             raise self._error(exc, sent[0]) from None
         finally:
