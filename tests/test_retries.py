@@ -234,3 +234,15 @@ def test_unreachable_server_is_one_line(retries_noted):
     msg = str(err.value)
     assert "APIConnectionError" in msg and "http://127.0.0.1:9/v1" in msg and "(after 2 attempts)" in msg
     assert "\n" not in msg and model.retries == 1 and len(retries_noted) == 1
+
+
+def test_cache_key_of_an_unchanged_request_is_what_it_was():
+    """The key below was computed by the hand-written client this backend replaced (same
+    fingerprint: model and base URL without credentials, query or trailing slash): a run stored
+    before re-runs without a call."""
+    from oversight_bench.store import canonical_json, request_key
+
+    m = _model("openai:gpt-4o-mini,base_url=http://127.0.0.1:8000/v1/,api_key=sk-abc,concurrency=64,logprobs=true")
+    req = {"kind": "generate", **m.request_fingerprint(), "messages": [{"role": "user", "content": "Is 2 + 2 = 4?"}],
+           "n": 1, "max_tokens": 64, "temperature": 0.0, "stop": None, "seed": 7}
+    assert request_key(canonical_json(req)) == "1e1f3fb1959982925bcfc2eb6892f8b07a1ed0b2fdc6d06cd0336a2665c59457"
