@@ -36,13 +36,13 @@ import json
 import math
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-import httpx2 as httpx
-import openai
 import orjson
-from openai.types.chat.completion_create_params import CompletionCreateParamsBase
+
+if TYPE_CHECKING:
+    import openai
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
@@ -53,11 +53,7 @@ OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "conc
 #: set per call by the protocols (or by the options above), never by a spec
 _HARNESS_PARAMS = {"model", "messages", "n", "max_tokens", "max_completion_tokens", "temperature", "stop", "seed",
                    "logprobs", "top_logprobs", "stream", "stream_options"}
-#: request parameters a spec may pass through by name: those the SDK's chat-completions call takes
-PASS_THROUGH = frozenset(CompletionCreateParamsBase.__required_keys__ | CompletionCreateParamsBase.__optional_keys__) - _HARNESS_PARAMS
 _EXTRA = "extra_body."
-#: errors every call of the run would get (a wrong key, model or URL): the run stops
-_FATAL = (openai.BadRequestError, openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
 #: the requests sent for the call in progress (a list, so the hooks can count into it)
 _SENT: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("openai_requests_sent", default=None)
@@ -76,6 +72,15 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def pass_through_params() -> frozenset[str]:
+    """Request parameters a spec may pass through by name: those the SDK's chat-completions call
+    takes. (The SDK is imported only when needed: 0.6 s of CPU, which a run whose calls are all
+    stored never pays.)"""
+    from openai.types.chat.completion_create_params import CompletionCreateParamsBase as P
+
+    return frozenset(P.__required_keys__ | P.__optional_keys__) - _HARNESS_PARAMS
+
+
 class OpenAIModel(Model):
     max_concurrency = 8
 
@@ -89,7 +94,7 @@ class OpenAIModel(Model):
                 continue
             if k.startswith(_EXTRA) and len(k) > len(_EXTRA):
                 self.params[k[len(_EXTRA):]] = v
-            elif k in PASS_THROUGH:
+            elif k in pass_through_params():
                 self.params[k] = v
             else:
                 unknown.append(k)
@@ -156,11 +161,14 @@ class OpenAIModel(Model):
     def _sdk(self) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
+            import httpx2
+            import openai
+
             parts = urlsplit(self.base_url)
             http = openai.DefaultAioHttpClient(
                 event_hooks={"request": [self._on_request], "response": [self._on_response]},
                 # the runner bounds the calls in flight; a smaller pool would queue them inside their timeout
-                limits=httpx.Limits(max_connections=max(1000, self.max_concurrency), max_keepalive_connections=100))
+                limits=httpx2.Limits(max_connections=max(1000, self.max_concurrency), max_keepalive_connections=100))
             common = dict(api_key=self._api_key, organization=self.spec.options.get("organization"),
                           project=self.spec.options.get("project"), timeout=self.timeout,
                           max_retries=self.max_retries, default_query=self._query or None, http_client=http)
@@ -190,17 +198,22 @@ class OpenAIModel(Model):
             try:
                 _loads(body)
             except ValueError:
-                raise httpx.DecodingError(f"the body is not JSON ({len(body)} bytes, cut off?)",
+                import httpx2
+
+                raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes, cut off?)",
                                           request=response.request) from None
 
     async def _create(self, body: dict[str, Any]) -> dict:
         """POST one chat completion through the SDK; its errors become one key-free line."""
+        import httpx2
+        import openai
+
         sent = [0]
         token = _SENT.set(sent)
         try:
             # the body as bytes: the SDK would deep-copy and re-serialise a dict on every attempt
             content = orjson.dumps({"model": self.spec.model, **self.params, **body})
-            response = await self._sdk().post("/chat/completions", cast_to=httpx.Response, content=content)
+            response = await self._sdk().post("/chat/completions", cast_to=httpx2.Response, content=content)
         except openai.APIError as exc:
             raise self._error(exc, sent[0]) from None
         finally:
@@ -212,6 +225,8 @@ class OpenAIModel(Model):
 
     def _error(self, exc: openai.APIError, attempts: int) -> Exception:
         """The SDK's error as one line: its class name, the HTTP status and the server's message."""
+        import openai
+
         after = f" (after {attempts} attempts)" if attempts > 1 else ""
         if isinstance(exc, openai.APIStatusError):
             body = exc.body
@@ -220,7 +235,8 @@ class OpenAIModel(Model):
             text = self.redact(f"{self.name}: {type(exc).__name__}: HTTP {exc.status_code}: {detail}{after}")
             # a wrong key, model or URL fails the run; anything else (413, 422, a 5xx that outlasted
             # the retries) fails this call's job only
-            return BenchError(text) if isinstance(exc, _FATAL) else RuntimeError(text)
+            fatal = (openai.BadRequestError, openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
+            return BenchError(text) if isinstance(exc, fatal) else RuntimeError(text)
         name, detail = type(exc).__name__, _one_line(exc.message)
         if isinstance(exc, openai.APIConnectionError):
             root = exc
