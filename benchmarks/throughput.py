@@ -17,7 +17,7 @@ written here whose documents are the exact prompts oversight-bench sent. Run-to-
 2-core machine is about ±0.01–0.03 of C/L, so each oversight-bench setting runs `--repeat` times
 (default 3) and the median run is reported, with the spread.
 
-    python benchmarks/throughput.py            # everything (about 6 minutes on 2 cores)
+    python benchmarks/throughput.py            # everything (12 minutes on 2 cores shared with other work)
     python benchmarks/throughput.py --quick    # C=64, L=200 ms vs lm-eval only (about a minute)
 
 The last line is `efficiency=<fraction of C/L at C=64, L=200 ms> ratio_vs_lmeval=<lm-eval
