@@ -2,8 +2,8 @@
 
 This measures HTTP clients alone (no harness, no store), each in a fresh process against the same
 fake server, so a throughput figure of the whole harness can be read against what its HTTP
-client allows. It is why the `openai:` backend posts over its own `http1` client (plain http) or
-aiohttp (https, proxies) rather than through the official `openai` client (`pip install -e
+client allows. The `openai:` backend is the `sdk-aiohttp-post` row: the official client on its
+aiohttp transport, posting through `post(..., cast_to=httpx.Response)` (`pip install -e
 '.[bench]'` installs every client measured):
 
 - `sdk-httpx`: `AsyncOpenAI().chat.completions.create` on the default httpx transport;
@@ -13,9 +13,7 @@ aiohttp (https, proxies) rather than through the official `openai` client (`pip 
 - `aiohttp`: a plain aiohttp session, as lm-eval's `local-chat-completions` does (and the
   `openai:` backend for https URLs and proxies);
 - `aiosonic`, `curl-cffi`: two other maintained async clients (pure Python; libcurl), to see
-  whether a library swap would buy anything;
-- `http1`: `model_adapters.http1.Client`, the `openai:` backend's client for plain-http URLs:
-  keep-alive HTTP/1.1 written straight to asyncio transports and parsed with httptools.
+  whether a library swap would buy anything.
 
 Each on asyncio and on uvloop. Figures: requests/s in the server's window, the fraction of C/L,
 and the client's CPU milliseconds per request.
@@ -38,30 +36,13 @@ sys.path.insert(0, str(HERE))
 
 from fake_openai_server import start_server  # noqa: E402
 
-VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "aiosonic", "curl-cffi", "http1")
-
-
-async def _drive_http1(url: str, C: int, n: int, body) -> None:
-    from model_adapters.http1 import Client
-
-    client = Client(url + "/chat/completions", {"Content-Type": "application/json"}, timeout=60)
-    sem = asyncio.Semaphore(C)
-
-    async def one(i):
-        async with sem:
-            r = await client.post(json.dumps(body(i)).encode())
-            json.loads(r.body)["choices"][0]["message"]["content"]
-
-    await asyncio.gather(*(one(i) for i in range(n)))
-    client.close()
+VARIANTS = ("sdk-httpx", "sdk-aiohttp", "sdk-aiohttp-post", "aiohttp", "aiosonic", "curl-cffi")
 
 
 async def _drive(variant: str, url: str, C: int, n: int) -> None:
     sem = asyncio.Semaphore(C)
     body = lambda i: {"model": "m", "messages": [{"role": "user", "content": f"Question {i}: 1 or 2?"}],  # noqa: E731
                       "max_tokens": 16, "temperature": 0.0}
-    if variant == "http1":
-        return await _drive_http1(url, C, n, body)
     if variant == "aiosonic":
         import aiosonic
 

@@ -11,7 +11,10 @@ A seeded fault mode makes a share of requests fail the ways real APIs do: 500s, 
 `Retry-After`, hangs past the client's timeout, dropped connections, unparseable JSON bodies, and
 empty, malformed or choice-less completions. Transport faults are drawn per (prompt, attempt) and stop after
 `max_faults` attempts of a prompt, so a client that retries always gets through; content faults
-are drawn per prompt, so they are stable and counted as invalid answers.
+are drawn per prompt, so they are stable and counted as invalid answers. A `script` instead gives
+the faults of each prompt's first attempts in order (`["429", "500"]`: a 429, a 500, then an
+answer), for tests that need one exact sequence; `record` keeps every request (path, query,
+headers, body) for `GET /log`.
 
 Run it in its own process (`start_server(...)` does) so it never competes with the client's
 event loop: `python benchmarks/fake_openai_server.py --latency 0.2 --port 8000`.
@@ -48,6 +51,10 @@ class ServerConfig:
     api_key: str | None = None  # when set, other keys get 401
     echo_key: bool = False  # put the whole rejected key in the 401 message (harsher than OpenAI)
     model: str = "fake-judge"
+    #: the faults of each prompt's first attempts, in order (overrides `faults`), e.g. ["429", "drop"];
+    #: also "status:CODE" (that HTTP status with an OpenAI-style error body)
+    script: list[str] = field(default_factory=list)
+    record: bool = False  # keep every chat request for GET /log
 
 
 def _h(*parts: Any) -> int:
@@ -111,6 +118,7 @@ class FakeServer:
         self.inflight = 0
         self.max_inflight = 0
         self.attempts.clear()
+        self.log: list[dict[str, Any]] = []
 
     def stats(self) -> dict[str, Any]:
         window = (self.last_response - self.first_request) if self.first_request and self.last_response else 0.0
@@ -120,6 +128,10 @@ class FakeServer:
                 "by_fault": self.by_fault, "max_inflight": self.max_inflight, "config": asdict(self.cfg)}
 
     def _fault(self, prompt_h: int) -> str | None:
+        if self.cfg.script:
+            attempt = self.attempts.get(prompt_h, 0)
+            self.attempts[prompt_h] = attempt + 1
+            return self.cfg.script[attempt] if attempt < len(self.cfg.script) else None
         f = self.cfg.faults
         if not f:
             return None
@@ -164,6 +176,8 @@ class FakeServer:
             await self._chat(scope, body, send)
         elif path.endswith("/models"):
             await _json(send, 200, {"object": "list", "data": [{"id": self.cfg.model, "object": "model", "owned_by": "fake"}]})
+        elif path == "/log":
+            await _json(send, 200, self.log)
         elif path == "/stats":
             if method == "POST":
                 self.reset()
@@ -178,6 +192,10 @@ class FakeServer:
 
     async def _chat(self, scope, body: bytes, send) -> None:
         now = time.time()
+        if self.cfg.record:
+            self.log.append({"t": now, "path": scope["path"], "query": scope["query_string"].decode("latin-1"),
+                             "headers": {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]},
+                             "body": body.decode("utf-8", "replace")})
         self.requests += 1
         if self.first_request is None:
             self.first_request = now
@@ -222,6 +240,10 @@ class FakeServer:
         if fault == "500":
             await _json(send, 500, {"error": {"message": "injected server error", "type": "server_error"}})
             return "500"
+        if fault and fault.startswith("status:"):  # scripted only: any status, e.g. "status:413"
+            code = int(fault.split(":", 1)[1])
+            await _json(send, code, {"error": {"message": f"injected status {code}", "type": "injected"}})
+            return str(code)
         if fault == "429":
             await _json(send, 429, {"error": {"message": "injected rate limit", "type": "rate_limit_error"}},
                         [(b"retry-after", str(cfg.retry_after).encode()),
@@ -311,6 +333,11 @@ class ServerHandle:
 
     def stats(self) -> dict[str, Any]:
         with urllib.request.urlopen(self.base + "/stats", timeout=10) as r:
+            return json.loads(r.read())
+
+    def requests_log(self) -> list[dict[str, Any]]:
+        """The chat requests received since the last reset (with `record=True`)."""
+        with urllib.request.urlopen(self.base + "/log", timeout=10) as r:
             return json.loads(r.read())
 
     def reset(self) -> dict[str, Any]:

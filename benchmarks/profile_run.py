@@ -2,7 +2,7 @@
 
     python benchmarks/profile_run.py [--n 2000] [--C 64] [--L 0.2]
 
-Self time of every function is summed per package (aiohttp, httptools, asyncio, sqlite3, json,
+Self time of every function is summed per package (openai, httpx2, pydantic, aiohttp, asyncio, sqlite3, json,
 oversight_bench/...), so "is the harness the bottleneck?" has a number. cProfile slows
 everything down, so read the shares, not the seconds.
 """
@@ -24,7 +24,8 @@ sys.path.insert(0, str(HERE))
 from fake_openai_server import start_server  # noqa: E402
 
 HARNESS = ("oversight_bench", "protocol_plugins", "sqlite3", "json", "store", "dataclasses", "tqdm")
-CLIENT = ("aiohttp", "multidict", "yarl", "propcache", "httptools", "model_adapters")
+CLIENT = ("openai", "httpx2", "httpx", "httpcore", "pydantic", "pydantic_core", "anyio", "sniffio", "aiohttp",
+          "multidict", "yarl", "propcache", "model_adapters")
 
 
 def by_package(path: str) -> collections.Counter:
@@ -36,8 +37,6 @@ def by_package(path: str) -> collections.Counter:
             key = m.group(1)
         elif "sqlite3" in name:
             key = "sqlite3"
-        elif "httptools" in name:  # the http1 client's parser, a C extension
-            key = "httptools"
         else:
             key = "other built-ins (" + name.split(" of ")[0].strip("<>{} ")[:30] + ")"
         agg[key.replace(".py", "")] += tt

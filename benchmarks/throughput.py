@@ -5,7 +5,10 @@ answers and replies `Answer: <1|2>`) against one fake OpenAI-compatible server w
 latency L, at the same concurrency C, each in its own process. Throughput is measured at the
 server (first request in to last response out), so neither harness's own bookkeeping is trusted;
 end-to-end wall time is the process's, start-up and saving included. The limit is C/L requests
-per second: every figure is also given as a fraction of it.
+per second: every figure is also given as a fraction of it. Settings: C = 64 and 256 at L = 200 ms
+and at L = 1 s, and C = 64 at L = 0, each on 2,000 questions; then a debate run, memory at 10k and
+100k questions and cached re-runs. Every row records the machine's load averages before and after
+it (other processes may share the CPUs: read them next to the figures).
 
 oversight-bench runs with the `openai:` backend, the crash-safe store and the call cache on, on
 the example plugin's generated `arith` task (`pip install -e tests/plugin_example`). lm-eval
@@ -14,8 +17,8 @@ written here whose documents are the exact prompts oversight-bench sent. Run-to-
 2-core machine is about ±0.01–0.03 of C/L, so each oversight-bench setting runs `--repeat` times
 (default 3) and the median run is reported, with the spread.
 
-    python benchmarks/throughput.py            # everything (about 2.5 minutes on 2 cores)
-    python benchmarks/throughput.py --quick    # C=64, L=200 ms vs lm-eval only (under 2 minutes)
+    python benchmarks/throughput.py            # everything (12 minutes on 2 cores shared with other work)
+    python benchmarks/throughput.py --quick    # C=64, L=200 ms vs lm-eval only (about a minute)
 
 The last line is `efficiency=<fraction of C/L at C=64, L=200 ms> ratio_vs_lmeval=<lm-eval
 end-to-end seconds / ours>`. Results also go to `--json` (default benchmarks/results.json).
@@ -44,6 +47,9 @@ from fake_openai_server import ServerHandle, start_server  # noqa: E402
 
 MODEL = "fake-judge"
 TASK = "arith"
+#: the comparison settings against lm-eval: key -> (C, L seconds); the first is --quick's
+SETTINGS = {"c64_l200": (64, 0.2), "c256_l200": (256, 0.2), "c64_l1000": (64, 1.0), "c256_l1000": (256, 1.0),
+            "c64_l0": (64, 0.0)}
 
 
 def log(msg: str) -> None:
@@ -190,7 +196,7 @@ def machine() -> dict[str, Any]:
         pass
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     versions = {}
-    for mod in ("openai", "uvicorn", "uvloop", "httptools", "lm_eval", "aiohttp"):
+    for mod in ("openai", "httpx2", "uvicorn", "uvloop", "lm_eval", "aiohttp"):
         try:
             m = __import__(mod)
             versions[mod] = getattr(m, "__version__", "?")
@@ -200,9 +206,14 @@ def machine() -> dict[str, Any]:
             "load_avg_at_start": os.getloadavg(), "versions": versions, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
 
 
+def _load(la) -> str:
+    return "/".join(f"{x:.2f}" for x in la)
+
+
 def compare(srv: ServerHandle, work: Path, tag: str, *, C: int, L: float, n: int, lmeval: bool,
             repeat: int = 3) -> dict[str, Any]:
     log(f"[{tag}] oversight-bench: {n} questions, C={C}, L={L * 1000:.0f} ms, {repeat} run(s)")
+    load_before = os.getloadavg()
     runs = [run_ours(srv, work, f"ours_{tag}", C=C, L=L, n=n) for _ in range(repeat)]
     runs.sort(key=lambda r: r["requests_per_s"])
     ours = runs[(len(runs) - 1) // 2]  # the median run (the lower middle one for an even count)
@@ -215,6 +226,7 @@ def compare(srv: ServerHandle, work: Path, tag: str, *, C: int, L: float, n: int
         row["lmeval"] = theirs
         row["throughput_ratio"] = ours["requests_per_s"] / theirs["requests_per_s"]
         row["wall_ratio_lmeval_over_ours"] = theirs["wall_s"] / ours["wall_s"]
+    row["load_avg"] = {"before": load_before, "after": os.getloadavg()}
     _print_row(tag, row)
     return row
 
@@ -225,7 +237,9 @@ def _print_row(tag: str, row: dict) -> None:
         return (f"  {name:<15} {r['requests_per_s']:8.1f} req/s{eff}; window {r['window_s']:.2f} s; "
                 f"end to end {r['wall_s']:.2f} s; peak RSS {r['peak_rss_mb']:.0f} MB; "
                 f"CPU {1000 * r['cpu_s'] / max(1, r['requests']):.2f} ms/request")
-    log(f"[{tag}] C={row['C']} L={row['L'] * 1000:.0f} ms n={row['n']}")
+    la = row["load_avg"]
+    log(f"[{tag}] C={row['C']} L={row['L'] * 1000:.0f} ms n={row['n']}; load average (1, 5, 15 min) "
+        f"before {', '.join(f'{x:.2f}' for x in la['before'])}, after {', '.join(f'{x:.2f}' for x in la['after'])}")
     log(one("oversight-bench", row["ours"]) + f" (median of {len(row['ours_repeats'])}: "
         f"{', '.join(f'{x:.0f}' for x in row['ours_repeats'])} req/s)")
     if "lmeval" in row:
@@ -292,15 +306,19 @@ def markdown(res: dict[str, Any]) -> str:
     """The figures as Markdown tables (what benchmarks/README.md quotes)."""
     m = res["machine"]
     lines = [f"Measured {m['date']} on {m['cpus']} CPUs ({m['cpu']}), {m['memory_gib']} GiB, Python {m['python']}, "
-             f"load average at start {m['load_avg_at_start'][0]:.2f}; fake server on {res.get('server')}; "
+             f"load averages (1/5/15 min) at start {_load(m['load_avg_at_start'])}"
+             f"{', at end ' + _load(res['load_avg_at_end']) if 'load_avg_at_end' in res else ''} "
+             f"(other processes shared the CPUs); fake server on {res.get('server')}; "
              f"versions {', '.join(f'{k} {v}' for k, v in m['versions'].items() if v)}.", ""]
     lines += ["| setting | harness | req/s (server window) | of C/L | window s | end to end s | peak RSS MB | "
               "process CPU ms per request (start-up included) |", "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for key in ("c64_l200", "c256_l200", "c64_l0"):
+    for key in SETTINGS:
         row = res.get(key)
         if not row:
             continue
-        setting = f"C={row['C']}, L={row['L'] * 1000:.0f} ms, {row['n']} questions"
+        la = row.get("load_avg")
+        load = f"; load {_load(la['before'])} → {_load(la['after'])}" if la else ""
+        setting = f"C={row['C']}, L={row['L'] * 1000:.0f} ms, {row['n']} questions{load}"
         reps = row.get("ours_repeats", [])
         spread = f" (median of {len(reps)}: {'/'.join(f'{x:.0f}' for x in reps)} req/s)" if len(reps) > 1 else ""
         for name, label in (("ours", f"oversight-bench, `openai:` backend{spread}"),
@@ -366,11 +384,9 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     try:
-        results["c64_l200"] = compare(server(0.2), work, "c64_l200", C=64, L=0.2, n=a.n, lmeval=lmeval, repeat=a.repeat)
+        for key, (C, L) in list(SETTINGS.items())[:1 if a.quick else None]:
+            results[key] = compare(server(L), work, key, C=C, L=L, n=a.n, lmeval=lmeval, repeat=a.repeat)
         if not a.quick:
-            results["c256_l200"] = compare(server(0.2), work, "c256_l200", C=256, L=0.2, n=a.n, lmeval=lmeval,
-                                            repeat=a.repeat)
-            results["c64_l0"] = compare(server(0.0), work, "c64_l0", C=64, L=0.0, n=a.n, lmeval=lmeval, repeat=a.repeat)
             results["debate"] = debate(server(0.2), work, C=64, L=0.2, n=a.debate_n)
             sizes = tuple(int(x) for x in a.scale.split(",") if x)
             if sizes:
@@ -383,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             shutil.rmtree(work, ignore_errors=True)
     results["benchmark_wall_s"] = time.perf_counter() - t0
+    results["load_avg_at_end"] = os.getloadavg()
     Path(a.json).write_text(json.dumps(results, indent=1, default=str))
     Path(a.json).with_suffix(".md").write_text(markdown(results))
     log(f"figures written to {a.json} and {Path(a.json).with_suffix('.md')} ({results['benchmark_wall_s']:.0f} s)")

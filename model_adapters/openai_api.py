@@ -1,19 +1,26 @@
-"""`openai:` — any OpenAI-compatible chat endpoint.
+"""`openai:` — any OpenAI-compatible chat endpoint, through the official `openai` client.
 
-`openai:MODEL[,base_url=URL,api_key_env=VAR,api_key=KEY,timeout=60,max_retries=5,concurrency=8,
-logprobs=true,images=true,prefill=true,max_tokens_field=max_completion_tokens]`
+`openai:MODEL[,base_url=URL,api_key_env=VAR,api_key=KEY,timeout=120,max_retries=5,concurrency=8,
+logprobs=true,images=true,prefill=true,max_tokens_field=max_completion_tokens,organization=ORG,
+project=PROJ,azure=true,api_version=V,PARAM=VALUE,extra_body.NAME=VALUE]`
 
-Covers OpenAI itself and vLLM, llama.cpp, Ollama or LiteLLM servers. Why not the official
-`openai` client: it spends 2–3 ms of CPU per request (pydantic models, httpx, anyio), which caps
-a 2-core machine at about 400 requests/s. A plain-http base URL with no proxy (a local server,
-where the client's CPU is the limit) goes through `http1`, a keep-alive HTTP/1.1 client on
-httptools (0.1–0.2 ms of CPU per request); https and proxies go through aiohttp (0.3–0.4 ms;
-see benchmarks/README.md). The retry policy is the client's: 408/409/429/5xx, timeouts, dropped
-connections and cut-off bodies are re-sent up to `max_retries` times after `Retry-After(-ms)`
-(≤ 60 s) or an exponential backoff (0.5 s doubling to 8 s, 25% jitter). Every re-send is
-reported to the runner (`note_retry`: the call's `attempts` and the progress display) and
-counted in `model.retries`. The API key comes from `api_key`, `$api_key_env` or
-`$OPENAI_API_KEY` and is kept out of the name, the cache fingerprint and every error message.
+Covers OpenAI, Azure OpenAI (`azure=true` or `api_version=`: `AsyncAzureOpenAI`, MODEL is the
+deployment) and vLLM, llama.cpp, Ollama or LiteLLM servers. What the SDK gives is kept: its
+retries (408/409/429/5xx, timeouts, dropped connections; `Retry-After`, then 0.5–8 s backoff;
+`max_retries`), its errors, `OPENAI_API_KEY`/`OPENAI_BASE_URL`/`OPENAI_ORG_ID`/`OPENAI_PROJECT_ID`
+(and the `AZURE_OPENAI_*` variables). It runs on the SDK's aiohttp transport and posts through the
+client's documented `post(..., cast_to=httpx.Response)`: the SDK's retries, headers and errors
+without its typed request and response models. Client CPU per request on loopback
+(benchmarks/client_ceiling.json): 1.1–1.5 ms that way, 1.6–2.4 ms for the typed `create` on
+aiohttp, 2.5–4.8 ms on the default httpx transport, where C = 256 reached only 0.19–0.22 of C/L.
+
+Two small hooks on the HTTP client: every re-send is reported to the runner (`note_retry`: the
+call's `attempts` and the progress display) and counted in `model.retries`; and a 200 whose body
+is not JSON (a body cut off by a proxy) is raised as a broken transfer inside the SDK's send, so
+the SDK re-sends it like a dropped connection. Chat-completions parameters the SDK knows
+(`top_p`, `reasoning_effort`, `service_tier`, ...) pass through by name, a server's own ones (vLLM's
+`top_k`) as `extra_body.NAME=VALUE`; both enter the cache fingerprint. The API key is kept out of
+the name, the fingerprint and every error message.
 
 Judge probabilities (`logprobs=true`): a short greedy generation with `top_logprobs=20`; P("1")
 and P("2") are read at the first generated position that follows the prefix ("Answer: "), so
@@ -24,32 +31,32 @@ continue a final assistant message) starts right after a prefilled "Answer: ".
 from __future__ import annotations
 
 import asyncio
-import email.utils
+import contextvars
 import json
 import math
 import os
-import random
 import re
-import time
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import orjson
 
-from model_adapters import http1
+if TYPE_CHECKING:
+    import openai
+
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
 from oversight_bench.runner import note_retry
 
-OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs",
-           "images", "prefill", "max_tokens_field", "top_logprobs"}
+OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs", "images",
+           "prefill", "max_tokens_field", "top_logprobs", "organization", "project", "azure", "api_version"}
+#: set per call by the protocols (or by the options above), never by a spec
+_HARNESS_PARAMS = {"model", "messages", "n", "max_tokens", "max_completion_tokens", "temperature", "stop", "seed",
+                   "logprobs", "top_logprobs", "stream", "stream_options"}
+_EXTRA = "extra_body."
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
-#: the openai client's names for HTTP errors, so messages read the same as with it
-_ERROR_NAMES = {400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
-                404: "NotFoundError", 408: "RequestTimeout", 409: "ConflictError",
-                422: "UnprocessableEntityError", 429: "RateLimitError"}
-_RETRY_STATUS = {408, 409, 429}
-_FATAL_STATUS = {400, 401, 403, 404}
+#: the requests sent for the call in progress (a list, so the hooks can count into it)
+_SENT: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("openai_requests_sent", default=None)
 
 
 def clean_url(url: str) -> str:
@@ -61,58 +68,17 @@ def clean_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
-def retry_after(headers) -> float | None:
-    """Seconds the server asked to wait (`retry-after-ms`, `retry-after` seconds or date), if in
-    (0, 60]; otherwise the backoff applies, as in the openai client."""
-    try:
-        if "retry-after-ms" in headers:
-            wait = float(headers["retry-after-ms"]) / 1000
-        elif "retry-after" in headers:
-            value = headers["retry-after"]
-            try:
-                wait = float(value)
-            except ValueError:
-                wait = email.utils.parsedate_to_datetime(value).timestamp() - time.time()
-        else:
-            return None
-    except (TypeError, ValueError):
-        return None
-    return wait if 0 < wait <= 60 else None
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
 
 
-def env_proxy(url: str) -> str | None:
-    """The proxy HTTP(S)_PROXY / NO_PROXY name for `url`, looked up once (aiohttp's `trust_env`
-    would look it up in a thread on every request)."""
-    import urllib.request
+def pass_through_params() -> frozenset[str]:
+    """Request parameters a spec may pass through by name: those the SDK's chat-completions call
+    takes. (The SDK is imported only when needed: 0.6 s of CPU, which a run whose calls are all
+    stored never pays.)"""
+    from openai.types.chat.completion_create_params import CompletionCreateParamsBase as P
 
-    parts = urlsplit(url)
-    if urllib.request.proxy_bypass_environment(parts.hostname or ""):
-        return None
-    return urllib.request.getproxies_environment().get(parts.scheme)
-
-
-def backoff(attempt: int) -> float:
-    """The openai client's backoff before re-send number `attempt + 1`."""
-    return min(0.5 * 2 ** attempt, 8.0) * (1 - 0.25 * random.random())
-
-
-def _error_text(status: int, raw: bytes) -> str:
-    try:
-        err = json.loads(raw).get("error")
-        msg = err.get("message") if isinstance(err, dict) else err
-    except (ValueError, AttributeError):
-        msg = None
-    name = _ERROR_NAMES.get(status, "InternalServerError" if status >= 500 else "APIStatusError")
-    detail = str(msg) if msg else raw[:200].decode("utf-8", "replace").strip() or "no body"
-    return f"{name}: HTTP {status}: {' '.join(detail.split())}"
-
-
-class _Retry(Exception):
-    """A transient failure: re-send after `wait` seconds (None: backoff)."""
-
-    def __init__(self, reason: str, wait: float | None = None):
-        super().__init__(reason)
-        self.wait = wait
+    return frozenset(P.__required_keys__ | P.__optional_keys__) - _HARNESS_PARAMS
 
 
 class OpenAIModel(Model):
@@ -121,21 +87,51 @@ class OpenAIModel(Model):
     def __init__(self, spec: Spec):
         super().__init__(spec)
         o = spec.options
-        unknown = set(o) - OPTIONS
+        self.params: dict[str, Any] = {}  # passed through into every request body
+        unknown = []
+        for k, v in o.items():
+            if k in OPTIONS:
+                continue
+            if k.startswith(_EXTRA) and len(k) > len(_EXTRA):
+                self.params[k[len(_EXTRA):]] = v
+            elif k in pass_through_params():
+                self.params[k] = v
+            else:
+                unknown.append(k)
         if unknown:
-            raise BenchError(f"openai model: unknown option(s) {', '.join(sorted(unknown))}; expected {', '.join(sorted(OPTIONS))}")
-        key_env = str(o.get("api_key_env", "OPENAI_API_KEY"))
+            raise BenchError(f"openai model: unknown option(s) {', '.join(sorted(unknown))}; expected one of "
+                             f"{', '.join(sorted(OPTIONS))}, a chat-completions parameter (e.g. top_p, reasoning_effort; "
+                             f"not {', '.join(sorted(_HARNESS_PARAMS - {'model', 'messages'}))}, which the protocols set) "
+                             f"or extra_body.NAME=VALUE")
+        self.azure = bool(o.get("azure", False)) or "api_version" in o
+        key_env = str(o.get("api_key_env", "AZURE_OPENAI_API_KEY" if self.azure else "OPENAI_API_KEY"))
         api_key = o.get("api_key") or os.environ.get(key_env)
-        self.base_url = str(o.get("base_url") or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1")
+        if self.azure:
+            base_url = o.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT")
+            if not base_url:
+                raise BenchError(f"openai model {spec.model!r}: azure needs the endpoint; pass base_url=https://RESOURCE.openai.azure.com or set $AZURE_OPENAI_ENDPOINT")
+            self.api_version = o.get("api_version") or os.environ.get("OPENAI_API_VERSION")
+            if not self.api_version:
+                raise BenchError(f"openai model {spec.model!r}: azure needs an API version; pass api_version=2024-10-21 or set $OPENAI_API_VERSION")
+        else:
+            base_url = o.get("base_url") or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        self.base_url = str(base_url)
         if urlsplit(self.base_url).scheme not in ("http", "https"):
             raise BenchError(f"openai model {spec.model!r}: base_url {clean_url(self.base_url)!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
         if not api_key:
             if "api.openai.com" in self.base_url:
                 raise BenchError(f"openai model {spec.model!r}: no API key; set ${key_env} or pass api_key_env=VAR")
-            api_key = "none"  # local servers (llama.cpp, vLLM, Ollama) accept any key
-        self._api_key = str(api_key).strip()  # a key read from a file often ends in a newline
-        if not self._api_key.isprintable() or not self._api_key.isascii():
+            if self.azure and os.environ.get("AZURE_OPENAI_AD_TOKEN"):
+                api_key = None  # the SDK authenticates with the Entra ID token instead
+            else:
+                api_key = "none"  # local servers (llama.cpp, vLLM, Ollama) accept any key
+        self._api_key = None if api_key is None else str(api_key).strip()  # a key from a file often ends in a newline
+        if self._api_key is not None and (not self._api_key.isprintable() or not self._api_key.isascii()):
             raise BenchError(f"openai model {spec.model!r}: the API key holds a control or non-ASCII character; expected the key alone, as the provider shows it")
+        # A query in base_url (`...?api-version=1`) is sent with every request: the SDK would glue
+        # the path after it. Its values may be secrets, so errors hide them.
+        self._query = dict(parse_qsl(urlsplit(self.base_url).query))
+        self._secrets = [s for s in [self._api_key, *self._query.values()] if s and s != "none" and len(s) >= 4]
         self.timeout = float(o.get("timeout", 120))
         self.max_retries = int(o.get("max_retries", 5))
         self.max_concurrency = int(o.get("concurrency", 8))
@@ -144,102 +140,113 @@ class OpenAIModel(Model):
         self.max_tokens_field = str(o.get("max_tokens_field", "max_tokens"))
         self.capabilities = Capabilities(images=bool(o.get("images", False)), logprobs=bool(o.get("logprobs", False)),
                                          multi_sample=True)
-        self.retries = 0  # requests re-sent after 429/5xx/timeouts/dropped connections
-        self._url = self.base_url.rstrip("/") + "/chat/completions"
-        self._fingerprint = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
-        self._proxy = env_proxy(self._url)
-        #: plain http and no proxy: the lean client (http1); otherwise aiohttp
-        self.lean_http = urlsplit(self._url).scheme == "http" and self._proxy is None
-        self._headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json",
-                         "User-Agent": "oversight-bench"}
-        self._client = None  # http1.Client or aiohttp.ClientSession, for the loop below
+        self.retries = 0  # requests the SDK re-sent (429/5xx/timeouts/dropped connections/cut-off bodies)
+        # The cache key: the model and the base URL without credentials or query, as in every earlier
+        # version (stored runs re-run without a call); pass-through parameters join it when set.
+        self._fingerprint: dict[str, Any] = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
+        if self.params:
+            self._fingerprint["params"] = dict(sorted(self.params.items()))
+        self._client: openai.AsyncOpenAI | None = None  # one per event loop (tests and CLI commands run several)
         self._client_loop = None
 
     def request_fingerprint(self) -> dict[str, Any]:
         return self._fingerprint
 
     def redact(self, text: str) -> str:
-        if self._api_key and self._api_key != "none":
-            text = text.replace(self._api_key, "***")
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
         return _KEY_PATTERN.sub("***", text)
 
-    # -- HTTP -------------------------------------------------------------------------------------
-    def _http(self):
-        """The client of the running event loop (one per loop: tests and CLI commands run several)."""
+    # -- the SDK client ---------------------------------------------------------------------------
+    def _sdk(self) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
-            if self.lean_http:
-                self._client = http1.Client(self._url, self._headers, self.timeout)
-            else:
-                import aiohttp
+            import httpx2
+            import openai
 
-                self._client = aiohttp.ClientSession(
-                    connector=aiohttp.TCPConnector(limit=0),  # the runner bounds calls in flight; a pool limit
-                    # would let calls queue for a connection inside their own timeout
-                    timeout=aiohttp.ClientTimeout(total=self.timeout), headers=self._headers)
+            parts = urlsplit(self.base_url)
+            http = openai.DefaultAioHttpClient(
+                event_hooks={"request": [self._on_request], "response": [self._on_response]},
+                # the runner bounds the calls in flight; a smaller pool would queue them inside their timeout
+                limits=httpx2.Limits(max_connections=max(1000, self.max_concurrency), max_keepalive_connections=100))
+            common = dict(api_key=self._api_key, organization=self.spec.options.get("organization"),
+                          project=self.spec.options.get("project"), timeout=self.timeout,
+                          max_retries=self.max_retries, default_query=self._query or None, http_client=http)
+            bare = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+            if self.azure:
+                self._client = openai.AsyncAzureOpenAI(azure_endpoint=bare, azure_deployment=self.spec.model,
+                                                       api_version=self.api_version, **common)
+            else:
+                self._client = openai.AsyncOpenAI(base_url=bare, **common)
             self._client_loop = loop
         return self._client
 
-    async def _post(self, payload: bytes):
-        """(status, headers, body) of one POST; _Retry on timeouts and broken connections."""
-        if self.lean_http:
-            try:
-                r = await self._http().post(payload)
-            except TimeoutError:
-                raise _Retry(f"APITimeoutError: no answer within {self.timeout:g} s") from None
-            except http1.ConnectionLost as exc:
-                raise _Retry(f"APIConnectionError: {exc}") from None
-            except http1.Unsupported as exc:
-                raise RuntimeError(f"{self.name}: {exc}") from None
-            except OSError as exc:  # refused, unknown host: before any byte was sent
-                raise _Retry(f"APIConnectionError: cannot reach {clean_url(self.base_url)} ({exc})") from None
-            return r.status, r.headers, r.body
-        import aiohttp
+    async def _on_request(self, request) -> None:
+        """Every request the SDK sends for a call after its first is a retry."""
+        sent = _SENT.get()
+        if sent is not None:
+            sent[0] += 1
+            if sent[0] > 1:
+                self.retries += 1
+                note_retry()
 
-        try:
-            async with self._http().post(self._url, data=payload, proxy=self._proxy) as r:
-                return r.status, r.headers, await r.read()
-        except asyncio.TimeoutError:
-            raise _Retry(f"APITimeoutError: no answer within {self.timeout:g} s") from None
-        except aiohttp.ClientConnectorError as exc:
-            raise _Retry(f"APIConnectionError: cannot reach {clean_url(self.base_url)} ({exc.os_error or exc})") from None
-        except aiohttp.ClientError as exc:
-            raise _Retry(f"APIConnectionError: {type(exc).__name__}: {exc}") from None
-
-    async def _send(self, payload: bytes) -> dict:
-        """One attempt: the decoded completion, or _Retry / BenchError / RuntimeError."""
-        status, headers, raw = await self._post(payload)
-        if status != 200:
-            text = _error_text(status, raw)
-            if status in _RETRY_STATUS or status >= 500:
-                raise _Retry(text, retry_after(headers))
-            if status in _FATAL_STATUS:  # a wrong key, model or URL: every call would get it
-                raise BenchError(f"{self.name}: {self.redact(text)}")
-            raise RuntimeError(f"{self.name}: {self.redact(text)}")  # this request only (e.g. 413, 422)
-        try:
-            data = orjson.loads(raw)
-        except ValueError:  # orjson.JSONDecodeError is one; json also takes lone surrogate escapes
+    async def _on_response(self, response) -> None:
+        """A 200 whose body is not JSON is a broken transfer: raised inside the SDK's send, it is
+        re-sent like a dropped connection."""
+        if response.status_code == 200:
+            body = await response.aread()
             try:
-                data = json.loads(raw)
+                _loads(body)
             except ValueError:
-                raise _Retry(f"APIResponseValidationError: the body is not JSON ({len(raw)} bytes, cut off?)") from None
+                import httpx2
+
+                raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes, cut off?)",
+                                          request=response.request) from None
+
+    async def _create(self, body: dict[str, Any]) -> dict:
+        """POST one chat completion through the SDK; its errors become one key-free line."""
+        import httpx2
+        import openai
+
+        sent = [0]
+        token = _SENT.set(sent)
+        try:
+            # the body as bytes: the SDK would deep-copy and re-serialise a dict on every attempt
+            content = orjson.dumps({"model": self.spec.model, **self.params, **body})
+            response = await self._sdk().post("/chat/completions", cast_to=httpx2.Response, content=content)
+        except openai.APIError as exc:
+            raise self._error(exc, sent[0]) from None
+        finally:
+            _SENT.reset(token)
+        data = _loads(response.content)
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
             raise BenchError(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
         return data
 
-    async def _create(self, body: dict[str, Any]) -> dict:
-        """POST one chat completion, re-sent on transient failures; errors are one line, key-free."""
-        payload = orjson.dumps({"model": self.spec.model, **body})
-        for attempt in range(self.max_retries + 1):
-            try:
-                return await self._send(payload)
-            except _Retry as exc:
-                if attempt == self.max_retries:
-                    raise RuntimeError(f"{self.name}: gave up after {attempt + 1} attempt{'s' if attempt else ''}: {self.redact(str(exc))}") from None
-                self.retries += 1
-                note_retry()  # the runner records the call's attempts
-                await asyncio.sleep(exc.wait if exc.wait is not None else backoff(attempt))
-        raise AssertionError("unreachable")
+    def _error(self, exc: openai.APIError, attempts: int) -> Exception:
+        """The SDK's error as one line: its class name, the HTTP status and the server's message."""
+        import openai
+
+        after = f" (after {attempts} attempts)" if attempts > 1 else ""
+        if isinstance(exc, openai.APIStatusError):
+            body = exc.body
+            msg = body.get("message") if isinstance(body, dict) else body if isinstance(body, str) else None
+            detail = _one_line(msg or exc.response.text[:200] or "no body")
+            text = self.redact(f"{self.name}: {type(exc).__name__}: HTTP {exc.status_code}: {detail}{after}")
+            # a wrong key, model or URL fails the run; anything else (413, 422, a 5xx that outlasted
+            # the retries) fails this call's job only
+            fatal = (openai.BadRequestError, openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
+            return BenchError(text) if isinstance(exc, fatal) else RuntimeError(text)
+        name, detail = type(exc).__name__, _one_line(exc.message)
+        if isinstance(exc, openai.APIConnectionError):
+            root = exc
+            while root.__cause__ is not None:
+                root = root.__cause__
+            if isinstance(root, TimeoutError):
+                detail = f"no answer within {self.timeout:g} s"
+            elif root is not exc:  # the aiohttp transport reports a refused connection as a timeout
+                name, detail = "APIConnectionError", f"{_one_line(root) or type(root).__name__} ({clean_url(self.base_url)})"
+        return RuntimeError(self.redact(f"{self.name}: {name}: {detail}{after}"))
 
     # -- requests ---------------------------------------------------------------------------------
     def build_request(self, messages, *, n, max_tokens, temperature, stop, seed) -> dict[str, Any]:
@@ -320,9 +327,12 @@ class OpenAIModel(Model):
 
     async def aclose(self) -> None:
         client, self._client = self._client, None
-        if client is None or self._client_loop is not asyncio.get_running_loop():
-            return
-        if self.lean_http:
-            client.close()
-        elif not client.closed:
+        if client is not None and self._client_loop is asyncio.get_running_loop():
             await client.close()
+
+
+def _loads(raw: bytes) -> Any:
+    try:
+        return orjson.loads(raw)
+    except ValueError:  # orjson refuses lone surrogate escapes, which json takes
+        return json.loads(raw)

@@ -661,16 +661,3 @@ def test_build_model_through_the_registry(monkeypatch):
     assert m.capabilities.logprobs and type(m).__name__ == "OpenAIModel"
     with pytest.raises(BenchError, match="unknown model 'opnai'"):
         build_model("opnai:m")
-
-
-def test_openai_proxy_from_the_environment_once(monkeypatch):
-    from model_adapters.openai_api import env_proxy
-
-    for var in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    assert env_proxy("https://api.openai.com/v1/chat/completions") is None
-    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
-    monkeypatch.setenv("NO_PROXY", "internal.example")
-    assert env_proxy("https://api.openai.com/v1/chat/completions") == "http://proxy.example:3128"
-    assert env_proxy("https://internal.example/v1/chat/completions") is None
-    assert env_proxy("http://127.0.0.1:8000/v1/chat/completions") is None  # no HTTP_PROXY

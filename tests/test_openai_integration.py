@@ -1,6 +1,8 @@
-"""`openai:` end to end against a real OpenAI-compatible server on loopback
-(`python -m llama_cpp.server` serving smollm2-135m): generation, n samples, top-logprob judge
-probabilities, and a small debate + QA run through the runner into a results store."""
+"""`openai:` (the official SDK) end to end against a real OpenAI-compatible server on loopback
+(`python -m llama_cpp.server` serving smollm2-135m): generation, n samples, a server's own request
+parameter passed through (`extra_body.top_k`), top-logprob judge probabilities, and a small
+debate + QA run through the runner into a results store. Faults and retries are tested against
+the fake server (tests/test_retries.py, tests/test_faults.py)."""
 
 from __future__ import annotations
 
@@ -94,6 +96,21 @@ def test_generate_n_samples_and_usage(server):
     one, two, retries = asyncio.run(main())
     assert one[0].text.strip() and one[0].prompt_tokens > 20 and one[0].completion_tokens > 0
     assert len(two) == 2 and all(c.text.strip() for c in two) and retries == 0
+
+
+def test_server_parameter_passes_through(server):
+    """`extra_body.top_k=1` reaches llama.cpp: two samples at temperature 1.5 with different seeds
+    are then both the greedy text."""
+    async def main():
+        m = _model(server, ",extra_body.top_k=1")
+        try:
+            return await m.generate([{"role": "user", "content": "Name a colour."}], n=2, max_tokens=12,
+                                    temperature=1.5, seed=11)
+        finally:
+            await m.aclose()
+
+    outs = asyncio.run(main())
+    assert len(outs) == 2 and outs[0].text and outs[0].text == outs[1].text
 
 
 def test_choice_probs_from_top_logprobs(server):

@@ -1,9 +1,14 @@
-"""A third-party plugin as a researcher would write one: a protocol and a task, no core changes."""
+"""A third-party plugin as a researcher would write one: a protocol, a task and a model backend,
+no core changes."""
 
 import random
+import re
+import zlib
 from collections import Counter
 
 from oversight_bench import hookimpl
+from oversight_bench.errors import BenchError
+from oversight_bench.models import Capabilities, Completion, Model, text_of
 from oversight_bench.processing import parse_answer
 from oversight_bench.protocol import Decision, Protocol
 from oversight_bench.questions import LoadResult, Question
@@ -51,6 +56,48 @@ class Arithmetic:
             wrong = x + y + rng.choice([-10, -2, -1, 1, 2, 10])
             yield Question(id=f"arith-{i}", task=self.name, task_type="closed",
                            question=f"What is {x} + {y}?", correct=str(x + y), incorrect=str(wrong))
+
+
+class Calculator(Model):
+    """`calc:NAME[,wrong=0.2]`: a judge that works out the `arith` sum it is shown and picks the
+    answer that equals it, except on a `wrong` share of prompts (chosen by a hash: runs repeat)."""
+
+    capabilities = Capabilities(logprobs=True)  # choice_probs gives probabilities; no images
+    max_concurrency = 16  # how many of its calls the runner lets run at once
+
+    def __init__(self, spec):
+        super().__init__(spec)
+        if set(spec.options) - {"wrong"}:
+            raise BenchError(f"calc: unknown option(s) {sorted(set(spec.options) - {'wrong'})}; expected wrong=SHARE")
+        self.wrong = float(spec.options.get("wrong", 0.0))
+
+    def request_fingerprint(self):  # the cache key: every option that changes an answer
+        return {"model": f"calc:{self.spec.model}", "wrong": self.wrong}
+
+    def _p_first(self, messages) -> float:
+        """P(answer 1 is right): the first shown number near the sum is the sum, or not."""
+        text = text_of(messages[-1]["content"])
+        m = re.search(r"What is (\d+) \+ (\d+)\?", text)
+        if not m:
+            return 0.5
+        right = int(m[1]) + int(m[2])
+        shown = [int(t) for t in re.findall(r"\d+", text[m.end():]) if 2 < int(t) and abs(int(t) - right) <= 10]
+        flip = zlib.crc32(text.encode()) % 1000 < 1000 * self.wrong
+        return 0.9 if (bool(shown) and shown[0] == right) != flip else 0.1
+
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+        answer = 1 if self._p_first(messages) > 0.5 else 2
+        return [Completion(f"Answer: {answer}", prompt_tokens=len(text_of(messages[-1]["content"])) // 4,
+                           completion_tokens=3) for _ in range(n)]
+
+    async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
+        p = self._p_first(messages)
+        return [p, 1 - p]
+
+
+@hookimpl
+def register_models(register):
+    register("calc", Calculator)
 
 
 @hookimpl
