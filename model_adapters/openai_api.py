@@ -128,6 +128,11 @@ class OpenAIModel(Model):
         self._api_key = None if api_key is None else str(api_key).strip()  # a key from a file often ends in a newline
         if self._api_key is not None and (not self._api_key.isprintable() or not self._api_key.isascii()):
             raise BenchError(f"openai model {spec.model!r}: the API key holds a control or non-ASCII character; expected the key alone, as the provider shows it")
+        if urlsplit(self.base_url).username is not None:
+            import sys
+
+            print(f"warning: {self.name}: the user:password@ part of base_url is not sent (the OpenAI client authenticates "
+                  f"with the API key as a bearer token); give the key with api_key_env= or $OPENAI_API_KEY", file=sys.stderr)
         # A query in base_url (`...?api-version=1`) is sent with every request: the SDK would glue
         # the path after it. Its values may be secrets, so errors hide them.
         self._query = dict(parse_qsl(urlsplit(self.base_url).query))
@@ -172,7 +177,9 @@ class OpenAIModel(Model):
             common = dict(api_key=self._api_key, organization=self.spec.options.get("organization"),
                           project=self.spec.options.get("project"), timeout=self.timeout,
                           max_retries=self.max_retries, default_query=self._query or None, http_client=http)
-            bare = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+            # user:password@ is not sent: the SDK authenticates with the key as a bearer token, and its
+            # aiohttp transport refuses URL credentials beside that header (see __init__'s warning)
+            bare = urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
             if self.azure:
                 self._client = openai.AsyncAzureOpenAI(azure_endpoint=bare, azure_deployment=self.spec.model,
                                                        api_version=self.api_version, **common)

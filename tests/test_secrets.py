@@ -187,8 +187,6 @@ def test_query_credentials_never_written_or_printed(rejecting, tmp_path):
         assert "api-key=***" in (tmp_path / "q" / "config.json").read_text()
 
 
-@pytest.mark.xfail(strict=True, reason="the openai adapter joins /chat/completions after base_url's query; the sdk "
-                                       "rewrite of model_adapters/openai_api.py must send the query as default_query")
 def test_query_in_base_url_reaches_the_server(rejecting, tmp_path):
     """Only display and storage are redacted: the request itself still carries base_url's query."""
     url = f"{rejecting.url}?api-version=2024-06-01"
