@@ -20,7 +20,7 @@ def _version(directory) -> int:
 
 def test_new_store_records_its_version(tmp_path):
     Store.open(tmp_path / "run", write=True).close()
-    assert _version(tmp_path / "run") == SCHEMA_VERSION == 1
+    assert _version(tmp_path / "run") == SCHEMA_VERSION == 2
 
 
 def test_store_written_before_versions_opens_and_is_stamped(tmp_path):
@@ -45,7 +45,7 @@ def test_newer_store_is_a_one_line_error(tmp_path, write):
     con = sqlite3.connect(tmp_path / "run" / "results.sqlite")
     con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     con.close()
-    with pytest.raises(BenchError, match=r"written by a newer oversight-bench \(store format 2; this version reads up to 1\)") as exc:
+    with pytest.raises(BenchError, match=r"written by a newer oversight-bench \(store format 3; this version reads up to 2\)") as exc:
         Store.open(tmp_path / "run", write=write)
     assert "\n" not in str(exc.value)
     if write:  # the lock was released: another open is not refused as "in use"
