@@ -459,3 +459,59 @@ def test_mid_run_failure_keeps_finished_records(server, tmp_path, failure):
     for want in expect:
         assert want.lower() in lines[0].lower(), lines[0]
     assert records(out) == before
+
+
+def test_malformed_answers_fail_only_their_jobs(tmp_path, monkeypatch):
+    """A judge whose server answers some prompts with nothing usable (empty choices, null content:
+    the scripted backend's None): each such call is re-sent a bounded number of times, then only
+    its job fails, counted with a one-line reason in the summary; a prompt answered properly on a
+    retry succeeds; every other job finishes. A resume retries the failed jobs only."""
+    import hashlib
+    import json
+    from collections import Counter
+
+    import oversight_bench.runner as runner_mod
+    from helpers import cli
+    from model_adapters.scripted import SCRIPTS, default_script, register_script
+
+    monkeypatch.setattr(runner_mod, "MALFORMED_BACKOFF", 0.0)
+    attempts: Counter = Counter()
+    broken = {"on": True}
+
+    def kind(messages) -> int:
+        return int(hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:8], 16) % 4
+
+    def flaky(messages, n, seed):
+        key = json.dumps(messages, sort_keys=True)
+        attempts[key] += 1
+        if broken["on"] and (kind(messages) == 0 or (kind(messages) == 1 and attempts[key] == 1)):
+            return [None] * n  # kind 0: always malformed; kind 1: malformed once, then fine
+        return default_script(messages, n, seed)
+
+    register_script("flaky_test", flaky)
+    try:
+        out = tmp_path / "run"
+        args = ["run", "--judge", "scripted:flaky_test", "--agent", S, "--tasks", "arith", "--protocols",
+                "qa_without_article", "--limit", "16", "--answer-order", "random", "--quiet", "--output", str(out)]
+        res = cli(*args)
+        kinds = Counter(kind(json.loads(k)) for k in attempts)
+        assert kinds[0] >= 1 and kinds[1] >= 1, kinds  # the sample holds both kinds of prompt
+        assert all(n == 1 + runner_mod.MALFORMED_RETRIES for k, n in attempts.items() if kind(json.loads(k)) == 0)
+        assert all(n == 2 for k, n in attempts.items() if kind(json.loads(k)) == 1)
+        assert res.exit_code == 1, res.output
+        failed = kinds[0]
+        assert f"jobs: {16 - failed} done, 0 already stored, {failed} failed" in res.stdout, res.stdout
+        reason = [l for l in res.stdout.splitlines() if l.startswith("failed ")]
+        assert reason == [f"failed {failed} job(s): MalformedResponse: judge scripted:flaky_test gave a malformed answer "
+                          f"{1 + runner_mod.MALFORMED_RETRIES} times (script 'flaky_test' gave no text (as a server "
+                          f"answering with empty choices or null content))"], res.stdout
+        assert "Traceback" not in res.output
+        assert len(records(out)) == 16 - failed  # one decision record per job
+
+        broken["on"] = False  # the server behaves again: the resume redoes the failed jobs only
+        res = cli(*args)
+        assert res.exit_code == 0, res.output
+        assert f"jobs: {failed} done, {16 - failed} already stored, 0 failed" in res.stdout, res.stdout
+        assert len(records(out)) == 16
+    finally:
+        SCRIPTS.pop("flaky_test", None)
