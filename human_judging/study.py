@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from oversight_bench.deviations import deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
-from oversight_bench.pipeline import check_capabilities, check_identity
+from oversight_bench.pipeline import check_capabilities, check_identity, identity_of
 from oversight_bench.plans import source_job
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.provenance import provenance
@@ -192,6 +192,7 @@ class Study:
         self.store = Store.open(output, write=True)
         try:
             check_identity(self.store, stored)
+            self.store.write_identity(identity_of(stored))
             self.store.write_config(stored)
             self.store.put_questions(questions.values())
             self.db = sqlite3.connect(Path(output) / STUDY_DB, isolation_level=None, check_same_thread=False)

@@ -5,8 +5,9 @@ llama_cpp or lm_eval."""
 from oversight_bench import hookimpl
 
 
-def _lazy(module: str, cls: str):
-    """A factory that imports its adapter module only when a model of that backend is built."""
+def _lazy(module: str, cls: str, options_model=None):
+    """A factory that imports its adapter module only when a model of that backend is built;
+    `options_model` (model_adapters.options) lets the core check a spec's options before that."""
 
     def factory(spec):
         import importlib
@@ -14,16 +15,18 @@ def _lazy(module: str, cls: str):
         return getattr(importlib.import_module(f"model_adapters.{module}"), cls)(spec)
 
     factory.__name__ = f"{cls}_factory"
+    factory.options_model = options_model
     return factory
 
 
 @hookimpl
 def register_models(register):
+    from model_adapters.options import HFOptions, LlamaCppOptions, OpenAIOptions
     from model_adapters.scripted import ScriptedModel
 
     register("scripted", ScriptedModel)
-    register("llamacpp", _lazy("llamacpp", "LlamaCppModel"))
-    register("openai", _lazy("openai_api", "OpenAIModel"))
-    register("hf", _lazy("hf", "HFModel"))
+    register("llamacpp", _lazy("llamacpp", "LlamaCppModel", LlamaCppOptions))
+    register("openai", _lazy("openai_api", "OpenAIModel", OpenAIOptions))
+    register("hf", _lazy("hf", "HFModel", HFOptions))
     register("vllm", _lazy("vllm_engine", "VLLMModel"))
     register("lm_eval", _lazy("lm_eval_adapter", "LMEvalModel"))

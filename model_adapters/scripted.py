@@ -1,7 +1,9 @@
 """`scripted:` — a deterministic fake model for unit tests of orchestration only.
 
 `scripted:NAME[,delay=S,logprobs=true,images=true]` answers with the script registered under
-NAME (a function `(messages, n, seed) -> list[str]`). The built-in `default` script writes a
+NAME (a function `(messages, n, seed) -> list[str]`). A script that gives None for a text, or
+raises `MalformedResponse`, stands for a server's malformed answer (empty `choices`, `null`
+content), which the runner retries and then fails that one job with. The built-in `default` script writes a
 Thinking/Argument turn when asked to argue, a question when asked for one, and otherwise an
 `Answer: N` chosen by a hash of the prompt. It never stands in for a real model in results.
 """
@@ -13,8 +15,9 @@ import hashlib
 import json
 from typing import Callable
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+from model_adapters.options import ScriptedOptions
 
 Script = Callable[[list[dict], int, int | None], list[str]]
 SCRIPTS: dict[str, Script] = {}
@@ -48,6 +51,8 @@ register_script("default", default_script)
 
 
 class ScriptedModel(Model):
+    options_model = ScriptedOptions
+
     def __init__(self, spec: Spec):
         super().__init__(spec)
         if spec.model not in SCRIPTS:
@@ -70,6 +75,8 @@ class ScriptedModel(Model):
         if self.delay:
             await asyncio.sleep(self.delay)
         texts = self.script(messages, n, seed)
+        if not texts or any(t is None for t in texts):
+            raise MalformedResponse(f"script {self.spec.model!r} gave no text (as a server answering with empty choices or null content)")
         return [Completion(t, prompt_tokens=len(json.dumps(messages)) // 4, completion_tokens=len(t) // 4) for t in texts]
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):

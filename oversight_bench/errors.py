@@ -9,6 +9,15 @@ class BenchError(Exception):
     """
 
 
+class MalformedResponse(Exception):
+    """A model server answered, but not with a usable completion: empty `choices`, `null`
+    content, a 200 whose body is not JSON. Adapters raise it; the runner re-sends the call a
+    bounded number of times and then fails only the job that made it (recorded, counted and
+    summarised), so one odd answer never stops a run. Not a BenchError: it is no user mistake,
+    and the other jobs may well get through."""
+
+    user_facing = True  # its message is the whole story: no traceback in the run's errors
+
 
 def disk_full(exc: BaseException, folder: object = None) -> bool:
     """Whether an error means the disk (or quota) is full: ENOSPC/EDQUOT, SQLite's SQLITE_FULL, or

@@ -136,6 +136,38 @@ def _check_common_options(spec: Spec) -> None:
                              f"expected e.g. http://127.0.0.1:8000/v1") from None
 
 
+def check_spec(text: str) -> Spec:
+    """A spec checked as far as can be without building the model: its syntax, its backend (an
+    unknown name is refused with "did you mean") and every option's name, type and range
+    through the backend's pydantic model (`options_model` on the registered factory, when it has
+    one). Runs before a command writes anything, so a typo costs nothing to correct."""
+    from pydantic import ValidationError
+
+    from oversight_bench.registry import get_registry
+
+    spec = parse_spec(text)
+    factory = get_registry().get("models", spec.backend)
+    options_model = getattr(factory, "options_model", None)
+    if options_model is None:
+        return spec
+    try:
+        options_model.model_validate(spec.options)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = str(err["loc"][0]) if err["loc"] else "?"
+        where = f"model spec {redact_spec(spec)!r}"
+        if err["type"] == "extra_forbidden":
+            known = ", ".join(sorted(options_model.model_fields))
+            raise BenchError(f"{where}: unknown option {key!r}; expected one of {known}") from None
+        field_info = options_model.model_fields.get(key)
+        expected = (field_info.description if field_info is not None else None) or err["msg"]
+        value = spec.options.get(key)
+        shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(str(value))
+        raise BenchError(f"{where}: option {key}={shown} is not valid "
+                         f"({err['msg'].lower()}); expected {expected}") from None
+    return spec
+
+
 def split_specs(text: str) -> list[str]:
     """A comma-separated list of specs, where a `key=value` part belongs to the spec before it:
     `a:x,b:y,best_of_n=4` -> [`a:x`, `b:y,best_of_n=4`]."""

@@ -1,7 +1,11 @@
 """The one pipeline behind `run`, `judge --from` and `elo`: each command is a `Plan` (see plans.py)
 and `execute` takes every plan through the same steps:
 
-    open store -> identity -> questions -> config -> models -> capability check -> runner -> summary
+    check output, specs and options -> models -> open store -> identity -> questions -> data identity
+    -> capability check -> write identity, config, questions -> runner -> summary
+
+Everything that can be refused is checked before the first write: a failed start leaves the
+output folder as it was (a folder this start created is removed again).
 
 A change to the pipeline is made here once; what differs between the commands lives in the plans.
 """
@@ -10,7 +14,9 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import shutil
 import time
+from pathlib import Path
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
@@ -18,16 +24,18 @@ from typing import Any, Callable, Iterable, Iterator
 from oversight_bench.errors import BenchError
 from oversight_bench.config import check_resumable
 from oversight_bench.deviations import deviations
-from oversight_bench.models import Model, build_model, parse_spec, redact_spec, split_debias
+from oversight_bench.models import Model, build_model, check_spec, parse_spec, redact_spec, split_debias
 from oversight_bench.protocol import Protocol, ProtocolOptions
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
 from oversight_bench.registry import get_registry
 from oversight_bench.runner import Runner, Stats
-from oversight_bench.store import Store
+from oversight_bench.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store
 
 #: the stored settings a resumed run must share with the run it continues
 IDENTITY_KEYS = ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source")
+#: compared too where a plan stores them (cross-play's players)
+OPTIONAL_IDENTITY_KEYS = ("debaters",)
 
 
 @dataclass
@@ -54,6 +62,8 @@ class Prepared:
     #: tasks whose questions are not at hand (streamed) but show images
     image_tasks: set[str] = field(default_factory=set)
     few_shot_pool: dict[str, list[Question]] = field(default_factory=dict)
+    #: task -> {data file: content hash} of the files each task read (part of the run's identity)
+    data: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -90,6 +100,10 @@ class Plan(abc.ABC):
     def questions(self, store: Store, prior: dict[str, Any], log: Callable[[str], None]) -> Prepared:
         """Load the questions (recording skipped rows in `store`); `prior` is the resumed run's config."""
 
+    def model_specs(self) -> list[str]:
+        """The specs of the models besides the judge, checked (`check_spec`) before anything is built."""
+        return []
+
     def models(self, judge: Model, judge_text: str) -> Cast:
         return Cast(judge)
 
@@ -100,22 +114,36 @@ class Plan(abc.ABC):
 
 def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
     """Take `plan` through the pipeline; everything it writes goes to `plan.output`."""
-    store = Store.open(plan.output, write=True)
+    out = check_output(plan.output)
+    if plan.concurrency is not None and plan.concurrency < 1:
+        raise BenchError(f"--concurrency {plan.concurrency}: expected a whole number >= 1 (calls in flight per model)")
+    judge_text, debias = split_debias(plan.judge)
+    for spec_text in (judge_text, *plan.model_specs()):
+        check_spec(spec_text)  # syntax, backend and every option, before anything is built or written
+    judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
+    config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
+    config["deviations"] = deviations(config)
+    cast = plan.models(build_model(judge_text), judge_text)
+    created = _first_missing(out)
+    before = None if created is not None else {p.name for p in out.iterdir()}
+    store: Store | None = None
+    started = False
     try:
-        judge_text, debias = split_debias(plan.judge)
-        judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
-        config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
-        config["deviations"] = deviations(config)
+        store = Store.open(out, write=True)
         prior = check_identity(store, config)
         prepared = plan.questions(store, prior, log)
         config.update(provenance(), **prepared.config)
-        store.write_config(config)
-        store.put_questions(prepared.held)
-
-        cast = plan.models(build_model(judge_text), judge_text)
+        check_data(store, prepared.data)
         uses_agent = any(p.uses_agent for p in plan.protocols)
         check_capabilities(cast.judge, cast.agent if uses_agent else None, debias, plan.protocols, prepared.held,
                            judge_name, plan.agent_name, plan.options, image_tasks=prepared.image_tasks)
+
+        started = True  # every check passed: from here on the run writes
+        store.write_identity(identity_of(config, prepared.data))
+        store.write_config(config)
+        for task, reasons in _rows_skipped(prepared.skipped).items():
+            store.record_skipped(task, reasons)
+        store.put_questions(prepared.held)
 
         runner = Runner(store, judge=cast.judge, agent=cast.agent, judge_name=judge_name, agent_name=plan.agent_name,
                         options=plan.options, seed=plan.seed, judge_debias=debias, concurrency=plan.concurrency,
@@ -126,23 +154,126 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
         stats = _run(runner, work, total, progress, plan.desc, plan.concurrency)
         return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir), config["deviations"])
     finally:
-        store.close()
+        if store is not None:
+            store.close()
+        if not started:
+            _close_models(cast)
+            _undo_start(out, created, before)
+
+
+# -- before the first write --------------------------------------------------------------------------
+
+
+def check_output(output: Any) -> Path:
+    """`--output` names a new folder, an empty one, or a run to resume; anything else is refused
+    (an empty name would be the current folder; a folder of other files is no run)."""
+    if output is None or not str(output).strip():
+        raise BenchError("--output is empty; expected the run's folder (new, empty, or a run to resume)")
+    path = Path(output)
+    if path.exists() or path.is_symlink():
+        if not path.is_dir():
+            raise BenchError(f"--output {path} is not a folder; expected a new or empty folder, or a run to resume")
+        names = _entries(path)
+        if names and not names & {DB_NAME, CONFIG_NAME}:
+            shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
+            raise BenchError(f"--output {path} holds other files ({shown}) but no run; expected a new or empty folder, "
+                             f"or a run directory to resume")
+    return path
+
+
+def _entries(path: Path) -> set[str]:
+    """The names in a folder, a lock left by an earlier start aside."""
+    try:
+        return {p.name for p in path.iterdir()} - {LOCK_NAME}
+    except FileNotFoundError:
+        return set()
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of `path` that does not exist yet (None: it exists)."""
+    path = path.absolute()
+    if path.exists():
+        return None
+    while not path.parent.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+def _undo_start(out: Path, created: Path | None, before: set[str] | None) -> None:
+    """A start that failed before writing leaves the folder as it found it: a folder it created is
+    removed; in one that existed, the store files and lock this start made are removed again."""
+    if created is not None:
+        shutil.rmtree(created, ignore_errors=True)
+        return
+    if before is None or not out.is_dir():
+        return
+    for p in out.iterdir():
+        if p.name not in before and (p.name.startswith(DB_NAME) or p.name == LOCK_NAME):
+            p.unlink(missing_ok=True)
+
+
+def _close_models(cast: Cast) -> None:
+    models = {id(m): m for m in (cast.judge, cast.agent, *(d[0] for d in cast.debaters.values())) if m}
+    if not models:
+        return
+
+    async def close() -> None:
+        for m in models.values():
+            await m.aclose()
+
+    try:
+        asyncio.run(close())
+    except Exception:  # noqa: BLE001 - the start's own error is the one to report
+        pass
+
+
+def _rows_skipped(skipped: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """The rows tasks skipped (a re-judging's "not re-judgeable" protocols are no task's rows)."""
+    out: dict[str, dict[str, int]] = defaultdict(dict)
+    for sk in skipped:
+        if sk.get("task") not in (None, "-"):
+            out[sk["task"]][sk["reason"]] = sk["count"]
+    return out
 
 
 # -- the steps ---------------------------------------------------------------------------------------
 
 
+def identity_of(config: dict[str, Any], data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the store records as the run's identity: the settings a resume must share
+    (`IDENTITY_KEYS`), the YAML tasks' versions and the data files each task read."""
+    ident = {k: config.get(k) for k in IDENTITY_KEYS}
+    ident.update({k: config[k] for k in (*OPTIONAL_IDENTITY_KEYS, "task_versions") if k in config})
+    if data is not None:
+        ident["data"] = data
+    return ident
+
+
 def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
     """The stored config of a run being resumed ({} for a new one), refused if its settings differ
-    or one of its YAML tasks changed (version or resolved YAML)."""
+    from the identity recorded in the store (and from config.json, where there is one) or one of
+    its YAML tasks changed (version or resolved YAML)."""
     old = store.read_config()
-    if old is None:
+    if old is not None:
+        check_resumable(store.dir, old)
+    recorded = store.read_identity()
+    if recorded is None and old is None:
+        if store.holds_work():
+            raise BenchError(f"{store.dir} holds records but neither config.json nor a recorded identity (a run from an "
+                             f"earlier oversight-bench whose config.json was removed); its settings cannot be checked, "
+                             f"so it cannot be resumed: use another --output")
         return {}
-    check_resumable(store.dir, old)
-    for key in IDENTITY_KEYS:
+    for prev, where in ((recorded, "recorded in its store"), (old, "in its config.json")):
+        if prev is not None:
+            _compare(store.dir, prev, config, where)
+    return old or {}
+
+
+def _compare(directory: Path, old: dict[str, Any], config: dict[str, Any], where: str) -> None:
+    for key in (*IDENTITY_KEYS, *(k for k in OPTIONAL_IDENTITY_KEYS if k in old or k in config)):
         if old.get(key) != config.get(key):
             raise BenchError(
-                f"{store.dir} already holds a run with a different {key} ({old.get(key)!r}, now {config.get(key)!r}); "
+                f"{directory} already holds a run with a different {key} ({old.get(key)!r} {where}, now {config.get(key)!r}); "
                 f"use the same settings to resume, or another --output"
             )
     before, now = old.get("task_versions") or {}, config.get("task_versions") or {}
@@ -150,10 +281,30 @@ def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
         was = before.get(name)
         if was is not None and was != fp:
             raise BenchError(
-                f"task {name} changed since {store.dir} was started (version {was.get('version')!r} -> {fp.get('version')!r}, "
+                f"task {name} changed since {directory} was started (version {was.get('version')!r} -> {fp.get('version')!r}, "
                 f"YAML hash {was.get('sha256')} -> {fp.get('sha256')}); restore the task YAML, or use another --output"
             )
-    return old
+
+
+def check_data(store: Store, data: dict[str, dict[str, str]]) -> None:
+    """Refuse a resume whose tasks read other data than the run was started with (another
+    --data-dir, or changed files): its new questions would mix with the old ones."""
+    recorded = (store.read_identity() or {}).get("data")
+    if not isinstance(recorded, dict):
+        return  # a new run, or one started before data was fingerprinted: nothing to hold it to
+    for task in sorted(set(recorded) | set(data)):
+        was, now = recorded.get(task) or {}, data.get(task) or {}
+        if was == now:
+            continue
+        name = next(n for n in sorted(set(was) | set(now)) if was.get(n) != now.get(n))
+        if name not in now:
+            detail = f"{name} is no longer read"
+        elif name not in was:
+            detail = f"{name} is read now but was not"
+        else:
+            detail = f"{name} has other content (sha256 {str(was[name])[:12]}... -> {str(now[name])[:12]}...)"
+        raise BenchError(f"task {task} reads other data than {store.dir} was started with ({detail}); resume with the "
+                         f"same --data-dir and data files, or use another --output")
 
 
 def task_versions(tasks: Iterable[Any]) -> dict[str, dict[str, Any]]:

@@ -18,6 +18,7 @@ from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
 from oversight_bench.runner import derive_seed
+from oversight_bench.sources import file_fingerprints, track_reads
 from oversight_bench.store import Store
 
 
@@ -82,17 +83,21 @@ class LazyPlan:
             yield from plan_jobs(self.protocols, [self._questions.pop()], self.answer_order, self.seed)
 
 
-def load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extra: int, log) -> Prepared:
-    """Each task's sample (+ `extra` questions for the few-shot pool) and how many there are;
-    record skipped rows. A task that returns an iterator is streamed, not held, unless a
-    few-shot pool needs the questions after its sample."""
+def load_questions(tasks, ddir, limit: int | None, seed: int, extra: int, log) -> Prepared:
+    """Each task's sample (+ `extra` questions for the few-shot pool) and how many there are,
+    with the skipped rows and a fingerprint of the data files each task read (nothing is
+    written: the pipeline stores them once the run's identity is checked). A task that returns
+    an iterator is streamed, not held, unless a few-shot pool needs the questions after its sample."""
     parts: list = []
     count: int | None = 0
     pool: dict[str, list[Question]] = {}
     skipped, held, streamed = [], [], []
+    data: dict[str, dict[str, str]] = {}
     for task in tasks:
         n = limit or task.sample_size
-        res = task.load(ddir, n + extra, seed)
+        with track_reads() as read:  # a plugin task reading through sources.read_rows
+            res = task.load(ddir, n + extra, seed)
+        data[task.name] = {**file_fingerprints(read, ddir), **(getattr(res, "files", None) or {})}
         qs = res.questions if isinstance(res.questions, list) or not extra else list(res.questions)
         if isinstance(qs, list):
             parts.append(qs[:n])
@@ -104,7 +109,6 @@ def load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extr
             streamed.append(task)
             count = None if count is None or res.count is None else count + min(n, res.count)
         if res.skipped:
-            store.record_skipped(task.name, dict(res.skipped))
             skipped.extend({"task": task.name, "reason": r, "count": c} for r, c in res.skipped.items())
         for note in res.notes:
             log(f"{task.name}: {note}")
@@ -113,13 +117,13 @@ def load_questions(store: Store, tasks, ddir, limit: int | None, seed: int, extr
     if not streamed:
         if not held:
             raise BenchError(empty)
-        return Prepared(held, held, skipped=skipped, count=count, few_shot_pool=pool)
+        return Prepared(held, held, skipped=skipped, count=count, few_shot_pool=pool, data=data)
     stream = itertools.chain.from_iterable(parts)
     first = next(stream, None)  # a stream's emptiness shows only when it is read
     if first is None:
         raise BenchError(empty)
     return Prepared(itertools.chain([first], stream), held, skipped=skipped, count=count, image_tasks=image_tasks,
-                    few_shot_pool=pool)
+                    few_shot_pool=pool, data=data)
 
 
 class RunPlan(Plan):
@@ -132,6 +136,9 @@ class RunPlan(Plan):
 
         reg = get_registry()
         self.config = config
+        if not config.protocols:
+            raise BenchError("no protocols selected; expected a comma-separated list such as --protocols debate,consultancy "
+                             "(see 'oversight-bench list protocols')")
         self.protocols = [reg.get("protocols", name) for name in config.protocols]
         self.tasks = resolve_tasks(config.tasks, config.include_path)
         self.ddir = data_dir(config.data_dir)
@@ -145,11 +152,14 @@ class RunPlan(Plan):
                 "agent": self.agent_name, "task_versions": task_versions(self.tasks)}
 
     def questions(self, store, prior, log) -> Prepared:
-        prepared = load_questions(store, self.tasks, self.ddir, self.config.limit, self.seed, self.options.few_shot, log)
+        prepared = load_questions(self.tasks, self.ddir, self.config.limit, self.seed, self.options.few_shot, log)
         prepared.config = {"data_dir": str(self.ddir) if self.ddir else None,
                            "contains_gpqa": bool(prior.get("contains_gpqa")) or any(q.meta.get("contains_gpqa") for q in prepared.held),
                            "task_types": {t.name: t.task_type for t in self.tasks}}
         return prepared
+
+    def model_specs(self) -> list[str]:
+        return [self.config.agent]
 
     def models(self, judge: Model, judge_text: str) -> Cast:
         return Cast(judge, shared_model(judge, judge_text, self.config.agent))
@@ -297,10 +307,13 @@ class CrossplayPlan(Plan):
     def questions(self, store, prior, log) -> Prepared:
         from oversight_bench.tasks import data_dir
 
-        prepared = load_questions(store, self.tasks, data_dir(self.data_dir), self.per_task, self.seed, 0, log)
+        prepared = load_questions(self.tasks, data_dir(self.data_dir), self.per_task, self.seed, 0, log)
         questions = list(prepared.questions)
         return Prepared(questions, questions, config={"task_types": {t.name: t.task_type for t in self.tasks}},
-                        skipped=prepared.skipped)
+                        skipped=prepared.skipped, data=prepared.data)
+
+    def model_specs(self) -> list[str]:
+        return [_split_best_of_n(spec_text)[0] for spec_text in self.specs]
 
     def models(self, judge: Model, judge_text: str) -> Cast:
         models: dict[str, Model] = {}

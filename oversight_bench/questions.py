@@ -72,3 +72,6 @@ class LoadResult:
     skipped: Counter = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
     count: int | None = None
+    #: the data files the task read: name -> content hash (`sources.file_fingerprints`); part of
+    #: a run's identity, so a resume never mixes in questions from other data
+    files: dict[str, str] = field(default_factory=dict)

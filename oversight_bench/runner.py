@@ -11,10 +11,11 @@ import contextvars
 import hashlib
 import time
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
@@ -31,6 +32,8 @@ class Stats:
     invalid: int = 0
     retries: int = 0
     errors: list[str] = field(default_factory=list)
+    #: why jobs failed: one-line reason -> number of jobs (the end-of-run summary lists them)
+    failures: Counter = field(default_factory=Counter)
 
 
 @dataclass
@@ -51,6 +54,18 @@ def note_retry() -> None:
     if box is not None:
         box.n += 1
         box.stats.retries += 1
+
+
+#: times a call that got a malformed answer (`MalformedResponse`) is re-sent before its job fails
+MALFORMED_RETRIES = 2
+#: seconds before the first re-send of a malformed answer (doubled for each further one)
+MALFORMED_BACKOFF = 0.1
+
+
+def failure_reason(exc: BaseException) -> str:
+    """A failed job's reason as one short line (what the summary counts)."""
+    text = " ".join(str(exc).split()) or "(no message)"
+    return f"{type(exc).__name__}: {text[:300]}"
 
 
 def derive_seed(*parts: Any) -> int:
@@ -120,17 +135,26 @@ class Runner:
             attempts = _Attempts(self.stats)
             token = _ATTEMPTS.set(attempts)
             try:
-                async with self._sems[id(model)]:
-                    t0 = time.perf_counter()
-                    if kind == "generate":
-                        outs = await model.generate(messages, **params)
-                        response = {"texts": [c.text for c in outs]}
-                        ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
-                    else:
-                        probs = await model.choice_probs(messages, **params)
-                        response = {"probs": probs}
-                        ptoks, ctoks = 0, 0
-                    latency = time.perf_counter() - t0
+                for attempt in range(MALFORMED_RETRIES + 1):
+                    try:
+                        async with self._sems[id(model)]:
+                            t0 = time.perf_counter()
+                            if kind == "generate":
+                                outs = await model.generate(messages, **params)
+                                response = {"texts": [c.text for c in outs]}
+                                ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
+                            else:
+                                probs = await model.choice_probs(messages, **params)
+                                response = {"probs": probs}
+                                ptoks, ctoks = 0, 0
+                            latency = time.perf_counter() - t0
+                        break
+                    except MalformedResponse as exc:
+                        if attempt == MALFORMED_RETRIES:  # bounded: only this call's job fails
+                            raise MalformedResponse(f"{role} {model.name} gave a malformed answer "
+                                                    f"{attempt + 1} times ({' '.join(str(exc).split())})") from None
+                        note_retry()
+                        await asyncio.sleep(MALFORMED_BACKOFF * 2**attempt)
             finally:
                 _ATTEMPTS.reset(token)
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
@@ -200,6 +224,7 @@ class Runner:
                     raise  # a user error (rejected key, unusable model or data): every job would hit it
                 except Exception as exc:
                     self.stats.jobs_failed += 1
+                    self.stats.failures[failure_reason(exc)] += 1
                     msg = f"{job.key}: {type(exc).__name__}: {exc}"
                     self.stats.errors.append(msg)
                     if not getattr(exc, "user_facing", False) and len(self.stats.errors) <= 1:
@@ -286,4 +311,4 @@ class JobContext(Context):
         return bool(m and m.capabilities.images)
 
 
-__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "note_retry"]
+__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "failure_reason", "note_retry"]

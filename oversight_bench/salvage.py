@@ -31,9 +31,10 @@ COLUMNS = {
                 "answer_order", "round", "data", "created"),
     "questions": ("task", "question_id", "data"),
     "skipped": ("task", "reason", "count"),
+    "meta": ("key", "value"),  # the run's identity (store format 2; a v1 run has no such table)
 }
 #: which columns must hold JSON
-JSON_COLUMNS = {"calls": ("request", "response"), "records": ("data",), "questions": ("data",)}
+JSON_COLUMNS = {"calls": ("request", "response"), "records": ("data",), "questions": ("data",), "meta": ("value",)}
 #: consecutive unreadable probes before a table is given up (the seek step doubles each time)
 MAX_PROBES = 64
 
@@ -60,6 +61,13 @@ def _read_table(conn: sqlite3.Connection, table: str, counts: dict[str, Any]) ->
                     return
             last = (last if last is not None else 0) + step
             step *= 2
+
+
+def _has_table(conn: sqlite3.Connection, table: str) -> bool:
+    try:
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone() is not None
+    except sqlite3.DatabaseError:
+        return True  # an unreadable schema: let the table read say what it can
 
 
 def _json_ok(table: str, row: tuple) -> bool:
@@ -91,6 +99,9 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     rows: dict[str, list[tuple]] = {}
     try:
         for table in COLUMNS:
+            if table == "meta" and not _has_table(src, table):
+                rows[table] = []
+                continue
             kept = [r for r in _read_table(src, table, counts) if _json_ok(table, r)]
             rows[table] = kept
     finally:
@@ -125,7 +136,7 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
         with store.conn:
             store.conn.execute("BEGIN IMMEDIATE")
             for table, table_rows in (("questions", rows["questions"]), ("calls", rows["calls"]),
-                                      ("skipped", rows["skipped"]), ("records", whole)):
+                                      ("skipped", rows["skipped"]), ("meta", rows["meta"]), ("records", whole)):
                 cols = COLUMNS[table]
                 store.conn.executemany(f"INSERT OR IGNORE INTO {table} ({', '.join(cols)}) VALUES "
                                        f"({', '.join('?' * len(cols))})", table_rows)

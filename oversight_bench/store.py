@@ -44,9 +44,20 @@ BOX_WRITES = 64
 
 #: the store's format, kept in SQLite's `PRAGMA user_version`. Bump it when a change makes old
 #: runs unreadable, and add the step that upgrades them to MIGRATIONS (version -> function).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+
+def _add_meta(conn: sqlite3.Connection) -> int:
+    """v1 -> v2: the `meta` table, which holds the run's identity (see `Store.write_identity`)."""
+    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute("PRAGMA user_version=2")
+    return 2
+
+
 #: a database written before versions were recorded (user_version 0) with the v1 tables is v1
-MIGRATIONS: dict[int, Any] = {}
+MIGRATIONS: dict[int, Any] = {1: _add_meta}
+#: older formats that read-only commands (report, export, ...) read as they are: v2 only added a table
+READABLE_AS_IS = {1}
 
 #: fields every turn and decision record carries
 JOB_FIELDS = ("judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order")
@@ -82,6 +93,8 @@ CREATE TABLE IF NOT EXISTS questions (
 CREATE TABLE IF NOT EXISTS skipped (
     task TEXT, reason TEXT, count INTEGER, PRIMARY KEY (task, reason)
 );
+-- the run's identity (key 'identity': JSON), so a resume is checked against the store itself
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -259,7 +272,7 @@ def _schema_version(conn: sqlite3.Connection, directory: Path) -> int:
     if version == 0 and tables:
         if not {"calls", "records", "questions"} <= tables:
             raise BenchError(f"{db} is not an oversight-bench store (tables: {', '.join(sorted(tables))}); use another --output")
-        return SCHEMA_VERSION  # written before the version was recorded: the same format
+        return 1  # written before the version was recorded: the v1 format
     if version and version != SCHEMA_VERSION and version not in MIGRATIONS:
         raise BenchError(f"{db} uses store format {version}, which this version of oversight-bench cannot read or upgrade")
     return version
@@ -320,7 +333,7 @@ class Store:
                 conn.executescript(SCHEMA)
                 if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # new, or written before versions
                     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif version in MIGRATIONS:
+            elif version in MIGRATIONS and version not in READABLE_AS_IS:
                 raise BenchError(f"{directory} holds a run in an older store format (version {version}); "
                                  f"resume it once with 'oversight-bench run' (same settings) to upgrade it")
         except BaseException as exc:
@@ -367,6 +380,35 @@ class Store:
             os.replace(tmp, self.dir / CONFIG_NAME)
         finally:
             tmp.unlink(missing_ok=True)
+
+    # -- identity ----------------------------------------------------------------------------------
+    IDENTITY_KEY = "identity"
+
+    def read_identity(self) -> dict[str, Any] | None:
+        """The identity recorded by the run (None: a new run, or one written before identities were
+        stored). Kept in the database, so deleting or editing config.json does not change it."""
+        try:
+            row = self.conn.execute("SELECT value FROM meta WHERE key=?", (self.IDENTITY_KEY,)).fetchone()
+        except sqlite3.OperationalError:  # a v1 store opened read-only: no meta table
+            return None
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except ValueError as exc:
+            raise damaged_error(self.dir, f"its recorded identity is not JSON: {exc}") from None
+        return value if isinstance(value, dict) else None
+
+    @_maps_disk_full
+    def write_identity(self, identity: dict[str, Any]) -> None:
+        text = json.dumps(redact_obj(identity), sort_keys=True, default=str)
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (self.IDENTITY_KEY, text))
+
+    def holds_work(self) -> bool:
+        """Whether anything was stored: questions, calls or records."""
+        return any(self.conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in ("questions", "calls", "records"))
 
     # -- batching ----------------------------------------------------------------------------------
     @_maps_disk_full

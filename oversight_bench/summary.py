@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from oversight_bench.redact import redact_text
+
 
 def print_summary(outcome) -> None:
     console = Console()
@@ -22,5 +24,7 @@ def print_summary(outcome) -> None:
                   markup=False, soft_wrap=True)
     for sk in outcome.skipped:
         console.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
+    for reason, count in sorted(getattr(s, "failures", {}).items(), key=lambda kv: -kv[1]):
+        console.print(f"failed {count} job(s): {redact_text(reason)}", markup=False, soft_wrap=True)
     console.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "
                   f"model calls: {s.calls}, cache hits: {s.cache_hits}, invalid answers: {s.invalid}")

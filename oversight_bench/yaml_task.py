@@ -30,7 +30,7 @@ from oversight_bench.errors import BenchError
 from oversight_bench.paths import check_relative_patterns
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
-from oversight_bench.sources import LoadContext, Records
+from oversight_bench.sources import LoadContext, Records, file_fingerprints, track_reads
 
 SOURCE_ENV = "OVERSIGHT_BENCH_SOURCE"
 
@@ -300,6 +300,8 @@ class Pool:
     skipped: Counter
     notes: list[str]
     source: str
+    #: the data files read for the pool (`sources.file_fingerprints`)
+    files: dict[str, str] = field(default_factory=dict)
 
 
 class YamlTask:
@@ -357,21 +359,26 @@ class YamlTask:
             return self._pools[key]
         ctx = LoadContext(self.name, source, data_dir)
         fields = self.config.fields
-        if source == "hub":
-            from oversight_bench.hub import hub_records
+        with track_reads() as read:
+            if source == "hub":
+                from oversight_bench.hub import hub_records
 
-            records = hub_records(self, data_dir)
-            if self.config.source.hub.fields:
-                fields = Fields.model_validate({**fields.model_dump(), **self.config.source.hub.fields})
-        else:
-            from oversight_bench.registry import get_registry
+                hub = self.config.source.hub
+                records = hub_records(self, data_dir)
+                read_names = {f"hub:{hub.path}": f"{hub.name}:{hub.split}"}
+                if hub.fields:
+                    fields = Fields.model_validate({**fields.model_dump(), **hub.fields})
+            else:
+                from oversight_bench.registry import get_registry
 
-            try:
-                loader = get_registry().get("loaders", self.config.loader)
-            except BenchError as exc:
-                raise BenchError(f"{self.path or self.name}: field 'loader': {exc}") from None
-            records = loader(self.config, ctx)
+                try:
+                    loader = get_registry().get("loaders", self.config.loader)
+                except BenchError as exc:
+                    raise BenchError(f"{self.path or self.name}: field 'loader': {exc}") from None
+                records = loader(self.config, ctx)
+                read_names = {}
         pool = self._convert(records, fields, source)
+        pool.files = {**file_fingerprints(read, data_dir), **read_names}
         self._pools[key] = pool
         return pool
 
@@ -410,7 +417,7 @@ class YamlTask:
         notes = list(pool.notes)
         if len(questions) < n:
             notes.append(f"only {len(questions)} of {n} requested questions available")
-        return LoadResult(questions, Counter(pool.skipped), notes)
+        return LoadResult(questions, Counter(pool.skipped), notes, files=dict(pool.files))
 
 
 def load_yaml_dir(directory: Path) -> list[YamlTask]:

@@ -48,6 +48,8 @@ class Case:
     #: damage a copy of the finished run's store this way first (see `_damage`); the command points
     #: at it as {out}, and the damaged file must be left byte for byte as it was
     damage: str | None = None
+    #: files removed from the copy of the finished run first (e.g. config.json)
+    remove: tuple[str, ...] = ()
 
 
 def _yaml_task(name: str, body: str) -> str:
@@ -180,6 +182,31 @@ CASES = [
     _damaged("store_corrupt_header_elo", "header", ["elo", "{out}", "--output", "{tmp}/elo_header"]),
     _damaged("store_corrupt_header_export", "header", ["export", "{out}"]),
     _damaged("store_corrupt_header_run", "header", ["run", *RUN_OUT]),
+    # validated before the output folder is touched (issue 13.5): the folder is left exactly as it was
+    Case("output_empty_name", [*BASE, "--output", ""], ["--output", "empty", "expected"], keeps_records=False),
+    Case("output_is_a_file", [*BASE, "--output", "{tmp}/a_file"], ["not a folder", "expected"], keeps_records=False),
+    Case("output_folder_not_a_run", [*BASE, "--output", "{tmp}/not_a_run"], ["holds other files", "notes.txt", "no run"],
+         keeps_records=False),
+    Case("protocols_only_commas", [*BASE, "--protocols", ","], ["no protocols selected", "expected"]),
+    Case("judge_concurrency_zero", ["judge", "--from", "{tmp}/base_run", "--judge", S, "--output", "{out}",
+                                    "--concurrency", "0"], ["--concurrency 0", ">= 1"], keeps_records=False),
+    Case("scripted_option_ill_typed", [*BASE, "--judge", "scripted:default,delay=soon"],
+         ["option delay='soon'", "expected seconds >= 0"]),
+    Case("llamacpp_unknown_option", [*BASE, "--judge", "llamacpp:qwen2.5-coder-0.5b,n_ctxx=2048"],
+         ["unknown option 'n_ctxx'", "expected one of", "n_ctx"]),
+    Case("llamacpp_option_ill_typed", [*BASE, "--agent", "llamacpp:qwen2.5-coder-0.5b,n_ctx=big"],
+         ["option n_ctx='big'", "expected a context length"]),
+    Case("llamacpp_option_out_of_range", [*BASE, "--judge", "llamacpp:qwen2.5-coder-0.5b,n_threads=0"],
+         ["option n_threads=0", ">= 1"]),
+    Case("openai_option_ill_typed", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,top_logprobs=many"],
+         ["option top_logprobs='many'", "whole number"]),
+    Case("openai_option_not_bool", [*BASE, "--agent", "openai:m,base_url=http://127.0.0.1:9/v1,logprobs=maybe"],
+         ["option logprobs='maybe'", "true or false"]),
+    # a run's identity lives in the store (issue 13.4): config.json gone, a different seed is still refused
+    Case("other_seed_without_config", [*BASE, "--seed", "5"], ["different seed", "recorded in its store", "same settings"],
+         remove=("config.json",)),
+    Case("other_judge_without_config", [*BASE, "--judge", "scripted:default,delay=0"], ["different judge", "recorded in its store"],
+         remove=("config.json",)),
     Case("salvage_into_a_run", ["salvage", "{tmp}/base_run", "--output", "{tmp}/base_run"], ["not empty", "new folder"],
          keeps_records=False),
     # importers name the file and the row they could not read
@@ -220,6 +247,8 @@ def _prepare(tmp: Path) -> None:
     (tmp / "rounds.yaml").write_text(f"judge: {S}\nagent: {S}\ntasks: [arith]\noptions:\n  rounds: zero\n")
     (tmp / "emptydata").mkdir()
     (tmp / "a_file").write_text("not a folder")
+    (tmp / "not_a_run").mkdir()
+    (tmp / "not_a_run" / "notes.txt").write_text("someone's notes")
     for name, body in {
         "t_broken": "name: t_broken\ntask_type: closed\nfields: {question: q\n",
         "t_nofields": "name: t_nofields\ntask_type: closed\nsource: {local: {files: [rows.jsonl]}}\nbinary: {mode: pair}\n",
@@ -281,6 +310,15 @@ def _prepare_imports(tmp: Path) -> None:
     (tmp / "khan_bad.csv").write_text(f.getvalue())
 
 
+def _tree(path: Path) -> dict[str, bytes] | None:
+    """Every file under `path` with its bytes (None: nothing there): a failed start must leave it so."""
+    if not path.exists():
+        return None
+    if path.is_file():
+        return {"": path.read_bytes()}
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
 def _sub(x: str, tmp: Path) -> str:
     return x.replace("{tmp}", str(tmp))
 
@@ -311,6 +349,8 @@ def outcomes(tmp_path_factory):
         env = {k: _sub(v, tmp) for k, v in case.env.items()}
         if case.keeps_records or case.damage:
             shutil.copytree(base, out, ignore=shutil.ignore_patterns(".lock"))
+        for name in case.remove:
+            (out / name).unlink()
         before = None
         if case.damage:
             _damage(out / "results.sqlite", case.damage)
@@ -321,7 +361,11 @@ def outcomes(tmp_path_factory):
             cmd = ["run", *args]
         else:
             cmd = ["run", *args, "--output", str(out)]
-        return case.id, _cli(cmd, env), out, before
+        watched = [out, *(Path(cmd[i + 1]) for i, a in enumerate(cmd[:-1]) if a == "--output" and cmd[i + 1])]
+        trees = [_tree(p) for p in watched]
+        res = _cli(cmd, env)
+        assert [_tree(p) for p in watched] == trees, f"{case.id}: a failed start changed a folder"
+        return case.id, res, out, before
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         results = {cid: (r, out, before) for cid, r, out, before in pool.map(one, CASES)}
@@ -415,3 +459,59 @@ def test_mid_run_failure_keeps_finished_records(server, tmp_path, failure):
     for want in expect:
         assert want.lower() in lines[0].lower(), lines[0]
     assert records(out) == before
+
+
+def test_malformed_answers_fail_only_their_jobs(tmp_path, monkeypatch):
+    """A judge whose server answers some prompts with nothing usable (empty choices, null content:
+    the scripted backend's None): each such call is re-sent a bounded number of times, then only
+    its job fails, counted with a one-line reason in the summary; a prompt answered properly on a
+    retry succeeds; every other job finishes. A resume retries the failed jobs only."""
+    import hashlib
+    import json
+    from collections import Counter
+
+    import oversight_bench.runner as runner_mod
+    from helpers import cli
+    from model_adapters.scripted import SCRIPTS, default_script, register_script
+
+    monkeypatch.setattr(runner_mod, "MALFORMED_BACKOFF", 0.0)
+    attempts: Counter = Counter()
+    broken = {"on": True}
+
+    def kind(messages) -> int:
+        return int(hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:8], 16) % 4
+
+    def flaky(messages, n, seed):
+        key = json.dumps(messages, sort_keys=True)
+        attempts[key] += 1
+        if broken["on"] and (kind(messages) == 0 or (kind(messages) == 1 and attempts[key] == 1)):
+            return [None] * n  # kind 0: always malformed; kind 1: malformed once, then fine
+        return default_script(messages, n, seed)
+
+    register_script("flaky_test", flaky)
+    try:
+        out = tmp_path / "run"
+        args = ["run", "--judge", "scripted:flaky_test", "--agent", S, "--tasks", "arith", "--protocols",
+                "qa_without_article", "--limit", "16", "--answer-order", "random", "--quiet", "--output", str(out)]
+        res = cli(*args)
+        kinds = Counter(kind(json.loads(k)) for k in attempts)
+        assert kinds[0] >= 1 and kinds[1] >= 1, kinds  # the sample holds both kinds of prompt
+        assert all(n == 1 + runner_mod.MALFORMED_RETRIES for k, n in attempts.items() if kind(json.loads(k)) == 0)
+        assert all(n == 2 for k, n in attempts.items() if kind(json.loads(k)) == 1)
+        assert res.exit_code == 1, res.output
+        failed = kinds[0]
+        assert f"jobs: {16 - failed} done, 0 already stored, {failed} failed" in res.stdout, res.stdout
+        reason = [l for l in res.stdout.splitlines() if l.startswith("failed ")]
+        assert reason == [f"failed {failed} job(s): MalformedResponse: judge scripted:flaky_test gave a malformed answer "
+                          f"{1 + runner_mod.MALFORMED_RETRIES} times (script 'flaky_test' gave no text (as a server "
+                          f"answering with empty choices or null content))"], res.stdout
+        assert "Traceback" not in res.output
+        assert len(records(out)) == 16 - failed  # one decision record per job
+
+        broken["on"] = False  # the server behaves again: the resume redoes the failed jobs only
+        res = cli(*args)
+        assert res.exit_code == 0, res.output
+        assert f"jobs: {failed} done, {16 - failed} already stored, 0 failed" in res.stdout, res.stdout
+        assert len(records(out)) == 16
+    finally:
+        SCRIPTS.pop("flaky_test", None)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -115,3 +117,92 @@ def test_second_writer_refused_while_first_runs(tmp_path):
     finally:
         first.kill()
         first.wait()
+
+
+# -- a run's identity lives in the store (issue 13.4) ---------------------------------------------------
+
+_TASK = """\
+name: t_rows
+task_type: closed
+loader: table
+source:
+  local:
+    files: [rows.jsonl]
+fields:
+  question: q
+  correct: right
+  incorrect: wrong
+binary:
+  mode: pair
+sample_size: 4
+"""
+
+
+def _rows(folder, start: int) -> None:
+    folder.mkdir()
+    (folder / "rows.jsonl").write_text("".join(
+        f'{{"q": "Is {i} even?", "right": "{"yes" if i % 2 == 0 else "no"}", "wrong": "{"no" if i % 2 == 0 else "yes"}"}}\n'
+        for i in range(start, start + 8)))
+
+
+def _identity_run(tmp_path, out, *extra):
+    from helpers import cli_subprocess
+
+    return cli_subprocess("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "t_rows",
+                          "--include-path", str(tmp_path / "tasks"), "--protocols", "qa_without_article",
+                          "--answer-order", "random", "--quiet", "--output", str(out), *extra)
+
+
+def test_resume_checks_the_identity_stored_in_the_run(tmp_path):
+    """Without config.json a different --seed is still refused (the store holds the identity); a
+    --data-dir with other rows is refused, naming the file; a copy of the same data is accepted;
+    the same settings resume and write config.json again."""
+    import shutil
+
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "tasks" / "t_rows.yaml").write_text(_TASK)
+    _rows(tmp_path / "data_a", 0)
+    _rows(tmp_path / "data_b", 100)  # the same file name, other questions
+    shutil.copytree(tmp_path / "data_a", tmp_path / "data_copy")
+    out = tmp_path / "run"
+    first = _identity_run(tmp_path, out, "--data-dir", str(tmp_path / "data_a"), "--limit", "2")
+    assert first.returncode == 0, first.stderr[-1500:]
+    before = records(out)
+    assert len(before) == 2
+
+    (out / "config.json").unlink()
+    res = _identity_run(tmp_path, out, "--data-dir", str(tmp_path / "data_a"), "--limit", "2", "--seed", "5")
+    assert res.returncode == 2 and "different seed" in res.stderr and "recorded in its store" in res.stderr, res.stderr
+    assert records(out) == before and not (out / "config.json").exists()
+
+    res = _identity_run(tmp_path, out, "--data-dir", str(tmp_path / "data_b"), "--limit", "4")
+    assert res.returncode == 2, res.stderr[-1500:]
+    assert "task t_rows reads other data" in res.stderr and "rows.jsonl has other content" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and records(out) == before
+
+    res = _identity_run(tmp_path, out, "--data-dir", str(tmp_path / "data_copy"), "--limit", "4")
+    assert res.returncode == 0, res.stderr[-1500:]
+    after = records(out)
+    assert len(after) == 4 and set(before) <= set(after)
+    assert (out / "config.json").exists()
+    ident = json.loads(sqlite3.connect(out / "results.sqlite").execute("SELECT value FROM meta WHERE key='identity'").fetchone()[0])
+    assert ident["seed"] == 0 and ident["tasks"] == ["t_rows"] and ident["protocols"] == ["qa_without_article"]
+    assert set(ident["data"]["t_rows"]) == {"rows.jsonl"} and ident["task_versions"]["t_rows"]["sha256"]
+
+
+def test_store_without_identity_or_config_is_not_resumed(tmp_path):
+    """A run of an earlier version (no identity in its store) whose config.json is gone cannot be
+    checked, so it is refused rather than resumed with whatever settings are given."""
+    from helpers import cli_subprocess
+
+    out = tmp_path / "run"
+    args = ("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "arith", "--protocols",
+            "qa_without_article", "--limit", "2", "--quiet", "--output", str(out))
+    assert cli_subprocess(*args).returncode == 0
+    con = sqlite3.connect(out / "results.sqlite")
+    con.execute("DELETE FROM meta")
+    con.commit()
+    con.close()
+    (out / "config.json").unlink()
+    res = cli_subprocess(*args, "--seed", "9")
+    assert res.returncode == 2 and "neither config.json nor a recorded identity" in res.stderr, res.stderr

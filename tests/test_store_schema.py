@@ -20,7 +20,7 @@ def _version(directory) -> int:
 
 def test_new_store_records_its_version(tmp_path):
     Store.open(tmp_path / "run", write=True).close()
-    assert _version(tmp_path / "run") == SCHEMA_VERSION == 1
+    assert _version(tmp_path / "run") == SCHEMA_VERSION == 2
 
 
 def test_store_written_before_versions_opens_and_is_stamped(tmp_path):
@@ -45,7 +45,7 @@ def test_newer_store_is_a_one_line_error(tmp_path, write):
     con = sqlite3.connect(tmp_path / "run" / "results.sqlite")
     con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     con.close()
-    with pytest.raises(BenchError, match=r"written by a newer oversight-bench \(store format 2; this version reads up to 1\)") as exc:
+    with pytest.raises(BenchError, match=r"written by a newer oversight-bench \(store format 3; this version reads up to 2\)") as exc:
         Store.open(tmp_path / "run", write=write)
     assert "\n" not in str(exc.value)
     if write:  # the lock was released: another open is not refused as "in use"
@@ -80,3 +80,25 @@ def test_cli_reports_an_incompatible_store_in_one_line(tmp_path):
     con.close()
     res = cli("export", str(tmp_path / "run"))
     assert res.exit_code == 2 and "store format 99" in res.output
+
+
+def test_v1_store_is_read_as_is_and_upgraded_by_a_resume(tmp_path):
+    """Store format 2 only added the `meta` table (the run's identity): read-only commands read a v1
+    run as it is; opening it to write (a resume) adds the table and stamps format 2."""
+    st = Store.open(tmp_path / "run", write=True)
+    st.write_identity({"seed": 1})
+    assert st.read_identity() == {"seed": 1}
+    st.close()
+    con = sqlite3.connect(tmp_path / "run" / "results.sqlite")
+    con.execute("DROP TABLE meta")
+    con.execute("PRAGMA user_version=1")
+    con.commit()
+    con.close()
+    ro = Store.open(tmp_path / "run")
+    assert ro.read_identity() is None and ro.count("decision") == 0
+    ro.close()
+    assert _version(tmp_path / "run") == 1
+    rw = Store.open(tmp_path / "run", write=True)
+    assert rw.read_identity() is None
+    rw.close()
+    assert _version(tmp_path / "run") == SCHEMA_VERSION == 2
