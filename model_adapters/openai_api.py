@@ -44,7 +44,7 @@ import orjson
 if TYPE_CHECKING:
     import openai
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Capabilities, Completion, Model, Spec
 from oversight_bench.runner import note_retry
 
@@ -227,7 +227,7 @@ class OpenAIModel(Model):
             _SENT.reset(token)
         data = _loads(response.content)
         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
-            raise BenchError(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
+            raise MalformedResponse(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
         return data
 
     def _error(self, exc: openai.APIError, attempts: int) -> Exception:
@@ -270,6 +270,8 @@ class OpenAIModel(Model):
         ptoks = int(usage.get("prompt_tokens") or 0)
         ctoks = int(usage.get("completion_tokens") or 0)
         choices = sorted((c for c in data["choices"] if isinstance(c, dict)), key=lambda c: c.get("index") or 0)[:n]
+        if any(not isinstance((c.get("message") or {}).get("content"), str) for c in choices):
+            raise MalformedResponse("the server's answer has a choice with no text content (null); expected a chat completion")
         k = max(1, len(choices))
         return [Completion((c.get("message") or {}).get("content") or "", ptoks, ctoks // k + (1 if i < ctoks % k else 0))
                 for i, c in enumerate(choices)]
@@ -286,7 +288,7 @@ class OpenAIModel(Model):
                                                          temperature=temperature, stop=stop, seed=s))
             got = self.parse_response(data, want)
             if not got:
-                raise BenchError(f"{self.name}: the server returned no choices; expected at least one (is base_url an OpenAI-compatible chat endpoint?)")
+                raise MalformedResponse(f"{self.name}: the server returned no choices; expected at least one (is base_url an OpenAI-compatible chat endpoint?)")
             outs.extend(got)
         return outs
 

@@ -9,7 +9,7 @@ adapters read their options from the parsed spec as before.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class BackendOptions(BaseModel):
@@ -47,6 +47,24 @@ class OpenAIOptions(BackendOptions):
     prefill: bool = Field(False, description="true or false")
     max_tokens_field: str = Field("max_tokens", description="the request field for the token limit, e.g. max_completion_tokens")
     top_logprobs: int = Field(20, ge=1, description="a whole number >= 1")
+    organization: str | None = Field(None, description="an OpenAI organization id")
+    project: str | None = Field(None, description="an OpenAI project id")
+    azure: bool = Field(False, description="true or false (Azure OpenAI)")
+    api_version: str | None = Field(None, description="an Azure API version such as 2024-06-01")
+
+    # Also any chat-completions parameter the SDK takes (`top_p=0.9`) and a server's own as
+    # `extra_body.NAME=VALUE`: the adapter checks those names when it is built.
+    model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
+
+    @model_validator(mode="after")
+    def _known_extras(self):
+        from model_adapters.openai_api import pass_through_params
+
+        for key in self.model_extra or {}:
+            if not (key.startswith("extra_body.") or key in pass_through_params()):
+                raise ValueError(f"unknown option {key!r}; expected one of {', '.join(sorted(type(self).model_fields))}, "
+                                 f"a chat-completions parameter or extra_body.NAME")
+        return self
 
 
 class HFOptions(BackendOptions):

@@ -154,8 +154,10 @@ def check_spec(text: str) -> Spec:
         options_model.model_validate(spec.options)
     except ValidationError as exc:
         err = exc.errors()[0]
-        key = str(err["loc"][0]) if err["loc"] else "?"
         where = f"model spec {redact_spec(spec)!r}"
+        if not err["loc"]:  # a check of the whole model (e.g. openai's pass-through names)
+            raise BenchError(f"{where}: {str(err['msg']).removeprefix('Value error, ')}") from None
+        key = str(err["loc"][0])
         if err["type"] == "extra_forbidden":
             known = ", ".join(sorted(options_model.model_fields))
             raise BenchError(f"{where}: unknown option {key!r}; expected one of {known}") from None
