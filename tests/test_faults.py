@@ -288,7 +288,8 @@ def test_salvage_then_resume_equals_uninterrupted(tmp_path, how):
             con.close()
 
     if how != "zero":  # the damage cost records or calls, and not all of them
-        assert kept and (len(kept) < len(expected) or 0 < n_calls(new) < n_calls(ref)), res.stdout
+        salvaged_something = bool(kept) or n_calls(new) > 0  # which table the cut hits depends on the page layout
+        assert salvaged_something and (len(kept) < len(expected) or 0 < n_calls(new) < n_calls(ref)), res.stdout
     assert json.loads((new / "config.json").read_text())["seed"] == 3
     res = _cli_run(["run", *DISK_ARGS, "--output", str(new)])
     assert res.returncode == 0, res.stderr[-2000:]
