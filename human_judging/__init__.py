@@ -22,7 +22,8 @@ def is_loopback(host: str) -> bool:
 
 
 @click.command()
-@click.option("--from", "source", required=True, help="run directory whose transcripts people judge")
+@click.option("--from", "source", help="run directory whose transcripts people judge")
+@click.option("--suite", help="a transcript suite instead of --from (`oversight-bench list suites`), e.g. nyu-2023")
 @click.option("--output", "--output_path", "--output-path", "output", required=True,
               help="run directory for the human decisions (resumable: serve it again to continue)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on; non-loopback needs --token")
@@ -35,8 +36,10 @@ def is_loopback(host: str) -> bool:
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the assignment queue")
 @click.option("--per-judge", type=int, help="at most this many items per judge")
 @click.option("-o", "--option", "extra_options", multiple=True, help="protocol option for live runs as KEY=VALUE (e.g. rounds=2)")
-def serve(source, output, host, port, token, agent, live, seed, per_judge, extra_options):
+def serve(source, suite, output, host, port, token, agent, live, seed, per_judge, extra_options):
     """Serve a web app where human judges judge stored transcripts (and live consultancies) into OUT."""
+    if (source is None) == (suite is None):
+        raise BenchError("serve needs exactly one of --from RUN_DIR or --suite NAME")
     try:
         import uvicorn
 
@@ -52,6 +55,10 @@ def serve(source, output, host, port, token, agent, live, seed, per_judge, extra
         raise BenchError("--token must be at least 8 characters")
     if per_judge is not None and per_judge < 1:
         raise BenchError("--per-judge must be at least 1")
+    if suite is not None:  # imported once into the user cache, like `judge --suite`
+        from oversight_bench.suites import get_suite
+
+        source = str(get_suite(suite).materialize())
     study = Study(source, output, agent=agent, live=[p.strip() for p in live.split(",") if p.strip()], seed=seed,
                   per_judge=per_judge, option_overrides=_parse_kv(extra_options))
     try:

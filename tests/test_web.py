@@ -110,6 +110,25 @@ def test_serve_is_a_plugin_command():
     assert "human_judging" not in core
 
 
+def test_serve_takes_a_suite_instead_of_a_run(source, tmp_path, monkeypatch):
+    """`--suite` names what `judge --suite` takes (a registered suite, or a run directory); exactly
+    one of --from and --suite."""
+    import uvicorn
+
+    register_plugin()
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(kw))
+    res = cli("serve", "--output", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "exactly one of --from" in res.output
+    res = cli("serve", "--from", str(source), "--suite", "nyu-2023", "--output", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "exactly one of --from" in res.output
+    res = cli("serve", "--suite", str(source), "--output", str(tmp_path / "o"))
+    assert res.exit_code == 0, res.output
+    assert served and f"items from {source}" in res.output
+    res = cli("serve", "--suite", "no-such-suite", "--output", str(tmp_path / "o2"))
+    assert res.exit_code == 2 and "unknown suite" in res.output
+
+
 def test_serve_refuses_lan_without_token(source, tmp_path):
     register_plugin()
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--host", "0.0.0.0")
