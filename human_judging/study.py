@@ -28,7 +28,7 @@ from oversight_bench.deviations import deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
 from oversight_bench.pipeline import check_capabilities, check_identity, identity_of
-from oversight_bench.plans import source_job
+from oversight_bench.plans import read_transcripts, source_job
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import ORDERS, Question
@@ -123,29 +123,6 @@ class View:
     number: int = 0
 
 
-def read_source(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict, list[Turn]]]]:
-    """The source run's config, questions, and each transcript once (first judge), like `judge --from`."""
-    src = Store.open(source)
-    try:
-        cfg = src.read_config() or {}
-        questions = src.questions()
-        turns_by_job: dict[str, list[dict]] = defaultdict(list)
-        first_judge: dict[str, str] = {}
-        decisions = []
-        for r in src.iter_records():
-            first_judge.setdefault(r["job_key"], r["judge"])
-            if r["judge"] != first_judge[r["job_key"]]:
-                continue
-            (turns_by_job[r["job_key"]] if r["kind"] == "turn" else decisions).append(r)
-    finally:
-        src.close()
-    out = []
-    for d in decisions:
-        turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
-        out.append((d, turns))
-    return cfg, questions, out
-
-
 class Study:
     """The items, the assignment queue and the writes of one `serve` session (one OUT directory)."""
 
@@ -158,7 +135,7 @@ class Study:
                 raise BenchError(f"--live {p}: live judging supports {', '.join(LIVE_PROTOCOLS)}")
         if live and not agent:
             raise BenchError("--live needs --agent SPEC: the model that argues in live consultancy or debate")
-        cfg, questions, transcripts = read_source(source)
+        cfg, questions, transcripts = read_transcripts(source)
         self.per_judge = per_judge
         try:
             # the person gives an answer and a confidence: predict mode, no few-shot, no sampling

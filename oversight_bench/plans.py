@@ -189,6 +189,27 @@ def source_job(d: dict[str, Any], q: Question) -> Job:
     return job
 
 
+def read_transcripts(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict[str, Any], list[Turn]]]]:
+    """A stored run's config, questions, and each transcript once (a transcript judged by several
+    judges is taken with its first judge's decision), as (decision, turns in order) pairs."""
+    src = Store.open(source)
+    try:
+        cfg = src.read_config() or {}
+        questions = src.questions()
+        turns_by_job: dict[str, list[dict]] = defaultdict(list)
+        first_judge: dict[str, str] = {}
+        decisions = []
+        for r in src.iter_records():
+            first_judge.setdefault(r["job_key"], r["judge"])
+            if r["judge"] != first_judge[r["job_key"]]:
+                continue
+            (turns_by_job[r["job_key"]] if r["kind"] == "turn" else decisions).append(r)
+    finally:
+        src.close()
+    return cfg, questions, [(d, [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])])
+                            for d in decisions]
+
+
 class JudgePlan(Plan):
     """`judge --from`: the stored QA and debate transcripts of `source` (or of its `only` job keys),
     judged again (judge calls only).
@@ -199,30 +220,13 @@ class JudgePlan(Plan):
     def __init__(self, source: str, judge_spec: str, output: str, *, concurrency: int | None = None,
                  option_overrides: dict[str, Any] | None = None, only: set[str] | None = None):
         reg = get_registry()
-        src = Store.open(source)
-        try:
-            src_cfg = src.read_config() or {}
-            questions = src.questions()
-            turns_by_job: dict[str, list[dict]] = defaultdict(list)
-            first_judge: dict[str, str] = {}
-            decisions = []
-            for r in src.iter_records():
-                key = r["job_key"]
-                first_judge.setdefault(key, r["judge"])
-                if r["judge"] != first_judge[key]:
-                    continue  # the same transcript judged by several judges: take it once
-                if r["kind"] == "turn":
-                    turns_by_job[key].append(r)
-                else:
-                    decisions.append(r)
-        finally:
-            src.close()
+        src_cfg, questions, transcripts = read_transcripts(source)
         try:
             options = ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(option_overrides or {})})
         except Exception as exc:
             raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
         jobs, not_rejudgeable = [], defaultdict(int)
-        for d in decisions:
+        for d, turns in transcripts:
             if only is not None and d["job_key"] not in only:
                 continue  # a suite's sample: these job keys only
             protocol = reg.get("protocols", d["protocol"])
@@ -232,7 +236,6 @@ class JudgePlan(Plan):
             q = questions.get((d["task"], d["question_id"]))
             if q is None:
                 raise BenchError(f"{source}: decision {d['job_key']} refers to a question missing from the store")
-            turns = [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])]
             jobs.append((protocol, source_job(d, q), turns))
         if not jobs:
             raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
