@@ -347,21 +347,32 @@ def all_protocols() -> dict[str, Protocol]:
 
 def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
     """Accuracy per judge x protocol x task (the short end-of-run table), computed as `report`
-    computes it: the mean over questions of each question's accuracy over its valid answers."""
+    computes it (`stats.per_question` then `stats.mean_ci`): the mean over questions of each
+    question's accuracy over its valid answers. Streams the records, keeping one running sum per
+    question, so the table does not grow the run's memory with its size."""
     from oversight_bench.analysis.load import normalise_decision
-    from oversight_bench.analysis.stats import accuracy
+    from oversight_bench.analysis.stats import mean_ci
 
-    groups: dict[tuple, list] = defaultdict(list)
+    groups: dict[tuple, dict[str, Any]] = {}
     for r in store.iter_records("decision"):
         if judge and r["judge"] != judge:
             continue
-        groups[(r["judge"], r["protocol"], r["task"])].append(normalise_decision(r))
+        g = groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "pq": defaultdict(lambda: [0.0, 0])})
+        g["n"] += 1
+        d = normalise_decision(r)
+        if d.get("answer") is None:
+            g["invalid"] += 1
+        if d.get("unjudged"):
+            continue
+        if d.get("correct") is not None:
+            q = g["pq"][(d.get("task"), d.get("question_id"))]
+            q[0] += float(d["correct"])
+            q[1] += 1
     rows = []
-    for (j, p, t), ds in sorted(groups.items()):
-        n = len(ds)
-        inv = sum(1 for d in ds if d.get("answer") is None)
-        rows.append({"judge": j, "protocol": p, "task": t, "n": n, "valid": n - inv, "invalid": inv,
-                     "accuracy": accuracy(ds)["accuracy"]})
+    for (j, p, t), g in sorted(groups.items()):
+        acc = mean_ci(total / count for total, count in g["pq"].values())[0]
+        rows.append({"judge": j, "protocol": p, "task": t, "n": g["n"], "valid": g["n"] - g["invalid"],
+                     "invalid": g["invalid"], "accuracy": acc})
     return rows
 
 

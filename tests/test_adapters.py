@@ -324,7 +324,11 @@ def test_openai_errors_are_one_line_and_never_show_the_key(caplog, monkeypatch):
 
 
 def test_openai_answer_without_choices_is_a_clear_error():
-    with pytest.raises(BenchError, match="no 'choices' list"):
+    """A 200 that is no chat completion is a malformed answer: the runner re-sends it, then fails
+    only its job (tests/test_bad_input.py), with this one-line reason."""
+    from oversight_bench.errors import MalformedResponse
+
+    with pytest.raises(MalformedResponse, match="no 'choices' list"):
         _openai("openai:m,base_url={url}", lambda body, headers: (200, {"detail": "hello"}), lambda m: m.generate(MSGS))
 
 
