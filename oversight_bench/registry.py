@@ -182,7 +182,6 @@ def get_registry() -> Registry:
     if _REGISTRY is None:
         reg = Registry()
         reg.load_entry_points()
-        _add_core_suites(reg)
         _REGISTRY = reg
         for p in reg.broken():
             _warn(p)
@@ -191,16 +190,6 @@ def get_registry() -> Registry:
 
 def _warn(p: PluginInfo) -> None:
     print(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}", file=sys.stderr)
-
-
-def _add_core_suites(reg: Registry) -> None:
-    """The core's own suites (nyu-2023, committed runs) register like any plugin, without an entry
-    point; as built-ins, OVERSIGHT_BENCH_LOAD_PLUGINS never drops them."""
-    import importlib
-
-    from oversight_bench import __version__
-
-    reg.add_module_plugin("suites", BUILTIN_PACKAGE, __version__, loader=lambda: importlib.import_module("oversight_bench.suites"))
 
 
 def reset_registry() -> None:

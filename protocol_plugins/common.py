@@ -12,7 +12,7 @@ from oversight_bench.errors import BenchError
 from oversight_bench.models import Message
 from oversight_bench.processing import parse_answer, parse_letter, process_turn, turn_notes
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
-from oversight_bench.questions import ORDERS, Question, correct_index, other_order
+from oversight_bench.questions import Question, correct_index, other_order
 from protocol_plugins import prompts
 
 OUTCOME_KEYS = ("agent_choice", "protagonist", "protagonist_correct", "win")
