@@ -25,7 +25,7 @@ from model_adapters._batching import BatchQueue, normalise, truncate_at_stop
 from model_adapters._common import plain_prompt, text_messages
 from model_adapters.hf import GenRequest, ProbRequest
 
-INSTALL_HINT = "pip install 'oversight-bench[lm_eval]'"
+INSTALL_HINT = "pip install 'oversight-bench[lm-eval]'"
 ADAPTER_OPTIONS = {"concurrency", "logprobs", "chat_template"}
 IN_PROCESS_TYPES = {"hf", "hf-auto", "huggingface", "vllm", "sglang", "hf-multimodal", "vllm-vlm"}
 
