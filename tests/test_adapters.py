@@ -651,7 +651,7 @@ def test_lm_eval_missing_gives_install_hint(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "lm_eval", None)
     monkeypatch.setitem(sys.modules, "lm_eval.api", None)
-    with pytest.raises(BenchError, match=r"oversight-bench\[lm_eval\]"):
+    with pytest.raises(BenchError, match=r"oversight-bench\[lm-eval\]"):
         LMEvalModel(parse_spec("lm_eval:hf,pretrained=x"))
 
 
