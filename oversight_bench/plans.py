@@ -211,7 +211,7 @@ def read_transcripts(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict
 
 
 class JudgePlan(Plan):
-    """`judge --from`: the stored QA and debate transcripts of `source` (or of its `only` job keys),
+    """`judge --from`: the stored QA, debate and one-round consultancy transcripts of `source` (or of its `only` job keys),
     judged again (judge calls only).
     The source is read when the plan is made, so a source with nothing to judge writes nothing."""
 
@@ -230,7 +230,7 @@ class JudgePlan(Plan):
             if only is not None and d["job_key"] not in only:
                 continue  # a suite's sample: these job keys only
             protocol = reg.get("protocols", d["protocol"])
-            if not protocol.rejudgeable:
+            if not protocol.can_rejudge(options):
                 not_rejudgeable[d["protocol"]] += 1
                 continue
             q = questions.get((d["task"], d["question_id"]))
@@ -239,7 +239,7 @@ class JudgePlan(Plan):
             jobs.append((protocol, source_job(d, q), turns))
         if not jobs:
             raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
-                             f"only QA and debate transcripts can be re-judged")
+                             f"only QA, debate and one-round consultancy transcripts can be re-judged")
         split_debias(judge_spec)
         self.source, self.src_cfg, self.source_questions = source, src_cfg, questions
         self._jobs, self.not_rejudgeable = jobs, not_rejudgeable

@@ -188,6 +188,11 @@ class Protocol(abc.ABC):
         """The assignments every question is run with (consultancy: correct and incorrect)."""
         return [None]
 
+    def can_rejudge(self, options: ProtocolOptions) -> bool:
+        """Whether transcripts made with these options hold nothing the judge wrote, so another judge
+        can decide them (`judge --from`)."""
+        return self.rejudgeable
+
     @abc.abstractmethod
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         """Produce the transcript (agent turns, and judge questions where the protocol has them)."""

@@ -1,12 +1,12 @@
 """Assigned-role consultancy (§3.2.2): one consultant argues its assigned answer; between its turns
 the judge asks one question; after the last turn the judge decides. Every question runs with the
 correct and with the incorrect assignment. The transcript depends on the judge's questions, so it
-cannot be re-judged by another judge."""
+cannot be re-judged by another judge, unless it has one round (no question is asked)."""
 
 from __future__ import annotations
 
 from oversight_bench.errors import BenchError
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from protocol_plugins import prompts
 from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
                                      render_transcript, user_message)
@@ -28,6 +28,9 @@ class Consultancy(Protocol):
 
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]
+
+    def can_rejudge(self, options: ProtocolOptions) -> bool:
+        return options.rounds == 1  # the judge asks its questions between rounds
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         defends = assigned_index(job)

@@ -40,6 +40,27 @@ def test_judge_from_makes_only_judge_calls(tmp_path):
         a.close(), b.close()
 
 
+def test_one_round_consultancy_is_rejudged(tmp_path):
+    """With one round the judge asks no question, so the consultant's argument alone is the transcript."""
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "3", "--rounds", "1",
+              "--protocols", "consultancy", "--output", str(src), "--quiet")
+    assert res.exit_code == 0, res.output
+    res = cli("judge", "--from", str(src), "--judge", "scripted:default,logprobs=true", "--output", str(dst), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "not re-judgeable" not in res.output
+    assert set(_roles(dst)) == {"judge"}
+    from oversight_bench.store import Store
+    a, b = Store.open(src), Store.open(dst)
+    try:
+        key = lambda r: (r["job_key"], r["assignment"], r["answer_order"])  # noqa: E731
+        old = {key(r) for r in a.iter_records("decision")}
+        new = {key(r) for r in b.iter_records("decision")}
+        assert new == old and {k[1] for k in new} == {"correct", "incorrect"}
+    finally:
+        a.close(), b.close()
+
+
 @pytest.mark.skipif(not (DATA / "quality" / "michael2023_debates").exists(), reason="peer debates not available")
 def test_rejudge_imported_rooms_keeps_every_room(tmp_path):
     imp, dst = tmp_path / "nyu", tmp_path / "rejudged"
