@@ -128,7 +128,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
 @click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot)")
 @click.option("--quiet", is_flag=True)
 def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_options, quiet):
-    """Re-judge stored QA and debate transcripts with a new judge: judge calls only."""
+    """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only."""
     from oversight_bench.evaluate import rejudge
 
     if bool(source) == bool(suite):
