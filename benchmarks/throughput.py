@@ -19,8 +19,9 @@ written here whose documents are the exact prompts oversight-bench sent. Run-to-
 
     python benchmarks/throughput.py            # everything (12 minutes on 2 cores shared with other work)
     python benchmarks/throughput.py --quick    # C=64, L=200 ms vs lm-eval only (about a minute)
+    python benchmarks/throughput.py --settings c64_l200,c256_l1000   # those comparisons only
 
-The last line is `efficiency=<fraction of C/L at C=64, L=200 ms> ratio_vs_lmeval=<lm-eval
+The last line is `efficiency=<fraction of C/L at C=64, L=200 ms (the first setting run)> ratio_vs_lmeval=<lm-eval
 end-to-end seconds / ours>`. Results also go to `--json` (default benchmarks/results.json).
 """
 
@@ -360,6 +361,8 @@ def markdown(res: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="C=64, L=200 ms against lm-eval only")
+    ap.add_argument("--settings", default=",".join(SETTINGS),
+                    help=f"comma-separated comparison settings ({', '.join(SETTINGS)}); a subset skips the debate and scale runs")
     ap.add_argument("--n", type=int, default=2000, help="questions in the comparison runs")
     ap.add_argument("--no-lmeval", action="store_true")
     ap.add_argument("--repeat", type=int, default=3, help="oversight-bench runs per setting (the median is reported)")
@@ -368,12 +371,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=str(HERE / "results.json"), help="where to write the figures")
     ap.add_argument("--keep", action="store_true", help="keep the run directories")
     a = ap.parse_args(argv)
+    chosen = ["c64_l200"] if a.quick else [k for k in a.settings.split(",") if k]
+    unknown = [k for k in chosen if k not in SETTINGS]
+    if unknown or not chosen:
+        ap.error(f"unknown setting(s) {', '.join(unknown) or '(none)'}; expected some of {', '.join(SETTINGS)}")
+    subset = a.quick or set(chosen) != set(SETTINGS)
 
     lmeval = lmeval_available() and not a.no_lmeval
     if not lmeval and not a.no_lmeval:
         log("lm-eval is not installed (pip install 'lm-eval[api]==0.4.13'): comparing nothing")
     work = Path(tempfile.mkdtemp(prefix="obench-throughput-"))
-    results: dict[str, Any] = {"machine": machine(), "quick": a.quick, "task": TASK, "protocol": "qa_without_article"}
+    results: dict[str, Any] = {"machine": machine(), "quick": a.quick, "settings": chosen, "task": TASK, "protocol": "qa_without_article"}
     servers: dict[float, ServerHandle] = {}
 
     def server(L: float) -> ServerHandle:
@@ -384,9 +392,10 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     try:
-        for key, (C, L) in list(SETTINGS.items())[:1 if a.quick else None]:
+        for key in chosen:
+            C, L = SETTINGS[key]
             results[key] = compare(server(L), work, key, C=C, L=L, n=a.n, lmeval=lmeval, repeat=a.repeat)
-        if not a.quick:
+        if not subset:
             results["debate"] = debate(server(0.2), work, C=64, L=0.2, n=a.debate_n)
             sizes = tuple(int(x) for x in a.scale.split(",") if x)
             if sizes:
@@ -403,9 +412,10 @@ def main(argv: list[str] | None = None) -> int:
     Path(a.json).write_text(json.dumps(results, indent=1, default=str))
     Path(a.json).with_suffix(".md").write_text(markdown(results))
     log(f"figures written to {a.json} and {Path(a.json).with_suffix('.md')} ({results['benchmark_wall_s']:.0f} s)")
-    row = results["c64_l200"]
+    row = results[chosen[0]]
     ratio = f"{row['wall_ratio_lmeval_over_ours']:.2f}" if "lmeval" in row else "n/a"
-    print(f"efficiency={row['ours']['efficiency']:.3f} ratio_vs_lmeval={ratio}")
+    eff = row["ours"]["efficiency"]
+    print(f"efficiency={'n/a' if eff is None else f'{eff:.3f}'} ratio_vs_lmeval={ratio}")
     return 0
 
 
