@@ -13,7 +13,8 @@
 #
 # Sizes (environment variables):
 #   QA_N=128     questions per judge x task for QA (both answer orders, the paper's)
-#   NYU_N=64     nyu-2023 debate rooms per judge (a seeded sample; rooms too long are skipped and counted)
+#   NYU_N=72     nyu-2023 debate rooms per judge (a seeded sample: 72 rooms hold 64 distinct questions;
+#                rooms too long for a judge are skipped and counted)
 #   AGENT_N=32   questions per task for the 1.5B agent's debates and consultancies
 #   ELO_PAIRS=48 cross-play pairings for Elo (plus self-play games)
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b"  the judges qa, nyu and rejudge loop over
@@ -26,7 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=(--quiet) ;;
     qa|nyu|agent|rejudge|elo|board) STEPS+=("$arg") ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
     *) echo "error: unknown argument $arg; expected --quiet or a step (qa nyu agent rejudge elo board)" >&2; exit 2 ;;
   esac
 done
@@ -34,7 +35,7 @@ done
 
 RUNS=${RUNS:-runs/leaderboard}
 QA_N=${QA_N:-128}
-NYU_N=${NYU_N:-64}
+NYU_N=${NYU_N:-72}
 AGENT_N=${AGENT_N:-32}
 ELO_PAIRS=${ELO_PAIRS:-48}
 read -ra JUDGES <<< "${JUDGES:-smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b}"
