@@ -27,7 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=(--quiet) ;;
     qa|nyu|agent|rejudge|elo|board) STEPS+=("$arg") ;;
-    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
     *) echo "error: unknown argument $arg; expected --quiet or a step (qa nyu agent rejudge elo board)" >&2; exit 2 ;;
   esac
 done
