@@ -102,8 +102,14 @@ elo() {
 # The tables: judge rows (QA, suite and agent cells), the human reference, Elo on its own.
 board() {
   step "leaderboard"
+  rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/results.json leaderboards/fig2_judges.png \
+    leaderboards/transcripts leaderboards/report   # generated: a new build replaces them all
   local nyu_source="${OVERSIGHT_BENCH_SUITE_CACHE:-$HOME/.cache/oversight-bench/suites}/nyu-2023-1"  # imported by nyu
-  oversight-bench leaderboard "$RUNS"/qa-* "$RUNS"/nyu-* "$nyu_source" "$RUNS"/agent* "$RUNS/elo/crossplay" --output leaderboards/
+  local dirs=()
+  for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$nyu_source" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
+    [ -d "$d" ] && dirs+=("$d")   # the steps that were run
+  done
+  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/
 }
 
 for s in "${STEPS[@]}"; do "$s"; done
