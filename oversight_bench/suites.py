@@ -145,13 +145,22 @@ def get_suite(name: str):
 
 # -- size and listing ----------------------------------------------------------------------------
 
-def _rejudgeable(protocol: str) -> bool:
+def _rejudgeable(protocol: str, run_dir: Path | None = None) -> bool:
+    """Whether `protocol`'s transcripts in the run at `run_dir` (with that run's options) can be re-judged."""
+    from oversight_bench.protocol import ProtocolOptions
     from oversight_bench.registry import get_registry
 
     try:
-        return bool(get_registry().get("protocols", protocol).rejudgeable)
+        proto = get_registry().get("protocols", protocol)
     except BenchError:
         return False
+    options = ProtocolOptions()
+    if run_dir is not None and (Path(run_dir) / "config.json").exists():
+        try:
+            options = ProtocolOptions.model_validate(json.loads((Path(run_dir) / "config.json").read_text()).get("options") or {})
+        except ValueError:
+            pass  # unreadable options: the paper's defaults, the stricter reading for consultancy
+    return bool(proto.can_rejudge(options))
 
 
 def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
@@ -171,7 +180,7 @@ def describe(suite) -> dict[str, Any]:
     protos: dict[str, dict[str, Any]] = {}
     for p in sorted({d["protocol"] for d in ds}):
         mine = [d for d in ds if d["protocol"] == p]
-        static = p in getattr(suite, "static", ()) or not _rejudgeable(p)
+        static = p in getattr(suite, "static", ()) or not _rejudgeable(p, run)
         protos[p] = {"rooms": len({d["job_key"] for d in mine}), "questions": len({(d["task"], d["question_id"]) for d in mine}),
                      "mode": "static" if static else "re-judged"}
     return {"name": suite.name, "version": suite.version, "description": suite.description, "source": suite.source,
@@ -296,9 +305,11 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
 
 # -- evaluation -----------------------------------------------------------------------------------
 
-def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | None, seed: int = 0) -> list[str]:
+def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | None, seed: int = 0,
+                 run_dir: Path | None = None) -> list[str]:
     """Re-judgeable rooms, in a seeded order (so a --limit slice mixes debater kinds); first `limit`."""
-    keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and _rejudgeable(d["protocol"])})
+    ok = {p: _rejudgeable(p, run_dir) for p in {d["protocol"] for d in decisions}}
+    keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and ok[d["protocol"]]})
     random.Random(seed).shuffle(keys)
     return keys[:limit] if limit else keys
 
@@ -342,7 +353,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     source = suite.materialize()
     src = load_decisions(source)
     static = tuple(getattr(suite, "static", ()))
-    keys = select_rooms(src, static, limit)
+    keys = select_rooms(src, static, limit, run_dir=source)
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
     fit, long = check_context(source, keys, judge_spec, option_overrides)

@@ -164,6 +164,29 @@ def test_run_directory_as_suite(registry, tmp_path):
     assert "sim:judge-a" in res.output  # the run's own judge is the reference
 
 
+def test_one_round_consultancy_run_is_a_rejudged_suite(registry, tmp_path):
+    """A one-round consultancy holds no judge question, so a suite made of it re-judges it; three rounds do not."""
+    from oversight_bench.suites import describe, get_suite
+
+    modes = {}
+    for rounds in (1, 3):
+        run = tmp_path / f"r{rounds}"
+        res = run_cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "2", "--rounds", str(rounds),
+                      "--protocols", "consultancy,debate", "--best-of-n", "1", "--output", str(run), "--quiet")
+        assert res.exit_code == 0, res.output
+        modes[rounds] = {p: v["mode"] for p, v in describe(get_suite(str(run)))["protocols"].items()}
+    assert modes[1] == {"consultancy": "re-judged", "debate": "re-judged"}
+    assert modes[3] == {"consultancy": "static", "debate": "re-judged"}
+    out = tmp_path / "judged"
+    res = run_cli("judge", "--suite", str(tmp_path / "r1"), "--judge", FAKE, "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    con = sqlite3.connect(out / "results.sqlite")
+    try:
+        assert {r[0] for r in con.execute("SELECT DISTINCT protocol FROM records WHERE kind='decision'")} == {"consultancy", "debate"}
+    finally:
+        con.close()
+
+
 @pytest.mark.skipif(not NYU.exists(), reason="NYU debate data not available")
 def test_nyu_suite_slice(registry, tmp_path):
     out = tmp_path / "nyu-judged"
