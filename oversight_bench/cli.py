@@ -93,15 +93,17 @@ def cli():
 @click.option("--rounds", type=int, help="debate/consultancy rounds (3)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]))
 @click.option("--best-of-n", type=int, help="debater samples per turn (4)")
-@click.option("--judge-mode", type=click.Choice(["predict", "cot"]))
+@click.option("--judge-mode", type=click.Choice(["predict", "cot", "probs"]),
+              help="predict (paper), cot, or probs: the answer read from the answer-token probabilities (needs logprobs)")
 @click.option("--few-shot", type=int, help="judge few-shot examples (0)")
 @click.option("--answer-order", type=click.Choice(["random", "both"]), help="both orders per question (default) or one at random")
 @click.option("--word-limit", type=int, help="words per argument asked for in the prompt (150); cut only with -o truncate_words=true")
 @click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
+@click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
 @unsafe_exec_option
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
-        extra_options, quiet, **option_flags):
+        extra_options, cache_from, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory."""
     from oversight_bench.config import expand_variants, load_run_config
     from oversight_bench.evaluate import run_eval
@@ -110,7 +112,8 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     opts.update(_parse_kv(extra_options))
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
                  "seed": seed, "output": output, "data_dir": data_dir,
-                 "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts}
+                 "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts,
+                 "cache_from": list(cache_from) or None}
     config = load_run_config(config_path, overrides)
     for one in expand_variants(config):  # an ablation preset runs each variant into <output>/<name>
         outcome = run_eval(one, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
@@ -126,29 +129,30 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
 @click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
 @click.option("--concurrency", type=int)
 @click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot)")
+@click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
 @click.option("--quiet", is_flag=True)
-def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_options, quiet):
+def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_options, cache_from, quiet):
     """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only."""
     from oversight_bench.evaluate import rejudge
 
     if bool(source) == bool(suite):
         raise BenchError("judge: give exactly one of --from RUN_DIR or --suite NAME")
     if suite:
-        _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, quiet)
+        _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet)
         return
     if limit is not None or skip_long:
         raise BenchError("judge: --limit and --skip-long apply to --suite only")
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
-                      option_overrides=_parse_kv(extra_options))
+                      option_overrides=_parse_kv(extra_options), cache_from=cache_from)
     _finish(outcome)
 
 
-def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, quiet) -> None:
+def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet) -> None:
     from oversight_bench.suites import evaluate_suite, format_result
 
     outcome, result = evaluate_suite(suite, judge, output, limit=limit, skip_long=skip_long, progress=not quiet,
                                      concurrency=concurrency, option_overrides=_parse_kv(extra_options),
-                                     log=lambda m: click.echo(m, err=True))
+                                     log=lambda m: click.echo(m, err=True), cache_from=cache_from)
     if outcome.stats.jobs_failed:
         _finish(outcome)
     for line in format_result(result):

@@ -33,6 +33,8 @@ class RunConfig(BaseModel):
     include_path: list[str] = Field(default_factory=list)
     concurrency: int | None = Field(None, ge=1, description="in-flight calls per model (default: the backend's)")
     options: ProtocolOptions = Field(default_factory=ProtocolOptions)
+    #: run directories whose stored model calls are reused (identical requests only); not identity
+    cache_from: list[str] = Field(default_factory=list)
     #: an ablation in one config: variant name -> option overrides; each variant runs into
     #: <output>/<name> and `report <output>` reads them all (configs/paper/ablation_*.yaml)
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict)

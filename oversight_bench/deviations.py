@@ -39,6 +39,7 @@ _LABELS = {
     "turn_style": "turn style {v} (paper: simultaneous)",
     "best_of_n": "best-of-N {v} (paper 4)",
     "judge_mode": "judge mode {v} (paper: predict)",
+    "judge_mode=probs": "judge answer read from its answer-token probabilities, no text generated (paper: predict, the written answer)",
     "few_shot": "judge {v}-shot (paper 0-shot)",
     "answer_order": "answer order {v} (paper: both)",
     "word_limit": "word limit {v} (paper 150)",
@@ -73,7 +74,7 @@ def deviations(config: Any) -> list[str]:
             continue
         value = opts[key]
         if value != paper:
-            out.append(_LABELS[key].format(v=value, p=paper))
+            out.append(_LABELS.get(f"{key}={value}", _LABELS[key]).format(v=value, p=paper))
     judge = _get(config, "judge")
     if isinstance(judge, str):
         _, debias = judge_of_record(judge, _get(config, "judge_debias"))

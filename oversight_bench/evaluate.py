@@ -18,9 +18,11 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
 
 
 def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True, concurrency: int | None = None,
-            option_overrides: dict[str, Any] | None = None, only: set[str] | None = None) -> Outcome:
+            option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
+            cache_from: tuple[str, ...] = ()) -> Outcome:
     """Judge the stored transcripts of `source` (`only`: these job keys) with a new judge: judge calls only."""
     plan = JudgePlan(source, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only)
+    plan.cache_from = tuple(cache_from)
     return execute(plan, progress=progress)
 
 

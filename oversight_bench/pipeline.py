@@ -30,7 +30,7 @@ from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
 from oversight_bench.registry import get_registry
 from oversight_bench.runner import Runner, Stats
-from oversight_bench.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store
+from oversight_bench.store import CONFIG_NAME, DB_NAME, LOCK_NAME, SharedCalls, Store
 
 #: the stored settings a resumed run must share with the run it continues
 IDENTITY_KEYS = ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source")
@@ -88,6 +88,8 @@ class Plan(abc.ABC):
     options: ProtocolOptions
     seed: int
     concurrency: int | None = None
+    #: run directories whose stored calls are reused (`--cache-from`); not part of the identity
+    cache_from: tuple[str, ...] = ()
     #: the protocols whose agent side runs (their needs are checked against the agent)
     protocols: list[Protocol] = []
 
@@ -127,8 +129,10 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
     created = _first_missing(out)
     before = None if created is not None else {p.name for p in out.iterdir()}
     store: Store | None = None
+    shared: SharedCalls | None = None
     started = False
     try:
+        shared = SharedCalls(plan.cache_from, out) if plan.cache_from else None
         store = Store.open(out, write=True)
         prior = check_identity(store, config)
         prepared = plan.questions(store, prior, log)
@@ -147,13 +151,16 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
 
         runner = Runner(store, judge=cast.judge, agent=cast.agent, judge_name=judge_name, agent_name=plan.agent_name,
                         options=plan.options, seed=plan.seed, judge_debias=debias, concurrency=plan.concurrency,
-                        few_shot_pool=prepared.few_shot_pool, protocols=all_protocols(), debaters=cast.debaters)
+                        few_shot_pool=prepared.few_shot_pool, protocols=all_protocols(), debaters=cast.debaters,
+                        shared=shared)
         work, total = plan.jobs(prepared, store, config)
         skipped = prepared.skipped
         del prepared  # the jobs hold the only reference and let each question go once planned
         stats = _run(runner, work, total, progress, plan.desc, plan.concurrency)
         return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir), config["deviations"])
     finally:
+        if shared is not None:
+            shared.close()
         if store is not None:
             store.close()
         if not started:
@@ -324,6 +331,9 @@ def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocol
     names tasks whose questions are not at hand (streamed) but show images."""
     if debias and not judge.capabilities.logprobs:
         raise BenchError(f"judge {judge_name} cannot give answer probabilities, which debias=true needs; drop debias or use a backend with logprobs")
+    if options is not None and options.judge_mode == "probs" and not judge.capabilities.logprobs:
+        raise BenchError(f"judge {judge_name} cannot give answer probabilities, which judge_mode probs reads its answer from; "
+                         f"use judge_mode predict or a backend with logprobs")
     image_tasks = sorted({q.task for q in questions if q.images} | set(image_tasks))
     if image_tasks:
         if not judge.capabilities.images:

@@ -34,7 +34,10 @@ class ProtocolOptions(BaseModel):
     turn_style: Literal["simultaneous", "sequential"] = "simultaneous"
     best_of_n: int = Field(4, ge=1, le=16, description="debater samples per turn, the debater model picks the most "
                            "persuasive (paper: 4 for debaters, §4.1; consultants always sample once)")
-    judge_mode: Literal["predict", "cot"] = "predict"
+    judge_mode: Literal["predict", "cot", "probs"] = Field(
+        "predict", description="predict: the judge writes 'Answer: N' (paper); cot: reasons first; probs (not the "
+        "paper's): the predict prompt, its answer read as the more probable of the answer tokens after 'Answer: ', "
+        "nothing generated, so a judge too small to follow the format still answers (needs logprobs)")
     few_shot: int = Field(0, ge=0, le=16, description="judge few-shot examples, balanced answer order (paper: 0)")
     answer_order: Literal["random", "both"] = Field("both", description="both answer orders per question, the "
                                                     "debate regenerated for each (paper: both, App. D)")

@@ -19,7 +19,7 @@ from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
-from oversight_bench.store import Store, canonical_json, request_key
+from oversight_bench.store import SharedCalls, Store, canonical_json, request_key
 
 
 @dataclass
@@ -92,6 +92,7 @@ class Runner:
         few_shot_pool: dict[str, list[Question]] | None = None,
         protocols: dict[str, Protocol] | None = None,
         debaters: dict[str, tuple[Model, int]] | None = None,
+        shared: SharedCalls | None = None,
     ):
         self.store = store
         self.models = {"judge": judge, "agent": agent}
@@ -105,6 +106,8 @@ class Runner:
         #: every protocol by name, for jobs that run another protocol's job (`Context.sub_run`)
         self.protocols = protocols or {}
         self.stats = Stats()
+        #: other runs' stored calls (`--cache-from`), or None
+        self.shared = shared
         self._inflight: dict[str, asyncio.Future] = {}
         # one semaphore per distinct model object, so judge == agent shares the bound
         self._sems: dict[int, asyncio.Semaphore] = {}
@@ -123,6 +126,12 @@ class Runner:
         blob = canonical_json(request)  # serialised once: hashed for the key, stored as is
         key = request_key(blob)
         cached = self.store.get_call(key)
+        if cached is None and self.shared is not None:
+            cached = self.shared.get(key)
+            if cached is not None:  # answered in another run (--cache-from): stored here as a copy (0 attempts)
+                self.store.put_call(key, model=model.name, request=blob, response=cached, context={"role": role, **context},
+                                    prompt_tokens=cached.get("prompt_tokens", 0), completion_tokens=cached.get("completion_tokens", 0),
+                                    latency_s=0.0, attempts=0)
         if cached is not None:
             self.stats.cache_hits += 1
             return cached

@@ -577,3 +577,40 @@ def question_from_dict(d: dict[str, Any]) -> Question:
     return Question(id=d["id"], task=d["task"], task_type=d["task_type"], question=d["question"],
                     correct=d["correct"], incorrect=d["incorrect"], article=d.get("article"),
                     images=images, meta=d.get("meta") or {})
+
+
+class SharedCalls:
+    """The model calls stored by other runs, opened read-only (`--cache-from`): a call whose full
+    request (model fingerprint, messages, parameters) was answered there is copied, not made again.
+    Identical requests get identical answers, so this changes nothing but the time a run takes."""
+
+    def __init__(self, dirs: Iterable[str | Path], output: str | Path):
+        self._cons: list[sqlite3.Connection] = []
+        out = Path(output).resolve()
+        for d in dirs:
+            db = Path(d) / DB_NAME
+            if Path(d).resolve() == out:
+                self.close()
+                raise BenchError(f"--cache-from {d} is the output directory itself; name other run directories")
+            if not db.is_file():
+                self.close()
+                raise BenchError(f"--cache-from {d}: not a run directory (no {DB_NAME}); expected a stored run")
+            try:
+                con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+                con.execute("SELECT key, response FROM calls LIMIT 1").fetchall()
+            except sqlite3.Error as exc:
+                self.close()
+                raise BenchError(f"--cache-from {d}: its store cannot be read ({exc}); expected a stored run") from None
+            self._cons.append(con)
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        for con in self._cons:
+            row = con.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
+            if row:
+                return json.loads(row[0])
+        return None
+
+    def close(self) -> None:
+        for con in self._cons:
+            con.close()
+        self._cons = []

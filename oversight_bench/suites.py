@@ -288,7 +288,7 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
     finally:
         st.close()
     options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(options_over or {})})
-    reserve = options.predict_max_tokens if options.judge_mode == "predict" else options.judge_max_tokens
+    reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
     for k in keys:
@@ -342,7 +342,7 @@ def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None =
 
 def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None = None, skip_long: bool = False,
                    progress: bool = True, concurrency: int | None = None, option_overrides: dict | None = None,
-                   log: Callable[[str], None] = print):
+                   log: Callable[[str], None] = print, cache_from: tuple[str, ...] = ()):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
     from oversight_bench.evaluate import rejudge
     from oversight_bench.models import redact_spec
@@ -366,7 +366,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
     outcome = rejudge(str(source), judge_spec, output, progress=progress, concurrency=concurrency,
-                      option_overrides=option_overrides, only=set(fit))
+                      option_overrides=option_overrides, only=set(fit), cache_from=cache_from)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
     ref_all = [d for d in src if d["job_key"] in set(fit)]
     result: dict[str, Any] = {"suite": describe(suite), "judge": new[0]["judge"] if new else redact_spec(judge_spec),

@@ -115,6 +115,8 @@ async def pick_most_persuasive(ctx: Context, messages: list[Message], texts: lis
 
 
 async def _judge_once(ctx: Context, messages: list[Message], tag: str, with_probs: bool) -> tuple[str, list[float] | None]:
+    if ctx.options.judge_mode == "probs":  # the answer is read from the probabilities: nothing to generate
+        return "", await ctx.choice_probs("judge", messages, tag=f"{tag}/probs")
     # A predict-mode verdict is only "Answer: N": a short budget keeps rambling weak judges cheap.
     max_tokens = ctx.options.predict_max_tokens if ctx.options.judge_mode == "predict" else ctx.options.judge_max_tokens
     raw = (await ctx.generate("judge", messages, tag=tag, max_tokens=max_tokens) or [""])[0]
@@ -131,8 +133,18 @@ async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str =
     if ctx.judge_debias:
         return await _debiased_decision(ctx, job, prompt_for, tag)
     raw, probs = await _judge_once(ctx, prompt_for(job.answer_order), tag, ctx.options.judge_mode == "predict")
+    if ctx.options.judge_mode == "probs":
+        answer = _more_probable(probs)
+        return Decision(raw, answer, is_correct(answer, job), list(probs) if probs else None, extra={"answer_from": "probs"})
     answer = parse_answer(raw)
     return Decision(raw, answer, is_correct(answer, job), list(probs) if probs else None)
+
+
+def _more_probable(probs: list[float] | None) -> int | None:
+    """Answer 1 or 2, whichever token is more probable after "Answer: "; an exact tie is invalid (never guessed)."""
+    if not probs or probs[0] == probs[1]:
+        return None
+    return 1 if probs[0] > probs[1] else 2
 
 
 async def _debiased_decision(ctx: Context, job: Job, prompt_for: PromptFor, tag: str) -> Decision:
@@ -140,8 +152,8 @@ async def _debiased_decision(ctx: Context, job: Job, prompt_for: PromptFor, tag:
     them, so a preference for a position cancels out. `probs` holds the averages numbered as in the
     job's order; an exact tie is invalid (never guessed). The job's own order keeps the plain tag, so
     its call is the same request as an undebiased judge's."""
-    if ctx.options.judge_mode != "predict":
-        raise BenchError("the position-debiased judge averages answer probabilities, which needs judge_mode predict, not cot")
+    if ctx.options.judge_mode == "cot":
+        raise BenchError("the position-debiased judge averages answer probabilities, which needs judge_mode predict or probs, not cot")
     orders = (job.answer_order, other_order(job.answer_order))
     results = await asyncio.gather(*(
         _judge_once(ctx, prompt_for(order), tag if order == job.answer_order else f"{tag}/swapped", True) for order in orders
