@@ -18,6 +18,12 @@
 #   AGENT_N=32   questions per task for the 1.5B agent's debates and consultancies
 #   ELO_PAIRS=48 cross-play pairings for Elo (plus self-play games)
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b"  the judges qa, nyu and rejudge loop over
+#   CACHE_FROM="DIR ..."  run directories whose stored calls are reused (`--cache-from`; identical requests only)
+#
+# Every judge reads its answer from its answer-token probabilities (`--judge-mode probs`, a declared
+# deviation): the two smallest judges almost never write "Answer: 1|2" (in a first pass with the
+# paper's written answer, 766 of 768 smollm2-135m QA answers and all 64 gemma3-270m debate verdicts
+# were invalid), so the written answer would measure format-following, not judging.
 # Run from the repository root with the [local] extra installed.
 set -euo pipefail
 
@@ -48,6 +54,9 @@ LIVE_JUDGE=qwen2.5-coder-0.5b   # judges the agent's transcripts first; the othe
 # one round (so consultancies hold no judge questions and can be re-judged, like debates), best-of-1,
 # one random answer order per question, 320 tokens per turn.
 AGENT_OPTS=(--rounds 1 --best-of-n 1 --answer-order random -o agent_max_tokens=320)
+JUDGE_MODE=(-o judge_mode=probs)
+CACHE=()
+for d in ${CACHE_FROM:-}; do CACHE+=(--cache-from "$d"); done
 mkdir -p "$RUNS"
 
 step() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
@@ -57,10 +66,10 @@ qa() {
   for j in "${JUDGES[@]}"; do
     step "QA closed: $j"
     oversight-bench run --judge "$(judge "$j")" --agent "$AGENT" --tasks mmlu,truthfulqa,prontoqa \
-      --protocols qa_without_article --limit "$QA_N" --answer-order both --output "$RUNS/qa-closed-$j" "${QUIET[@]}"
+      --protocols qa_without_article --limit "$QA_N" --answer-order both --output "$RUNS/qa-closed-$j" "${JUDGE_MODE[@]}" "${CACHE[@]}" "${QUIET[@]}"
     step "QA BoolQ: $j"
     oversight-bench run --judge "$(judge "$j")" --agent "$AGENT" --tasks boolq \
-      --protocols qa_without_article,qa_with_article --limit "$QA_N" --answer-order both --output "$RUNS/qa-boolq-$j" "${QUIET[@]}"
+      --protocols qa_without_article,qa_with_article --limit "$QA_N" --answer-order both --output "$RUNS/qa-boolq-$j" "${JUDGE_MODE[@]}" "${CACHE[@]}" "${QUIET[@]}"
   done
 }
 
@@ -69,7 +78,7 @@ nyu() {
   for j in "${JUDGES[@]}"; do
     step "nyu-2023: $j"
     oversight-bench judge --suite nyu-2023 --judge "$(judge "$j")" --limit "$NYU_N" --skip-long \
-      --output "$RUNS/nyu-$j" "${QUIET[@]}"
+      --output "$RUNS/nyu-$j" "${JUDGE_MODE[@]}" "${CACHE[@]}" "${QUIET[@]}"
   done
 }
 
@@ -77,7 +86,7 @@ nyu() {
 agent() {
   step "agent debates + consultancies, judge $LIVE_JUDGE"
   oversight-bench run --judge "$(judge "$LIVE_JUDGE")" --agent "$AGENT" --tasks boolq,mmlu \
-    --protocols debate,consultancy --limit "$AGENT_N" "${AGENT_OPTS[@]}" --output "$RUNS/agent" "${QUIET[@]}"
+    --protocols debate,consultancy --limit "$AGENT_N" "${AGENT_OPTS[@]}" "${JUDGE_MODE[@]}" --output "$RUNS/agent" "${CACHE[@]}" "${QUIET[@]}"
 }
 
 # The same transcripts re-judged by the other judges (judge calls only).
@@ -85,7 +94,7 @@ rejudge() {
   for j in "${JUDGES[@]}"; do
     [ "$j" = "$LIVE_JUDGE" ] && continue
     step "re-judge agent transcripts: $j"
-    oversight-bench judge --from "$RUNS/agent" --judge "$(judge "$j")" --output "$RUNS/agent-$j" "${QUIET[@]}"
+    oversight-bench judge --from "$RUNS/agent" --judge "$(judge "$j")" --output "$RUNS/agent-$j" "${CACHE[@]}" "${QUIET[@]}"
   done
 }
 
