@@ -3,7 +3,7 @@
 # embedded judges, the nyu-2023 transcript suite and the local 1.5B agent. leaderboards/README.md
 # says what was run, at which sizes, and how long each step took.
 #
-#   leaderboards/reproduce.sh [--quiet] [STEP...]      STEP: qa nyu agent rejudge elo board (default: all)
+#   leaderboards/reproduce.sh [--quiet] [STEP...]  STEP: qa debias nyu agent rejudge elo board (default: all)
 #
 # Resumable: every step writes a run directory and skips what that directory already holds, so
 # running the script again after an interruption continues where it stopped. On a 2-core machine
@@ -32,12 +32,12 @@ STEPS=()
 for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=(--quiet) ;;
-    qa|nyu|agent|rejudge|elo|board) STEPS+=("$arg") ;;
+    qa|debias|nyu|agent|rejudge|elo|board) STEPS+=("$arg") ;;
     -h|--help) sed -n 2,21p "$0"; exit 0 ;;
-    *) echo "error: unknown argument $arg; expected --quiet or a step (qa nyu agent rejudge elo board)" >&2; exit 2 ;;
+    *) echo "error: unknown argument $arg; expected --quiet or a step (qa debias nyu agent rejudge elo board)" >&2; exit 2 ;;
   esac
 done
-[ ${#STEPS[@]} -gt 0 ] || STEPS=(qa nyu agent rejudge elo board)
+[ ${#STEPS[@]} -gt 0 ] || STEPS=(qa debias nyu agent rejudge elo board)
 
 RUNS=${RUNS:-runs/leaderboard}
 QA_N=${QA_N:-128}
@@ -70,6 +70,18 @@ qa() {
     step "QA BoolQ: $j"
     oversight-bench run --judge "$(judge "$j")" --agent "$AGENT" --tasks boolq \
       --protocols qa_without_article,qa_with_article --limit "$QA_N" --answer-order both --output "$RUNS/qa-boolq-$j" "${JUDGE_MODE[@]}" "${CACHE[@]}" "${QUIET[@]}"
+  done
+}
+
+# The same QA transcripts judged by the position-debiased judge (both orders' probabilities averaged,
+# not the paper's judge): every probability it needs is one the qa step stored, so no model call is made.
+debias() {
+  for j in "${JUDGES[@]}"; do
+    for t in closed boolq; do
+      step "QA $t, debiased: $j"
+      oversight-bench judge --from "$RUNS/qa-$t-$j" --judge "$(judge "$j"),debias=true" "${JUDGE_MODE[@]}" \
+        --cache-from "$RUNS/qa-$t-$j" --output "$RUNS/qa-$t-$j-debiased" "${QUIET[@]}"
+    done
   done
 }
 
