@@ -215,6 +215,14 @@ def _cell_stats(ds: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: a[k] for k in ("n", "n_records", "accuracy", "ci_low", "ci_high", "n_invalid")}
 
 
+def _label(judge: str) -> str:
+    """A judge's axis label: the model without backend prefix and options, "(debiased)" kept."""
+    if judge.startswith("human:"):
+        return judge
+    base, sep, rest = judge.partition(" (")
+    return base.split(",")[0].split(":", 1)[-1] + (sep + rest if sep else "")
+
+
 def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path) -> bool:
     """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells hatched."""
     from oversight_bench.analysis.report import _plt
@@ -242,15 +250,15 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
                        hatch="//" if c["small"] else None, alpha=0.45 if c["small"] else 1.0, edgecolor="k" if c["small"] else None)
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([n[:26] for n in names], rotation=20, ha="right", fontsize=8)
+        ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
         ax.set_ylim(0, 1)
         ax.set_title(sc)
         ax.set_ylabel("judge accuracy (95% CI)")
     from matplotlib.patches import Patch
 
     handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}")]
-    axes[0][-1].legend(handles=handles, fontsize=7, loc="lower right")
-    fig.tight_layout()
+    fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
