@@ -7,9 +7,12 @@
 #
 # Resumable: every step writes a run directory and skips what that directory already holds, so
 # running the script again after an interruption continues where it stopped. On a 2-core machine
-# two lanes keep both cores busy, one llama.cpp thread each (the small judges scale poorly past one):
-#   taskset -c 0 leaderboards/reproduce.sh --quiet qa nyu &
-#   taskset -c 1 leaderboards/reproduce.sh --quiet agent rejudge elo; wait; leaderboards/reproduce.sh board
+# two lanes keep both cores busy, one llama.cpp thread each (the small judges scale poorly past one);
+# the committed leaderboard was built with these (the 1.5B judge takes as long as the other three):
+#   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b" taskset -c 0 leaderboards/reproduce.sh --quiet qa debias nyu &
+#   JUDGES="qwen2.5-coder-1.5b" taskset -c 1 leaderboards/reproduce.sh --quiet qa debias nyu; wait
+#   leaderboards/reproduce.sh board
+# then `agent rejudge elo board` adds the steps that run was not given the CPU for (leaderboards/README.md).
 #
 # Sizes (environment variables):
 #   QA_N=128     questions per judge x task for QA (both answer orders, the paper's)
@@ -33,7 +36,7 @@ for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=(--quiet) ;;
     qa|debias|nyu|agent|rejudge|elo|board) STEPS+=("$arg") ;;
-    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "error: unknown argument $arg; expected --quiet or a step (qa debias nyu agent rejudge elo board)" >&2; exit 2 ;;
   esac
 done
