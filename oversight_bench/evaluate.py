@@ -21,8 +21,8 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
             option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
             cache_from: tuple[str, ...] = ()) -> Outcome:
     """Judge the stored transcripts of `source` (`only`: these job keys) with a new judge: judge calls only."""
-    plan = JudgePlan(source, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only)
-    plan.cache_from = tuple(cache_from)
+    plan = JudgePlan(source, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only,
+                     cache_from=cache_from)
     return execute(plan, progress=progress)
 
 

@@ -219,7 +219,8 @@ class JudgePlan(Plan):
     kind, desc = "judge", "judge"
 
     def __init__(self, source: str, judge_spec: str, output: str, *, concurrency: int | None = None,
-                 option_overrides: dict[str, Any] | None = None, only: set[str] | None = None):
+                 option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
+                 cache_from: tuple[str, ...] = ()):
         reg = get_registry()
         src_cfg, questions, transcripts = read_transcripts(source)
         try:
@@ -245,6 +246,7 @@ class JudgePlan(Plan):
         self.source, self.src_cfg, self.source_questions = source, src_cfg, questions
         self._jobs, self.not_rejudgeable = jobs, not_rejudgeable
         self.output, self.judge, self.options, self.concurrency = output, judge_spec, options, concurrency
+        self.cache_from = tuple(cache_from)
         self.seed = src_cfg.get("seed", 0)
         self.agent_name = src_cfg.get("agent", "unknown")
 

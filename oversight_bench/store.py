@@ -586,22 +586,20 @@ class SharedCalls:
 
     def __init__(self, dirs: Iterable[str | Path], output: str | Path):
         self._cons: list[sqlite3.Connection] = []
-        out = Path(output).resolve()
+        dirs = [Path(d) for d in dirs]
         for d in dirs:
-            db = Path(d) / DB_NAME
-            if Path(d).resolve() == out:
-                self.close()
+            if d.resolve() == Path(output).resolve():
                 raise BenchError(f"--cache-from {d} is the output directory itself; name other run directories")
-            if not db.is_file():
-                self.close()
+            if not (d / DB_NAME).is_file():
                 raise BenchError(f"--cache-from {d}: not a run directory (no {DB_NAME}); expected a stored run")
-            try:
-                con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            for d in dirs:
+                con = sqlite3.connect(f"file:{d / DB_NAME}?mode=ro", uri=True)
+                self._cons.append(con)
                 con.execute("SELECT key, response FROM calls LIMIT 1").fetchall()
-            except sqlite3.Error as exc:
-                self.close()
-                raise BenchError(f"--cache-from {d}: its store cannot be read ({exc}); expected a stored run") from None
-            self._cons.append(con)
+        except sqlite3.Error as exc:
+            self.close()
+            raise BenchError(f"--cache-from {d}: its store cannot be read ({exc}); expected a stored run") from None
 
     def get(self, key: str) -> dict[str, Any] | None:
         for con in self._cons:

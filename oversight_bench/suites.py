@@ -145,22 +145,29 @@ def get_suite(name: str):
 
 # -- size and listing ----------------------------------------------------------------------------
 
-def _rejudgeable(protocol: str, run_dir: Path | None = None) -> bool:
-    """Whether `protocol`'s transcripts in the run at `run_dir` (with that run's options) can be re-judged."""
+def _run_options(run_dir: Path | None):
+    """The protocol options a stored run was made with; the paper's defaults where it records none
+    (the stricter reading for consultancy: three rounds, not re-judgeable)."""
     from oversight_bench.protocol import ProtocolOptions
+    from oversight_bench.store import CONFIG_NAME
+
+    path = Path(run_dir) / CONFIG_NAME if run_dir is not None else None
+    if path is not None and path.exists():
+        try:
+            return ProtocolOptions.model_validate(json.loads(path.read_text()).get("options") or {})
+        except ValueError:
+            pass
+    return ProtocolOptions()
+
+
+def _rejudgeable(protocol: str, options) -> bool:
+    """Whether `protocol`'s transcripts made with `options` can be re-judged (`Protocol.can_rejudge`)."""
     from oversight_bench.registry import get_registry
 
     try:
-        proto = get_registry().get("protocols", protocol)
+        return bool(get_registry().get("protocols", protocol).can_rejudge(options))
     except BenchError:
         return False
-    options = ProtocolOptions()
-    if run_dir is not None and (Path(run_dir) / "config.json").exists():
-        try:
-            options = ProtocolOptions.model_validate(json.loads((Path(run_dir) / "config.json").read_text()).get("options") or {})
-        except ValueError:
-            pass  # unreadable options: the paper's defaults, the stricter reading for consultancy
-    return bool(proto.can_rejudge(options))
 
 
 def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
@@ -178,9 +185,10 @@ def describe(suite) -> dict[str, Any]:
     run = suite.materialize()
     ds = load_decisions(run)
     protos: dict[str, dict[str, Any]] = {}
+    options = _run_options(run)
     for p in sorted({d["protocol"] for d in ds}):
         mine = [d for d in ds if d["protocol"] == p]
-        static = p in getattr(suite, "static", ()) or not _rejudgeable(p, run)
+        static = p in getattr(suite, "static", ()) or not _rejudgeable(p, options)
         protos[p] = {"rooms": len({d["job_key"] for d in mine}), "questions": len({(d["task"], d["question_id"]) for d in mine}),
                      "mode": "static" if static else "re-judged"}
     return {"name": suite.name, "version": suite.version, "description": suite.description, "source": suite.source,
@@ -308,7 +316,8 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
 def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | None, seed: int = 0,
                  run_dir: Path | None = None) -> list[str]:
     """Re-judgeable rooms, in a seeded order (so a --limit slice mixes debater kinds); first `limit`."""
-    ok = {p: _rejudgeable(p, run_dir) for p in {d["protocol"] for d in decisions}}
+    options = _run_options(run_dir)
+    ok = {p: _rejudgeable(p, options) for p in {d["protocol"] for d in decisions}}
     keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and ok[d["protocol"]]})
     random.Random(seed).shuffle(keys)
     return keys[:limit] if limit else keys

@@ -141,7 +141,7 @@ async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str =
 
 
 def _more_probable(probs: list[float] | None) -> int | None:
-    """Answer 1 or 2, whichever token is more probable after "Answer: "; an exact tie is invalid (never guessed)."""
+    """Answer 1 or 2, whichever is more probable; an exact tie is invalid (never guessed)."""
     if not probs or probs[0] == probs[1]:
         return None
     return 1 if probs[0] > probs[1] else 2
@@ -165,7 +165,7 @@ async def _debiased_decision(ctx: Context, job: Job, prompt_for: PromptFor, tag:
                              "use a backend with logprobs or drop debias")
         records.append({"answer_order": order, "raw": raw, "answer": parse_answer(raw), "probs": list(probs)})
     avg = [sum(r["probs"][relabel(i, job, r["answer_order"]) - 1] for r in records) / 2 for i in (1, 2)]
-    answer = None if avg[0] == avg[1] else (1 if avg[0] > avg[1] else 2)
+    answer = _more_probable(avg)
     return Decision(records[0]["raw"], answer, is_correct(answer, job), avg, extra={"debiased": True, "orders": records})
 
 
