@@ -92,11 +92,3 @@ def deviations(config: Any) -> list[str]:
     if extra:
         out.append(f"tasks not in the paper: {', '.join(extra)}")
     return out
-
-
-def deviations_line(config: Any) -> str:
-    """One line for the head of a summary: the deviations, or that there are none."""
-    devs = deviations(config)
-    if not devs:
-        return "settings: the paper's (no deviations)"
-    return "deviations from the paper: " + "; ".join(devs)

@@ -326,7 +326,8 @@ class CrossplayPlan(Plan):
         players: dict[str, tuple[Model, int]] = {}
         for spec_text, name in zip(self.specs, self.names):
             base, bon = _split_best_of_n(spec_text)
-            models.setdefault(base, shared_model(judge, judge_text, base))
+            if base not in models:  # one model per base spec, whatever best-of-N its players use
+                models[base] = shared_model(judge, judge_text, base)
             players[name] = (models[base], bon)
         return Cast(judge, debaters=players)
 

@@ -122,6 +122,13 @@ def _python_paths() -> list[str]:
     return keep
 
 
+@functools.lru_cache(maxsize=1)
+def _worker_source() -> str:
+    """The sandboxed worker's code, read once per process (it is passed to every program's `python -c`)."""
+    return _WORKER.read_text()
+
+
+@functools.lru_cache(maxsize=1)
 def _site_paths() -> list[str]:
     """This interpreter's site-packages (the launcher runs with -S, so it adds them itself)."""
     import site
@@ -236,14 +243,14 @@ def run_program(code: str, **limits: Any) -> SandboxResult:
 
 
 def _run_bwrap(code: str, *, job: dict, hard: float) -> SandboxResult:
-    argv = [*_bwrap_prefix(), sys.executable, "-I", "-S", "-c", _WORKER.read_text()]
+    argv = [*_bwrap_prefix(), sys.executable, "-I", "-S", "-c", _worker_source()]
     return _supervise(argv, {**job, "code": code}, hard, cwd="/", env={"PATH": _ENV["PATH"]})
 
 
 def _run_unsafe(code: str, *, job: dict, hard: float) -> SandboxResult:
     root = tempfile.mkdtemp(prefix="ob-unsafe-")
     try:
-        argv = [sys.executable, "-I", "-S", "-c", _WORKER.read_text()]
+        argv = [sys.executable, "-I", "-S", "-c", _worker_source()]
         return _supervise(argv, {**job, "code": code}, hard, cwd=root, env={**_ENV, "HOME": root, "TMPDIR": root})
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -78,3 +78,21 @@ def test_cache_from_bad_directory_is_one_line(tmp_path):
         assert res.exit_code == 2, res.output
         assert words in res.output and len(res.output.strip().splitlines()) == 1
         assert not out.exists()
+
+
+def test_probs_mode_sends_the_predict_prompts(tmp_path):
+    """probs changes how the answer is read, not what the judge is shown: every protocol's judge prompt
+    is the predict prompt, byte for byte."""
+    prompts = {}
+    for mode in ("predict", "probs"):
+        out = tmp_path / mode
+        res = cli("run", "--judge", "scripted:default,logprobs=true", "--agent", FAKE, "--tasks", "prontoqa,boolq",
+                  "--limit", "2", "--protocols", "qa_without_article,qa_with_article,debate,consultancy", "--rounds", "1",
+                  "--best-of-n", "1", "--judge-mode", mode, "--output", str(out), "--quiet")
+        assert res.exit_code == 0, res.output
+        kind = "generate" if mode == "predict" else "choice_probs"
+        rows = _rows(out, "SELECT protocol, question_id, assignment, answer_order, json_extract(request, '$.messages') "
+                          f"FROM calls WHERE role='judge' AND json_extract(request, '$.kind') = '{kind}'")
+        prompts[mode] = {r[:4]: r[4] for r in rows}
+    assert prompts["probs"] and prompts["probs"] == prompts["predict"]
+    assert {k[0] for k in prompts["probs"]} == {"qa_without_article", "qa_with_article", "debate", "consultancy"}
