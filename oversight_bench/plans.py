@@ -211,6 +211,14 @@ def read_transcripts(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict
                             for d in decisions]
 
 
+def judge_options(src_cfg: dict[str, Any], overrides: dict[str, Any] | None) -> ProtocolOptions:
+    """The options a re-judging runs with: the source run's, with the command's overrides on top."""
+    try:
+        return ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(overrides or {})})
+    except Exception as exc:
+        raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
+
+
 class JudgePlan(Plan):
     """`judge --from`: the stored QA, debate and one-round consultancy transcripts of `source` (or of its `only` job keys),
     judged again (judge calls only).
@@ -223,16 +231,14 @@ class JudgePlan(Plan):
                  cache_from: tuple[str, ...] = ()):
         reg = get_registry()
         src_cfg, questions, transcripts = read_transcripts(source)
-        try:
-            options = ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(option_overrides or {})})
-        except Exception as exc:
-            raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
+        options = judge_options(src_cfg, option_overrides)
+        made_with = judge_options(src_cfg, None)  # re-judgeable or not is decided by how the transcripts were made
         jobs, not_rejudgeable = [], defaultdict(int)
         for d, turns in transcripts:
             if only is not None and d["job_key"] not in only:
                 continue  # a suite's sample: these job keys only
             protocol = reg.get("protocols", d["protocol"])
-            if not protocol.can_rejudge(options):
+            if not protocol.can_rejudge(made_with):
                 not_rejudgeable[d["protocol"]] += 1
                 continue
             q = questions.get((d["task"], d["question_id"]))

@@ -145,19 +145,20 @@ def get_suite(name: str):
 
 # -- size and listing ----------------------------------------------------------------------------
 
-def _run_options(run_dir: Path | None):
-    """The protocol options a stored run was made with; the paper's defaults where it records none
-    (the stricter reading for consultancy: three rounds, not re-judgeable)."""
-    from oversight_bench.protocol import ProtocolOptions
+def _run_options(run_dir: Path | None, overrides: dict | None = None):
+    """The options a re-judging of the stored run at `run_dir` uses (`plans.judge_options`); the
+    paper's defaults where the run records none (for consultancy the stricter reading: three rounds)."""
+    from oversight_bench.plans import judge_options
     from oversight_bench.store import CONFIG_NAME
 
+    cfg = {}
     path = Path(run_dir) / CONFIG_NAME if run_dir is not None else None
     if path is not None and path.exists():
         try:
-            return ProtocolOptions.model_validate(json.loads(path.read_text()).get("options") or {})
+            cfg = json.loads(path.read_text())
         except ValueError:
             pass
-    return ProtocolOptions()
+    return judge_options(cfg if isinstance(cfg, dict) else {}, overrides)
 
 
 def _rejudgeable(protocol: str, options) -> bool:
@@ -270,8 +271,8 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
 def check_context(source: Path, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
     """(keys that fit, [(room, tokens)] that do not) for the judge's context; free when it has no limit."""
     from oversight_bench.models import build_model, split_debias
-    from oversight_bench.plans import source_job
-    from oversight_bench.protocol import ProtocolOptions, Turn
+    from oversight_bench.plans import judge_options, source_job
+    from oversight_bench.protocol import Turn
     from oversight_bench.registry import get_registry
     from oversight_bench.store import Store
 
@@ -295,7 +296,7 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
                 decisions.setdefault(r["job_key"], r)
     finally:
         st.close()
-    options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(options_over or {})})
+    options = judge_options(cfg, options_over)
     reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
@@ -316,7 +317,7 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
 def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | None, seed: int = 0,
                  run_dir: Path | None = None) -> list[str]:
     """Re-judgeable rooms, in a seeded order (so a --limit slice mixes debater kinds); first `limit`."""
-    options = _run_options(run_dir)
+    options = _run_options(run_dir)  # how the transcripts were made, not how they will be judged
     ok = {p: _rejudgeable(p, options) for p in {d["protocol"] for d in decisions}}
     keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and ok[d["protocol"]]})
     random.Random(seed).shuffle(keys)

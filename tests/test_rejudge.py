@@ -97,3 +97,15 @@ def test_crossplay_elo(tmp_path):
         assert {q.task for q in st.questions().values()} == {"prontoqa", "truthfulqa"}
     finally:
         st.close()
+
+
+def test_a_rounds_override_does_not_make_a_questioned_consultancy_rejudgeable(tmp_path):
+    """Whether a transcript can be re-judged depends on how it was made (3 rounds: the judge asked
+    questions), not on the options the new judge is given."""
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "2", "--rounds", "3",
+              "--protocols", "consultancy,debate", "--best-of-n", "1", "--output", str(src), "--quiet")
+    assert res.exit_code == 0, res.output
+    res = cli("judge", "--from", str(src), "--judge", FAKE, "-o", "rounds=1", "--output", str(dst), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "consultancy is not re-judgeable" in res.output
