@@ -19,6 +19,7 @@
 #   NYU_N=72     nyu-2023 debate rooms per judge (a seeded sample: 72 rooms hold 64 distinct questions;
 #                rooms too long for a judge are skipped and counted)
 #   AGENT_N=32   questions per task for the 1.5B agent's debates and consultancies
+#   AGENT_TASKS="boolq mmlu"  the agent's tasks, one run each (one extractive, one closed)
 #   ELO_PAIRS=48 cross-play pairings for Elo (plus self-play games)
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b"  the judges qa, nyu and rejudge loop over
 #   CACHE_FROM="DIR ..."  run directories whose stored calls are reused (`--cache-from`; identical requests only)
@@ -46,6 +47,7 @@ RUNS=${RUNS:-runs/leaderboard}
 QA_N=${QA_N:-128}
 NYU_N=${NYU_N:-72}
 AGENT_N=${AGENT_N:-32}
+read -ra AGENT_TASKS <<< "${AGENT_TASKS:-boolq mmlu}"
 ELO_PAIRS=${ELO_PAIRS:-48}
 read -ra JUDGES <<< "${JUDGES:-smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b}"
 # One spec per judge everywhere, so each judge is one leaderboard row: n_ctx=8192 because NYU debates
@@ -97,19 +99,24 @@ nyu() {
   done
 }
 
-# The local 1.5B agent debates and consults on one extractive (BoolQ) and one closed (MMLU) task.
+# The local 1.5B agent debates and consults on one extractive (BoolQ) and one closed (MMLU) task,
+# one run per task (AGENT_TASKS), so two lanes can each take one.
 agent() {
-  step "agent debates + consultancies, judge $LIVE_JUDGE"
-  oversight-bench run --judge "$(judge "$LIVE_JUDGE")" --agent "$AGENT" --tasks boolq,mmlu \
-    --protocols debate,consultancy --limit "$AGENT_N" "${AGENT_OPTS[@]}" "${JUDGE_MODE[@]}" --output "$RUNS/agent" "${CACHE[@]}" "${QUIET[@]}"
+  for t in "${AGENT_TASKS[@]}"; do
+    step "agent debates + consultancies on $t, judge $LIVE_JUDGE"
+    oversight-bench run --judge "$(judge "$LIVE_JUDGE")" --agent "$AGENT" --tasks "$t" \
+      --protocols debate,consultancy --limit "$AGENT_N" "${AGENT_OPTS[@]}" "${JUDGE_MODE[@]}" --output "$RUNS/agent-$t" "${CACHE[@]}" "${QUIET[@]}"
+  done
 }
 
 # The same transcripts re-judged by the other judges (judge calls only).
 rejudge() {
-  for j in "${JUDGES[@]}"; do
-    [ "$j" = "$LIVE_JUDGE" ] && continue
-    step "re-judge agent transcripts: $j"
-    oversight-bench judge --from "$RUNS/agent" --judge "$(judge "$j")" --output "$RUNS/agent-$j" "${CACHE[@]}" "${QUIET[@]}"
+  for t in "${AGENT_TASKS[@]}"; do
+    for j in "${JUDGES[@]}"; do
+      [ "$j" = "$LIVE_JUDGE" ] && continue
+      step "re-judge agent transcripts on $t: $j"
+      oversight-bench judge --from "$RUNS/agent-$t" --judge "$(judge "$j")" "${JUDGE_MODE[@]}" --output "$RUNS/agent-$t-$j" "${CACHE[@]}" "${QUIET[@]}"
+    done
   done
 }
 
@@ -123,17 +130,25 @@ elo() {
     --tasks boolq,mmlu --pairings "$ELO_PAIRS" --output "$RUNS/elo"
 }
 
-# The tables: judge rows (QA, suite and agent cells), the human reference, Elo on its own.
+# The tables: judge rows (QA, suite and agent cells), the human reference, Elo on its own. Cells of
+# the committed leaderboard that no run here measures are carried over (marked †, with the build they
+# came from; CARRY=0 rebuilds from these runs alone), so the steps can run on different machines.
 board() {
   step "leaderboard"
-  rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/results.json leaderboards/fig2_judges.png \
-    leaderboards/transcripts leaderboards/report   # generated: a new build replaces them all
+  local carry=()
+  if [ "${CARRY:-1}" != 0 ] && [ -f leaderboards/results.json ]; then
+    cp leaderboards/results.json "$RUNS/previous-results.json"
+    carry=(--carry "$RUNS/previous-results.json")
+  else
+    rm -rf leaderboards/transcripts leaderboards/results.json
+  fi
+  rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/fig2_judges.png leaderboards/report  # generated
   local nyu_source="${OVERSIGHT_BENCH_SUITE_CACHE:-$HOME/.cache/oversight-bench/suites}/nyu-2023-1"  # imported by nyu
   local dirs=()
   for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$nyu_source" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] && dirs+=("$d")   # the steps that were run
   done
-  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/
+  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ "${carry[@]}"
 }
 
 for s in "${STEPS[@]}"; do "$s"; done

@@ -33,15 +33,18 @@ def report(dirs, output, no_figures):
 @click.argument("dirs", nargs=-1, required=True)
 @click.option("--output", "-o", default="leaderboards", show_default=True, help="leaderboard folder")
 @click.option("--show-small", is_flag=True, help="leaderboard.md: show (flagged) cells with n < 64 instead of hiding them")
-def leaderboard(dirs, output, show_small):
+@click.option("--carry", type=click.Path(dir_okay=False), default=None,
+              help="a previous results.json: keep its cells that none of DIRS measures (marked † with their build)")
+def leaderboard(dirs, output, show_small, carry):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page with transcripts and a figure."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
-    res = build_leaderboard(dirs, output, show_small=show_small)
+    res = build_leaderboard(dirs, output, show_small=show_small, carry=carry)
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})
     click.echo("settings that differ from the paper's: " + ("; ".join(devs) if devs else "none"))
     n_cells = sum(len(j["cells"]) for j in res["judges"])
-    click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells, {res['n_transcripts']} transcript pages -> {Path(output) / 'index.html'}")
+    click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells, {res['n_transcripts']} transcript pages"
+               + (f", {res['n_carried']} cells carried from {carry}" if carry else "") + f" -> {Path(output) / 'index.html'}")
 
 
 @click.group(name="import")

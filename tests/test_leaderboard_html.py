@@ -243,3 +243,43 @@ def test_leaderboard_command(tmp_path):
     assert "⚠" in row and "n<64" not in row  # --show-small: small cells shown, flagged
     res = cli("leaderboard", str(tmp_path / "missing"), "--output", str(tmp_path / "lb2"))
     assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def test_carry_keeps_unmeasured_cells_with_their_pages_and_headlines(tmp_path):
+    """A build given a previous results.json keeps the cells none of its runs measures, marked with
+    the build they came from, their transcript pages and their paired headlines; a cell that is
+    measured again replaces the carried one."""
+    from helpers import cli
+
+    a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=6, judge="sim:judge-b", seed=1)
+    lb = tmp_path / "lb"
+    first = build_leaderboard([a], lb, n_resamples=200)
+    row_a = first["judges"][0]
+    assert all(c.get("per_question") for c in row_a["cells"].values())
+    saved = tmp_path / "first.json"
+    shutil.copy(lb / "results.json", saved)
+
+    second = build_leaderboard([b], lb, n_resamples=200, carry=saved)
+    rows = {r["judge"]: r for r in second["judges"]}
+    carried = rows["sim:judge-a"]
+    assert carried["cells"].keys() == row_a["cells"].keys()
+    assert all(c["carried"]["generated"] == first["generated"] for c in carried["cells"].values())
+    assert all((lb / c["transcripts"]).exists() for c in carried["cells"].values())
+    assert [h["diff"] for h in carried["headlines"]] == [h["diff"] for h in row_a["headlines"]]
+    assert not any(c.get("carried") for c in rows["sim:judge-b"]["cells"].values())
+    assert second["n_carried"] == len(row_a["cells"])
+    assert "† carried from an earlier build" in (lb / "leaderboard.md").read_text()
+
+    shutil.copy(lb / "results.json", saved)
+    third = build_leaderboard([a], lb, n_resamples=200, carry=saved)
+    rows = {r["judge"]: r for r in third["judges"]}
+    assert not any(c.get("carried") for c in rows["sim:judge-a"]["cells"].values())
+    assert all(c.get("carried") for c in rows["sim:judge-b"]["cells"].values())
+    linked = {c["transcripts"] for r in third["judges"] for c in r["cells"].values()}
+    assert {f"transcripts/{p.name}" for p in (lb / "transcripts").glob("*.html")} == linked  # no stale page left
+
+    (tmp_path / "bad.json").write_text('{"schema": "something else"}')
+    res = cli("leaderboard", str(a), "--output", str(tmp_path / "lb3"), "--carry", str(tmp_path / "bad.json"))
+    assert res.exit_code == 2 and "--carry" in res.output and "results.json" in res.output
+    assert not (tmp_path / "lb3").exists()  # validated before anything is written

@@ -116,6 +116,7 @@ function render() {
       else { if (c.small) { td.className = 'cell small-cell'; td.title = 'n = ' + c.n + ' < ' + data.min_n + ': weak evidence'; }
         const a = el('a', 'acc', pct(c.accuracy) + (c.small ? ' ⚠' : '')); a.href = c.transcripts || '#'; td.appendChild(a);
         td.appendChild(el('div', 'ci', '[' + pct(c.ci_low) + ', ' + pct(c.ci_high) + '] n=' + c.n));
+        if (c.carried) td.appendChild(el('div', 'ref carried', '† from the build of ' + String(c.carried.generated).slice(0, 10)));
         if (c.reference) td.appendChild(el('div', 'ref', 'human ' + pct(c.reference.accuracy) + ' on same rooms (n=' +
           c.reference.n + ', p=' + (c.reference.p_value == null ? '–' : c.reference.p_value.toPrecision(2)) + ')')); }
       tr.appendChild(td); });
@@ -296,10 +297,15 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
             else:
                 ref = f" (human {_fmt(x['reference']['accuracy'], True)}, p={_fmt(x['reference']['p_value'])})" if x.get("reference") else ""
                 cells.append(f"{_fmt(x['accuracy'], True)} [{_fmt(x['ci_low'], True)}, {_fmt(x['ci_high'], True)}] n={x['n']}"
-                             + (" ⚠" if x["small"] else "") + ref)
+                             + (" ⚠" if x["small"] else "") + (" †" if x.get("carried") else "") + ref)
         heads = [("–" if h["diff"] is None else f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})") for h in j["headlines"]]
         name = j["judge"] + (" (human reference)" if j["kind"] == "human" else "")
         lines.append("| " + " | ".join(v.replace("|", "\\|") for v in [name, *cells, *heads, "; ".join(j["deviations"]) or "none recorded"]) + " |")
+    carried = sorted({(x["carried"].get("generated") or "?", x["carried"].get("commit") or "?")
+                      for j in result["judges"] for x in j["cells"].values() if x.get("carried")})
+    if carried:
+        lines += ["", "† carried from an earlier build whose runs were not given to this one: "
+                  + "; ".join(f"generated {g}, code {c[:12]}" for g, c in carried) + "."]
     elo = result.get("elo")
     lines += ["", "## Debater Elo (cross-play)", ""]
     if elo:
@@ -316,8 +322,75 @@ def _r(v: float | None) -> str:
     return "–" if v is None else f"{v:.0f}"
 
 
+def _qkey(key: tuple[str, str]) -> str:
+    return f"{key[0]}/{key[1]}"
+
+
+def load_carry(path: str | Path) -> dict[str, Any]:
+    """A previous build's results.json, whose cells this build keeps where it measures nothing for them."""
+    try:
+        prev = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise BenchError(f"cannot read --carry {path}: {exc.strerror}; expected a leaderboard's results.json") from None
+    except ValueError as exc:
+        raise BenchError(f"--carry {path} is not JSON ({exc}); expected a leaderboard's results.json") from None
+    if not isinstance(prev, dict) or prev.get("schema") != SCHEMA or not isinstance(prev.get("judges"), list):
+        raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
+    return prev
+
+
+def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns: list[tuple[str, str]]) -> int:
+    """Add the previous build's cells (and rows) this build did not measure, each marked `carried`
+    with the build it came from; returns how many were carried."""
+    rows = {r["judge"]: r for r in judges_out}
+    since = {"generated": prev.get("generated"), "commit": prev.get("commit")}
+    n = 0
+    for old in prev["judges"]:
+        row = rows.get(old["judge"])
+        if row is None:
+            row = {"judge": old["judge"], "kind": old.get("kind", _judge_kind(old["judge"])), "cells": {}, "headlines": [],
+                   "deviations": [], "provenance": []}
+            rows[old["judge"]] = row
+            judges_out.append(row)
+        fresh = not row["cells"]
+        for key, cell in (old.get("cells") or {}).items():
+            if key in row["cells"]:
+                continue
+            row["cells"][key] = {**cell, "carried": cell.get("carried") or since}
+            if (cell["protocol"], cell["scope"]) not in columns:
+                columns.append((cell["protocol"], cell["scope"]))
+            n += 1
+            fresh = True
+        if fresh:
+            row["deviations"] = sorted(set(row["deviations"]) | set(old.get("deviations") or []))
+            row["provenance"] = list(row["provenance"]) + [p for p in old.get("provenance") or [] if p not in row["provenance"]]
+    judges_out.sort(key=lambda r: (r["kind"] == "human", r["judge"]))
+    return n
+
+
+def _headlines(row: dict[str, Any], n_resamples: int) -> list[dict[str, Any]]:
+    """The paper's two comparisons from the row's cells (their per-question accuracies, paired on the
+    questions both protocols have); a carried cell without per-question scores cannot pair."""
+    out = []
+    for a, b in HEADLINES:
+        pq = {}
+        for proto in (a, b):
+            vals: dict[str, list[float]] = defaultdict(list)
+            for c in row["cells"].values():
+                if c["protocol"] == proto:
+                    for k, v in (c.get("per_question") or {}).items():
+                        vals[k].append(v)
+            pq[proto] = {k: sum(v) / len(v) for k, v in vals.items()}
+        out.append({"a": a, "b": b, **stats.paired_permutation_test(pq[a], pq[b], n_resamples=n_resamples)})
+    return out
+
+
 def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderboards", *, show_small: bool = False,
-                      min_n: int = MIN_N, n_resamples: int = stats.N_RESAMPLES, figures: bool = True) -> dict[str, Any]:
+                      min_n: int = MIN_N, n_resamples: int = stats.N_RESAMPLES, figures: bool = True,
+                      carry: str | Path | None = None) -> dict[str, Any]:
+    """Build from run folders; with `carry` (a previous results.json), keep its cells that no run given
+    measures (each marked with the build it came from), so a leaderboard can grow across machines."""
+    prev = load_carry(carry) if carry else None
     runs = load_runs(list(dirs), with_turns=True)
     cells: dict[tuple[str, str, str], list] = defaultdict(list)  # (judge, protocol, scope) -> decisions
     by_judge: dict[str, list] = defaultdict(list)
@@ -332,7 +405,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
             cells[(d["judge"], d["protocol"], d["scope"])].append(d)
             by_judge[d["judge"]].append(d)
             runs_of[d["judge"]].add(str(r.dir))
-    if not cells and not any(r.decisions for r in runs):
+    if not cells and not any(r.decisions for r in runs) and not prev:
         raise BenchError("no judged decisions in " + ", ".join(str(r.dir) for r in runs) + "; expected finished runs")
     out = Path(output)
     tdir = out / "transcripts"
@@ -354,6 +427,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                 continue
             c = {"protocol": p, "scope": s, **_cell_stats(ds), "agents": sorted({str(d.get("agent")) for d in ds})}
             c["small"] = c["n"] < min_n
+            c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
             if row["kind"] == "model":
                 ref = [human_by_key[(p, s, d["job_key"])] for d in ds if (p, s, d["job_key"]) in human_by_key]
                 if ref:
@@ -380,18 +454,30 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         row["deviations"] = sorted({x for rd in runs_of[judge] for x in _deviations(cfg_of[rd])})
         row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
         judges_out.append(row)
-    elo = _elo_table(runs)
+    n_carried = _carry_cells(prev, judges_out, columns) if prev else 0
+    columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
+    for row in judges_out:
+        row["headlines"] = _headlines(row, n_resamples)
+    linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
+    if prev:  # pages of cells neither measured nor carried are stale
+        for page in tdir.glob("*.html"):
+            if f"transcripts/{page.name}" not in linked:
+                page.unlink()
+    n_pages = sum(1 for t in linked if t and (out / t).exists())
+    elo = _elo_table(runs) or (prev or {}).get("elo")
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                      "commit": _git_commit(), "min_n": min_n,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in HEADLINES], "judges": judges_out,
-                     "elo": elo, "n_transcripts": n_pages, "figure": None})
+                     "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "figure": None})
     if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png"):
         result["figure"] = "fig2_judges.png"
     _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
     _write(out / "leaderboard.md", markdown(result, show_small))
     page_data = {k: result[k] for k in ("columns", "headline_names", "min_n")}
-    page_data["judges"] = [{k: j[k] for k in ("judge", "kind", "cells", "headlines", "deviations")} for j in result["judges"]]
+    page_data["judges"] = [{k: j[k] for k in ("judge", "kind", "headlines", "deviations")}
+                           | {"cells": {key: {f: v for f, v in c.items() if f != "per_question"} for key, c in j["cells"].items()}}
+                           for j in result["judges"]]
     data = json_for_html(page_data)
     elo_html = "<p>No cross-play runs given.</p>"
     if elo:
