@@ -283,3 +283,14 @@ def test_carry_keeps_unmeasured_cells_with_their_pages_and_headlines(tmp_path):
     res = cli("leaderboard", str(a), "--output", str(tmp_path / "lb3"), "--carry", str(tmp_path / "bad.json"))
     assert res.exit_code == 2 and "--carry" in res.output and "results.json" in res.output
     assert not (tmp_path / "lb3").exists()  # validated before anything is written
+
+
+def test_carry_keeps_elo_marked(tmp_path):
+    xp = make_crossplay(tmp_path / "xp", {"sim:agent": 50.0, "other": -50.0}, n_games=12, judge="sim:xp-judge")
+    run = make_run(tmp_path / "run", n_questions=3, judge="sim:judge-a")
+    first = build_leaderboard([xp, run], tmp_path / "lb", n_resamples=100, figures=False)
+    assert first["elo"] and "carried" not in first["elo"]
+    shutil.copy(tmp_path / "lb" / "results.json", tmp_path / "prev.json")
+    second = build_leaderboard([run], tmp_path / "lb", n_resamples=100, figures=False, carry=tmp_path / "prev.json")
+    assert second["elo"]["players"] == first["elo"]["players"] and second["elo"]["carried"]["generated"] == first["generated"]
+    assert "Carried from the build of" in (tmp_path / "lb" / "leaderboard.md").read_text()

@@ -309,7 +309,8 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
     elo = result.get("elo")
     lines += ["", "## Debater Elo (cross-play)", ""]
     if elo:
-        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({elo.get('bootstrap_unit') or 'games'}). {elo.get('prior') or ''}", "",
+        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({elo.get('bootstrap_unit') or 'games'}). {elo.get('prior') or ''}"
+                  + (f" Carried from the build of {elo['carried'].get('generated')}." if elo.get("carried") else ""), "",
                   "| debater | games | Elo | 95% CI |", "|---|---|---|---|"]
         for p in sorted(elo["players"], key=lambda p: -p["rating"]):
             lines.append(f"| {p['player']} | {p['games']} | {p['rating']:.0f} | [{_r(p['ci_low'])}, {_r(p['ci_high'])}] |")
@@ -464,7 +465,9 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
             if f"transcripts/{page.name}" not in linked:
                 page.unlink()
     n_pages = sum(1 for t in linked if t and (out / t).exists())
-    elo = _elo_table(runs) or (prev or {}).get("elo")
+    elo = _elo_table(runs)
+    if elo is None and prev and prev.get("elo"):
+        elo = {**prev["elo"], "carried": prev["elo"].get("carried") or {"generated": prev.get("generated"), "commit": prev.get("commit")}}
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                      "commit": _git_commit(), "min_n": min_n,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
@@ -484,7 +487,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         rows = "".join(f"<tr><td>{html.escape(p['player'])}</td><td>{p['games']}</td><td>{p['rating']:.0f}</td>"
                        f"<td>[{_r(p['ci_low'])}, {_r(p['ci_high'])}]</td></tr>"
                        for p in sorted(elo["players"], key=lambda p: -p["rating"]))
-        elo_html = (f"<p>{elo['n_games']} cross-play games; 95% bootstrap CIs. {html.escape(elo.get('prior') or '')}</p>"
+        elo_html = (f"<p>{elo['n_games']} cross-play games; 95% bootstrap CIs. {html.escape(elo.get('prior') or '')}"
+                    f"{html.escape(' Carried from the build of ' + str(elo['carried'].get('generated')) + '.') if elo.get('carried') else ''}</p>"
                     f"<table id=\"elo\"><thead><tr><th>debater</th><th>games</th><th>Elo</th><th>95% CI</th></tr></thead>"
                     f"<tbody>{rows}</tbody></table>")
     fig_html = f"<p><img src=\"{result['figure']}\" alt=\"judge accuracy by protocol\" style=\"max-width:100%\"></p>" if result["figure"] else ""
