@@ -157,6 +157,8 @@ def _bwrap_prefix() -> tuple[str, ...]:
             args += ["--ro-bind", p, p]
     for p in ("/etc/ld.so.cache", "/etc/localtime"):
         args += ["--ro-bind-try", p, p]
+    # the private /tmp first, then Python's folders: a venv under the host's /tmp stays visible
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMPFS_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
     made = set()
     for p in _python_paths():
         for parent in reversed(Path(p).parents[:-1]):  # bwrap would copy e.g. ~/.pyenv's 0700 to nobody's loss
@@ -164,7 +166,7 @@ def _bwrap_prefix() -> tuple[str, ...]:
                 made.add(parent)
                 args += ["--perms", "0755", "--dir", str(parent)]
         args += ["--ro-bind", p, p]
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMPFS_BYTES), "--perms", "1777", "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    args += ["--perms", "1777", "--dir", "/tmp/work", "--chdir", "/tmp/work"]  # the program's own, empty folder
     for k, v in _ENV.items():
         args += ["--setenv", k, v]
     return tuple(args)

@@ -424,3 +424,17 @@ def test_unsafe_exec_flag_on_the_commands_that_execute_programs(monkeypatch, tmp
     assert built.exit_code == 0, built.output
     assert "warning: --unsafe-exec" in built.output and "built 1 program pairs" in built.output
     assert "--unsafe-exec" in CliRunner().invoke(cli, ["run", "--help"]).output
+
+
+def test_private_tmp_is_mounted_before_python_so_a_venv_under_tmp_stays_visible():
+    """bwrap mounts in order: a tmpfs on /tmp after the venv's bind would hide a venv under /tmp
+    (a clone in /tmp failed every sandbox test that way)."""
+    from oversight_bench import sandbox
+
+    sandbox._bwrap_prefix.cache_clear()
+    args = list(sandbox._bwrap_prefix())
+    if not args:
+        pytest.skip("bubblewrap not installed")
+    binds = [i for i, a in enumerate(args[:-2]) if a == "--ro-bind" and args[i + 1] in sandbox._python_paths()]
+    assert binds and args.index("--tmpfs") < min(binds)
+    assert args[args.index("--chdir") + 1] == "/tmp/work"
