@@ -9,10 +9,13 @@
 # running the script again after an interruption continues where it stopped. On a 2-core machine
 # two lanes keep both cores busy, one llama.cpp thread each (the small judges scale poorly past one);
 # the committed leaderboard was built with these (the 1.5B judge takes as long as the other three):
+#   AGENT_TASKS=boolq taskset -c 0 leaderboards/reproduce.sh --quiet agent rejudge &
+#   AGENT_TASKS=mmlu taskset -c 1 leaderboards/reproduce.sh --quiet agent rejudge; wait
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b" taskset -c 0 leaderboards/reproduce.sh --quiet qa debias nyu &
 #   JUDGES="qwen2.5-coder-1.5b" taskset -c 1 leaderboards/reproduce.sh --quiet qa debias nyu; wait
 #   leaderboards/reproduce.sh board
-# then `agent rejudge elo board` adds the steps that run was not given the CPU for (leaderboards/README.md).
+# `board` keeps the committed leaderboard's cells that no run here measures (CARRY=0: only these runs),
+# so steps run on different machines add up; leaderboards/README.md says which build measured what.
 #
 # Sizes (environment variables):
 #   QA_N=128     questions per judge x task for QA (both answer orders, the paper's)

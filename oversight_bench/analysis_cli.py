@@ -40,6 +40,8 @@ def leaderboard(dirs, output, show_small, carry):
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
     res = build_leaderboard(dirs, output, show_small=show_small, carry=carry)
+    for w in res.get("warnings") or []:
+        click.echo(f"warning: {w}", err=True)
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})
     click.echo("settings that differ from the paper's: " + ("; ".join(devs) if devs else "none"))
     n_cells = sum(len(j["cells"]) for j in res["judges"])

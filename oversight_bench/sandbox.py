@@ -1,16 +1,17 @@
 """Run model-written Python programs (GSM8KQA) under OS-level isolation, to grade them.
 
 Every program gets its own bubblewrap (`bwrap`) sandbox, so nothing a program does can reach
-another program's result: a read-only view of only what Python needs (/usr, the Python install
-and its site-packages; no home, /root, data, results or host /tmp), a private size-capped tmpfs
-as its working folder, no network, new PID/IPC/UTS (and, when not root, user) namespaces, a new
-session, an empty environment, and rlimits on CPU time, memory, processes, open files and file
-size (set by the launcher `_sandbox_worker.py` before the program runs; started by root, the
-launcher first drops to uid 65534, since process limits do not bind uid 0). When the launcher
-exits, the sandbox's PID namespace dies and the kernel kills every process the program started;
-on a timeout the supervisor kills bwrap, which takes the namespace down with it
-(`--die-with-parent`). The result is one JSON object the launcher writes to the sandbox's stdout;
-the supervisor reads at most `_RESULT_BYTES` and checks every field's type and size.
+another program's result: a read-only view of only what Python needs (/usr, the Python install and
+its site-packages, even under the host's /tmp; no home, /root, data, results or other host /tmp
+files), a private size-capped tmpfs /tmp holding the program's own folder /tmp/work, no network,
+new PID/IPC/UTS (and, when not root, user) namespaces, a new session, an empty environment, and
+rlimits on CPU time, memory, processes, open files and file size (set by the launcher
+`_sandbox_worker.py` before the program runs; started by root, the launcher first drops to uid
+65534, since process limits do not bind uid 0). When the launcher exits, the sandbox's PID
+namespace dies and the kernel kills every process the program started; on a timeout the supervisor
+kills bwrap, which takes the namespace down with it (`--die-with-parent`). The result is one JSON
+object the launcher writes to the sandbox's stdout; the supervisor reads at most `_RESULT_BYTES`
+and checks every field's type and size.
 
 No bwrap (or no namespaces) means no execution: `BenchError` says how to install it.
 `--unsafe-exec` (env OVERSIGHT_BENCH_UNSAFE_EXEC=1) runs programs without isolation instead
@@ -157,16 +158,21 @@ def _bwrap_prefix() -> tuple[str, ...]:
             args += ["--ro-bind", p, p]
     for p in ("/etc/ld.so.cache", "/etc/localtime"):
         args += ["--ro-bind-try", p, p]
-    # the private /tmp first, then Python's folders: a venv under the host's /tmp stays visible
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMPFS_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
-    made = set()
+    # the private /tmp and the program's own empty folder first, then Python's folders: a venv under
+    # the host's /tmp stays visible (bind-mounted over the tmpfs), and /tmp itself stays 1777
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMPFS_BYTES), "--perms", "1777", "--tmpfs", "/tmp",
+             "--perms", "1777", "--dir", "/tmp/work"]
+    made = {Path("/tmp"), Path("/tmp/work")}
     for p in _python_paths():
+        if Path(p) in made or Path("/tmp/work") in Path(p).parents:
+            raise BenchError(f"Python lives at {p}, where the sandbox puts the program's private folder; "
+                             "expected a Python install or venv outside /tmp/work (and not /tmp itself)")
         for parent in reversed(Path(p).parents[:-1]):  # bwrap would copy e.g. ~/.pyenv's 0700 to nobody's loss
             if parent not in made:
                 made.add(parent)
                 args += ["--perms", "0755", "--dir", str(parent)]
         args += ["--ro-bind", p, p]
-    args += ["--perms", "1777", "--dir", "/tmp/work", "--chdir", "/tmp/work"]  # the program's own, empty folder
+    args += ["--chdir", "/tmp/work"]
     for k, v in _ENV.items():
         args += ["--setenv", k, v]
     return tuple(args)

@@ -294,3 +294,45 @@ def test_carry_keeps_elo_marked(tmp_path):
     second = build_leaderboard([run], tmp_path / "lb", n_resamples=100, figures=False, carry=tmp_path / "prev.json")
     assert second["elo"]["players"] == first["elo"]["players"] and second["elo"]["carried"]["generated"] == first["generated"]
     assert "Carried from the build of" in (tmp_path / "lb" / "leaderboard.md").read_text()
+
+
+def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_path):
+    """A carried row whose cells have no per-question scores (an older build) keeps its headlines,
+    marked †; its pages are copied from beside the carried file when the output is elsewhere (a
+    link to a page neither folder has is dropped); `small` follows this build's threshold; a
+    malformed carried cell is a one-line error, exit 2, before anything is written."""
+    from helpers import cli
+
+    a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=6, judge="sim:judge-b", seed=1)
+    first = build_leaderboard([a], tmp_path / "old", n_resamples=200, figures=False)
+    prev = json.loads((tmp_path / "old" / "results.json").read_text())
+    row = prev["judges"][0]
+    for c in row["cells"].values():
+        c.pop("per_question")
+        c["small"] = False
+    gone = next(iter(row["cells"].values()))
+    (tmp_path / "old" / gone["transcripts"]).unlink()
+    (tmp_path / "old" / "results.json").write_text(json.dumps(prev))
+
+    res = build_leaderboard([b], tmp_path / "new", n_resamples=200, figures=False, carry=tmp_path / "old" / "results.json")
+    carried = next(r for r in res["judges"] if r["judge"] == "sim:judge-a")
+    assert [h["diff"] for h in carried["headlines"]] == [h["diff"] for h in first["judges"][0]["headlines"]]
+    assert all(h.get("carried") for h in carried["headlines"] if h["diff"] is not None)
+    assert all(c["small"] for c in carried["cells"].values())  # n = 6 < 64, whatever the file said
+    kept = [c for c in carried["cells"].values() if c.get("transcripts")]
+    assert len(kept) == len(carried["cells"]) - 1 and all((tmp_path / "new" / c["transcripts"]).is_file() for c in kept)
+    md = (tmp_path / "new" / "leaderboard.md").read_text()
+    assert "n<64 †" in md
+
+    bad = json.loads((tmp_path / "old" / "results.json").read_text())
+    next(iter(bad["judges"][0]["cells"].values()))["accuracy"] = 1.7
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    out = cli("leaderboard", str(b), "--output", str(tmp_path / "lb3"), "--carry", str(tmp_path / "bad.json"))
+    assert out.exit_code == 2 and "accuracy" in out.output and "judges.0.cells" in out.output
+    assert len(out.output.strip().splitlines()) == 1 and not (tmp_path / "lb3").exists()
+    bad = json.loads((tmp_path / "old" / "results.json").read_text())
+    bad["elo"] = {"n_games": 3, "players": [{"player": "x"}]}
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    out = cli("leaderboard", str(b), "--output", str(tmp_path / "lb3"), "--carry", str(tmp_path / "bad.json"))
+    assert out.exit_code == 2 and "elo.players.0" in out.output

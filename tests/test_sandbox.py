@@ -438,3 +438,18 @@ def test_private_tmp_is_mounted_before_python_so_a_venv_under_tmp_stays_visible(
     binds = [i for i, a in enumerate(args[:-2]) if a == "--ro-bind" and args[i + 1] in sandbox._python_paths()]
     assert binds and args.index("--tmpfs") < min(binds)
     assert args[args.index("--chdir") + 1] == "/tmp/work"
+
+
+def test_python_under_the_private_folder_is_refused(monkeypatch):
+    """A Python install at /tmp or under /tmp/work would be hidden by (or hide) the program's own
+    folder: a one-line error, never a sandbox that silently runs something else."""
+    from oversight_bench import sandbox
+
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap not installed")
+    for bad in ("/tmp", "/tmp/work/venv"):
+        monkeypatch.setattr(sandbox, "_python_paths", lambda bad=bad: (bad,))
+        sandbox._bwrap_prefix.cache_clear()
+        with pytest.raises(BenchError, match="/tmp/work"):
+            sandbox._bwrap_prefix()
+    sandbox._bwrap_prefix.cache_clear()

@@ -26,9 +26,12 @@ import hashlib
 import html
 import json
 import re
+import shutil
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
@@ -111,17 +114,17 @@ function render() {
     tr.appendChild(el('td', 'c-judge', r.judge + (r.kind === 'human' ? ' (human reference)' : '')));
     cols.forEach(col => { const c = r.cells[col.key]; const td = el('td', 'cell'); td.dataset.col = col.key;
       if (!c) { td.textContent = '–'; }
-      else if (c.small && !small.checked) { hidden++; td.className = 'cell hidden-cell'; td.textContent = 'n<' + data.min_n;
+      else if (c.small && !small.checked) { hidden++; td.className = 'cell hidden-cell'; td.textContent = 'n<' + data.min_n + (c.carried ? ' †' : '');
         td.title = 'n = ' + c.n + ' questions: hidden (tick "show cells with n < ' + data.min_n + '")'; }
       else { if (c.small) { td.className = 'cell small-cell'; td.title = 'n = ' + c.n + ' < ' + data.min_n + ': weak evidence'; }
         const a = el('a', 'acc', pct(c.accuracy) + (c.small ? ' ⚠' : '')); a.href = c.transcripts || '#'; td.appendChild(a);
         td.appendChild(el('div', 'ci', '[' + pct(c.ci_low) + ', ' + pct(c.ci_high) + '] n=' + c.n));
-        if (c.carried) td.appendChild(el('div', 'ref carried', '† from the build of ' + String(c.carried.generated).slice(0, 10)));
+        if (c.carried) td.appendChild(el('div', 'ref carried', '† from the build of ' + String(c.carried.generated || 'unknown').slice(0, 10)));
         if (c.reference) td.appendChild(el('div', 'ref', 'human ' + pct(c.reference.accuracy) + ' on same rooms (n=' +
           c.reference.n + ', p=' + (c.reference.p_value == null ? '–' : c.reference.p_value.toPrecision(2)) + ')')); }
       tr.appendChild(td); });
     r.headlines.forEach((h, i) => { const td = el('td', 'headline h' + i);
-      td.textContent = h.diff == null ? '–' : (h.diff >= 0 ? '+' : '') + pct(h.diff) + ' pts, p=' + h.p_value.toPrecision(2) + ' (n=' + h.n + ')';
+      td.textContent = h.diff == null ? '–' : (h.diff >= 0 ? '+' : '') + pct(h.diff) + ' pts, p=' + h.p_value.toPrecision(2) + ' (n=' + h.n + ')' + (h.carried ? ' †' : '');
       tr.appendChild(td); });
     tr.appendChild(el('td', 'dev', r.deviations.length ? r.deviations.join('; ') : 'none recorded'));
     body.appendChild(tr); });
@@ -234,8 +237,9 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
     plt = _plt()
     protos = sorted({c["protocol"] for c in columns}, key=_proto_key)
     colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
-    fig, axes = plt.subplots(1, len(scopes), figsize=(max(5.0, 1.2 * len(judges) + 2) * len(scopes) ** 0.8, 4.4), squeeze=False)
-    for ax, sc in zip(axes[0], scopes):
+    # one panel per scope, stacked, so that the page shows the figure at a readable size
+    fig, axes = plt.subplots(len(scopes), 1, figsize=(max(6.0, 1.1 * len(judges) + 2), 3.3 * len(scopes) + 0.6), squeeze=False)
+    for ax, sc in zip(axes[:, 0], scopes):
         names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
         ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
         width = 0.8 / max(1, len(ps))
@@ -259,7 +263,7 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
 
     handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}")]
     fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (3.3 * len(scopes) + 0.6)))
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
@@ -293,12 +297,12 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
             if not x:
                 cells.append("–")
             elif x["small"] and not show_small:
-                cells.append(f"n<{result['min_n']}")
+                cells.append(f"n<{result['min_n']}" + (" †" if x.get("carried") else ""))
             else:
                 ref = f" (human {_fmt(x['reference']['accuracy'], True)}, p={_fmt(x['reference']['p_value'])})" if x.get("reference") else ""
                 cells.append(f"{_fmt(x['accuracy'], True)} [{_fmt(x['ci_low'], True)}, {_fmt(x['ci_high'], True)}] n={x['n']}"
                              + (" ⚠" if x["small"] else "") + (" †" if x.get("carried") else "") + ref)
-        heads = [("–" if h["diff"] is None else f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})") for h in j["headlines"]]
+        heads = [("–" if h["diff"] is None else f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})" + (" †" if h.get("carried") else "")) for h in j["headlines"]]
         name = j["judge"] + (" (human reference)" if j["kind"] == "human" else "")
         lines.append("| " + " | ".join(v.replace("|", "\\|") for v in [name, *cells, *heads, "; ".join(j["deviations"]) or "none recorded"]) + " |")
     carried = sorted({(x["carried"].get("generated") or "?", x["carried"].get("commit") or "?")
@@ -327,8 +331,52 @@ def _qkey(key: tuple[str, str]) -> str:
     return f"{key[0]}/{key[1]}"
 
 
+class _CarriedCell(BaseModel):
+    """What a carried cell must hold for the tables, the page and the headlines to use it."""
+    model_config = ConfigDict(extra="allow")
+    protocol: str
+    scope: str
+    n: int = Field(ge=0)
+    accuracy: Optional[float] = Field(default=None, ge=0, le=1)
+    ci_low: Optional[float] = None
+    ci_high: Optional[float] = None
+    per_question: Optional[dict[str, float]] = None
+    transcripts: Optional[str] = None
+
+
+class _CarriedRow(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    judge: str
+    cells: dict[str, _CarriedCell] = {}
+    headlines: list[dict[str, Any]] = []
+    deviations: list[str] = []
+
+
+class _CarriedPlayer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    player: str
+    games: int = Field(ge=0)
+    rating: float
+    ci_low: Optional[float] = None
+    ci_high: Optional[float] = None
+
+
+class _CarriedElo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    n_games: int = Field(ge=0)
+    players: list[_CarriedPlayer]
+
+
+class _Carried(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    schema_: str = Field(alias="schema")
+    judges: list[_CarriedRow]
+    elo: Optional[_CarriedElo] = None
+
+
 def load_carry(path: str | Path) -> dict[str, Any]:
-    """A previous build's results.json, whose cells this build keeps where it measures nothing for them."""
+    """A previous build's results.json, whose cells this build keeps where it measures nothing for
+    them; every carried row, cell and Elo player is checked before anything is written."""
     try:
         prev = json.loads(Path(path).read_text())
     except OSError as exc:
@@ -337,12 +385,28 @@ def load_carry(path: str | Path) -> dict[str, Any]:
         raise BenchError(f"--carry {path} is not JSON ({exc}); expected a leaderboard's results.json") from None
     if not isinstance(prev, dict) or prev.get("schema") != SCHEMA or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
+    try:
+        _Carried.model_validate(prev)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise BenchError(f"--carry {path}: {where}: {err['msg']}; expected a results.json written by "
+                         "`oversight-bench leaderboard`") from None
+    for row in prev["judges"]:
+        for key, cell in (row.get("cells") or {}).items():
+            if key != f"{cell['protocol']} · {cell['scope']}":
+                raise BenchError(f"--carry {path}: judge {row['judge']!r} has cell {key!r} holding "
+                                 f"{cell['protocol']} · {cell['scope']}; expected the key to name its protocol and scope")
     return prev
 
 
-def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns: list[tuple[str, str]]) -> int:
+def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns: list[tuple[str, str]],
+                 min_n: int, out: Path, carry_dir: Path) -> int:
     """Add the previous build's cells (and rows) this build did not measure, each marked `carried`
-    with the build it came from; returns how many were carried."""
+    with the build it came from, `small` by this build's `min_n`, their transcript page kept (copied
+    from beside the carried file when the output is elsewhere, unlinked when neither has it); a row's
+    headlines are remembered so that one whose cells cannot pair (no per-question scores) keeps them.
+    Returns how many cells were carried."""
     rows = {r["judge"]: r for r in judges_out}
     since = {"generated": prev.get("generated"), "commit": prev.get("commit")}
     n = 0
@@ -353,11 +417,20 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
                    "deviations": [], "provenance": []}
             rows[old["judge"]] = row
             judges_out.append(row)
+        row["_old_headlines"] = [{**h, "carried": h.get("carried") or since} for h in old.get("headlines") or []
+                                 if isinstance(h, dict) and h.get("diff") is not None]
         fresh = not row["cells"]
         for key, cell in (old.get("cells") or {}).items():
             if key in row["cells"]:
                 continue
-            row["cells"][key] = {**cell, "carried": cell.get("carried") or since}
+            cell = {**cell, "carried": cell.get("carried") or since, "small": cell["n"] < min_n}
+            page = cell.get("transcripts")
+            if page and not (out / page).exists():
+                if (carry_dir / page).is_file() and (out / page).parent == out / "transcripts":
+                    shutil.copyfile(carry_dir / page, out / page)
+                else:
+                    cell.pop("transcripts")
+            row["cells"][key] = cell
             if (cell["protocol"], cell["scope"]) not in columns:
                 columns.append((cell["protocol"], cell["scope"]))
             n += 1
@@ -371,8 +444,10 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
 
 def _headlines(row: dict[str, Any], n_resamples: int) -> list[dict[str, Any]]:
     """The paper's two comparisons from the row's cells (their per-question accuracies, paired on the
-    questions both protocols have); a carried cell without per-question scores cannot pair."""
+    questions both protocols have). Cells carried without per-question scores cannot pair: when all
+    of a comparison's cells are such, the earlier build's figure is kept, marked carried."""
     out = []
+    old = {(h["a"], h["b"]): h for h in row.pop("_old_headlines", [])}
     for a, b in HEADLINES:
         pq = {}
         for proto in (a, b):
@@ -382,7 +457,11 @@ def _headlines(row: dict[str, Any], n_resamples: int) -> list[dict[str, Any]]:
                     for k, v in (c.get("per_question") or {}).items():
                         vals[k].append(v)
             pq[proto] = {k: sum(v) / len(v) for k, v in vals.items()}
-        out.append({"a": a, "b": b, **stats.paired_permutation_test(pq[a], pq[b], n_resamples=n_resamples)})
+        h = {"a": a, "b": b, **stats.paired_permutation_test(pq[a], pq[b], n_resamples=n_resamples)}
+        cells = [c for c in row["cells"].values() if c["protocol"] in (a, b)]
+        if h["diff"] is None and (a, b) in old and cells and all(c.get("carried") and not c.get("per_question") for c in cells):
+            h = old[(a, b)]
+        out.append(h)
     return out
 
 
@@ -455,8 +534,13 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         row["deviations"] = sorted({x for rd in runs_of[judge] for x in _deviations(cfg_of[rd])})
         row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
         judges_out.append(row)
-    n_carried = _carry_cells(prev, judges_out, columns) if prev else 0
+    n_carried = _carry_cells(prev, judges_out, columns, min_n, out, Path(carry).parent) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
+    warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
+                "rooms); give this build the suite's import folder too"
+                for row in judges_out if row["kind"] == "model" for key, c in row["cells"].items()
+                if not c.get("carried") and c["scope"].startswith("suite:") and "reference" not in c
+                and any(h["kind"] == "human" and h["cells"].get(key, {}).get("carried") for h in judges_out)]
     for row in judges_out:
         row["headlines"] = _headlines(row, n_resamples)
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
@@ -472,7 +556,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                      "commit": _git_commit(), "min_n": min_n,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in HEADLINES], "judges": judges_out,
-                     "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "figure": None})
+                     "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None})
     if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png"):
         result["figure"] = "fig2_judges.png"
     _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
