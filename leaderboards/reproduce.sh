@@ -23,7 +23,8 @@
 #                rooms too long for a judge are skipped and counted)
 #   AGENT_N=32   questions per task for the 1.5B agent's debates and consultancies
 #   AGENT_TASKS="boolq mmlu"  the agent's tasks, one run each (one extractive, one closed)
-#   ELO_PAIRS=48 cross-play pairings for Elo (plus self-play games)
+#   ELO_PAIRS=80 cross-play games for Elo (no self-play), half per task
+#   ELO_DEBATERS="qwen2.5-coder-1.5b smollm2-135m"  the debaters Elo rates
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b"  the judges qa, nyu and rejudge loop over
 #   CACHE_FROM="DIR ..."  run directories whose stored calls are reused (`--cache-from`; identical requests only)
 #
@@ -51,7 +52,8 @@ QA_N=${QA_N:-128}
 NYU_N=${NYU_N:-72}
 AGENT_N=${AGENT_N:-32}
 read -ra AGENT_TASKS <<< "${AGENT_TASKS:-boolq mmlu}"
-ELO_PAIRS=${ELO_PAIRS:-48}
+ELO_PAIRS=${ELO_PAIRS:-80}
+read -ra ELO_DEBATERS <<< "${ELO_DEBATERS:-qwen2.5-coder-1.5b smollm2-135m}"
 read -ra JUDGES <<< "${JUDGES:-smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b}"
 # One spec per judge everywhere, so each judge is one leaderboard row: n_ctx=8192 because NYU debates
 # run to ~2,700 words (all four models accept 8k tokens).
@@ -123,14 +125,15 @@ rejudge() {
   done
 }
 
-# Debater Elo: one-round cross-play debates between the four local models (App. E), best-of-1,
-# judged by the strongest local judge, position-debiased.
+# Debater Elo: one-round cross-play debates (App. E), best-of-1, judged by the strongest local judge,
+# position-debiased. Every game goes to the fit (no self-play: Fig. 4's accuracy axis is not drawn),
+# between the debaters most likely to be told apart at this CPU (ELO_DEBATERS).
 elo() {
   step "Elo cross-play"
   local debaters
-  debaters=$(IFS=,; echo "${JUDGES[*]/#/llamacpp:}")
+  debaters=$(IFS=,; echo "${ELO_DEBATERS[*]/#/llamacpp:}")
   oversight-bench elo --debaters "$debaters" --judge "llamacpp:qwen2.5-coder-1.5b,debias=true" \
-    --tasks boolq,mmlu --pairings "$ELO_PAIRS" --output "$RUNS/elo"
+    --tasks boolq,mmlu --pairings "$ELO_PAIRS" --selfplay 0 --output "$RUNS/elo"
 }
 
 # The tables: judge rows (QA, suite and agent cells), the human reference, Elo on its own. Cells of

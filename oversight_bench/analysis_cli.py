@@ -86,6 +86,9 @@ def llm_debate(path, output, agent, task):
 @click.option("--judge", help="judge spec for new cross-play debates")
 @click.option("--tasks", help="comma-separated tasks (each contributes an equal number of games)")
 @click.option("--pairings", type=int, help="cross-play pairings to run (default 512, the paper's)")
+@click.option("--selfplay", type=int,
+              help="self-play questions per task (each played by every debater; default: as many self-play games as "
+                   "cross-play, for Fig. 4's accuracy axis; 0: cross-play only)")
 @click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
 @click.option("--scale", type=float, help="Elo scale (default 500, the paper's)")
 @click.option("--bootstrap", type=int, help="bootstrap seeds for 95% CIs, resampling questions (default 500, the paper's)")
@@ -93,7 +96,7 @@ def llm_debate(path, output, agent, task):
               help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
 @click.option("--config", "config_path", type=click.Path(), help="YAML with the same fields (configs/paper/fig4_elo.yaml); flags win")
 @click.option("--output", "-o", help="folder for elo.json and the figure")
-def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, prior_games, config_path, output):
+def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, bootstrap, prior_games, config_path, output):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.
 
@@ -113,6 +116,7 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, pri
     debaters, judge, tasks, output = pick(debaters, "debaters"), pick(judge, "judge"), pick(tasks, "tasks"), pick(output, "output")
     pairings, scale = pick(pairings, "pairings", 512, int), pick(scale, "scale", 500.0, float)
     bootstrap, prior_games = pick(bootstrap, "bootstrap", 500, int), pick(prior_games, "prior_games", 1.0, float)
+    selfplay = pick(selfplay, "selfplay", None, int)
     if not output:
         raise BenchError("elo: no output folder; give --output DIR (or `output:` in --config)")
     if bootstrap < 0 or prior_games < 0:
@@ -130,7 +134,7 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, pri
 
         crossplay_dir = Path(output) / "crossplay"
         run_crossplay(split_specs(debaters), judge,
-                      [t.strip() for t in tasks.split(",") if t.strip()], pairings, str(crossplay_dir))
+                      [t.strip() for t in tasks.split(",") if t.strip()], pairings, str(crossplay_dir), selfplay=selfplay)
         sources.append(str(crossplay_dir))
     if not sources:
         raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
@@ -153,7 +157,7 @@ def elo(dirs, debaters, judge, tasks, pairings, from_dirs, scale, bootstrap, pri
     click.echo(f"-> {out / 'elo.json'}")
 
 
-ELO_KEYS = {"debaters", "judge", "tasks", "pairings", "scale", "bootstrap", "prior_games", "output"}
+ELO_KEYS = {"debaters", "judge", "tasks", "pairings", "selfplay", "scale", "bootstrap", "prior_games", "output"}
 
 
 def elo_config(path: str | None) -> dict:
@@ -162,7 +166,7 @@ def elo_config(path: str | None) -> dict:
         return {}
     from oversight_bench.yamlio import read_yaml_mapping
 
-    data = read_yaml_mapping(path, "elo options (debaters, judge, tasks, pairings, scale, bootstrap, prior_games, output)")
+    data = read_yaml_mapping(path, "elo options (debaters, judge, tasks, pairings, selfplay, scale, bootstrap, prior_games, output)")
     unknown = sorted(set(data) - ELO_KEYS)
     if unknown:
         raise BenchError(f"{path}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(ELO_KEYS))}")

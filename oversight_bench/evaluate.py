@@ -28,11 +28,12 @@ def rejudge(source: str, judge_spec: str, output: str, *, progress: bool = True,
 
 def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
                   seed: int = 0, data_dir: str | None = None, progress: bool = True, concurrency: int | None = None,
-                  log: Callable[[str], None] = print) -> Outcome:
+                  log: Callable[[str], None] = print, selfplay: int | None = None) -> Outcome:
     """One-round simultaneous debates (§4.3, Appendix E): the cross-play and self-play games
-    `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games."""
+    `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games
+    (`selfplay` questions per task for self-play; None: the default, as many games as cross-play)."""
     plan = CrossplayPlan(debaters, judge_spec, task_names, pairings, output, seed=seed, data_dir=data_dir,
-                         concurrency=concurrency)
+                         concurrency=concurrency, selfplay=selfplay)
     return execute(plan, progress=progress, log=log)
 
 

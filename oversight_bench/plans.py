@@ -297,9 +297,12 @@ class CrossplayPlan(Plan):
     agent_name = "crossplay"
 
     def __init__(self, debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
-                 seed: int = 0, data_dir: str | None = None, concurrency: int | None = None):
+                 seed: int = 0, data_dir: str | None = None, concurrency: int | None = None, selfplay: int | None = None):
         from oversight_bench.tasks import resolve_tasks
 
+        if selfplay is not None and selfplay < 0:
+            raise BenchError(f"elo: --selfplay must be 0 or more questions per task, got {selfplay}")
+        self.selfplay = selfplay  # self-play questions per task; None: crossplay.selfplay_per_task
         self.names = [redact_spec(d) for d in debaters]
         if len(set(self.names)) < 2:
             raise BenchError(f"elo needs at least two different debaters, got {', '.join(self.names) or 'none'}")
@@ -314,7 +317,7 @@ class CrossplayPlan(Plan):
         return {"kind": "crossplay", "agent": "crossplay", "debaters": self.names,
                 "seed": self.seed, "tasks": self.task_names, "protocols": ["debate"],
                 "options": self.options.model_dump(mode="json"), "pairings": self.pairings,
-                "task_versions": task_versions(self.tasks)}
+                "task_versions": task_versions(self.tasks)} | ({} if self.selfplay is None else {"selfplay": self.selfplay})
 
     def questions(self, store, prior, log) -> Prepared:
         from oversight_bench.tasks import data_dir
@@ -339,6 +342,6 @@ class CrossplayPlan(Plan):
 
     def jobs(self, prepared, store, config):
         pools = {t.name: [q for q in prepared.questions if q.task == t.name] for t in self.tasks}
-        games = crossplay.plan_games(pools, self.names, self.pairings, self.seed)
+        games = crossplay.plan_games(pools, self.names, self.pairings, self.seed, selfplay=self.selfplay)
         jobs = crossplay_jobs(get_registry().get("protocols", "debate"), games)
         return jobs, len(jobs)

@@ -169,3 +169,14 @@ def test_best_of_n_applies_to_debaters_only_by_default(tmp_path):
     assert len(debaters) == 4 and len(consultants) == 4  # both orders; consultancy: both assignments
     assert all(len(t["extra"]["best_of_n"]["samples"]) == 4 for t in debaters)
     assert all("best_of_n" not in t["extra"] for t in consultants)
+
+
+def test_elo_selfplay_zero_runs_cross_play_only(tmp_path):
+    """`--selfplay 0` spends every game on cross-play (the Elo fit); a negative count is a one-line error."""
+    args = ["elo", "--judge", "scripted:default", "--debaters", "scripted:default,scripted:default,delay=0",
+            "--tasks", "boolq,mmlu", "--pairings", "4", "--bootstrap", "20"]
+    res = cli(*args, "--selfplay", "0", "--output", str(tmp_path / "elo"))
+    assert res.exit_code == 0, res.output
+    assert "no self-play" in res.output and json.loads((tmp_path / "elo" / "elo.json").read_text())["aggregate"]["n_games"] == 4
+    res = cli(*args, "--selfplay", "-1", "--output", str(tmp_path / "bad"))
+    assert res.exit_code == 2 and "--selfplay" in res.output
