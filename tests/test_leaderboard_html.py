@@ -336,3 +336,16 @@ def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_pat
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     out = cli("leaderboard", str(b), "--output", str(tmp_path / "lb3"), "--carry", str(tmp_path / "bad.json"))
     assert out.exit_code == 2 and "elo.players.0" in out.output
+
+
+def test_judges_of_the_same_rooms_share_one_page(board):
+    """A judge re-judging stored transcripts and the judges it re-judges share one page: each room
+    once, with every judge's verdict under it (no transcript written once per judge)."""
+    out, res = board
+    human = _judge(res, "human:nyu-2023")["cells"]["debate · suite:nyu-2023"]
+    model = _judge(res, "scripted:default")["cells"]["debate · suite:nyu-2023"]
+    assert human["transcripts"] == model["transcripts"]
+    page = (out / human["transcripts"]).read_text()
+    rooms = re.findall(r'<div class="transcript" id="([^"]+)"', page)
+    assert len(rooms) == len(set(rooms)) == human["n_records"]
+    assert page.count("Judge human:nyu-2023:") == page.count("Judge scripted:default:") == len(rooms)

@@ -14,8 +14,9 @@ results.json (`schema` = "oversight-bench/leaderboard/v2"):
 
 index.html needs no server: rows are embedded as JSON (escaped for a script block), a small script
 renders the table (sort by a column, filter by protocol/scope, show small cells on demand; URL
-parameters preset them); every cell links to a plain-HTML transcript page. `fig2_judges.png` is a
-Fig. 2-like plot of the whole table. leaderboard.md shows the same table (small cells hidden unless
+parameters preset them); every cell links to a plain-HTML page of its (protocol, scope)'s rooms,
+each room once with the verdict of every judge that judged it. `fig2_judges.png` is a Fig. 2-like
+plot of the whole table. leaderboard.md shows the same table (small cells hidden unless
 `show_small`).
 """
 
@@ -41,7 +42,7 @@ from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
-MAX_TRANSCRIPTS = 40  # per cell page: enough to read, small enough to commit
+MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
 MIN_N = 64  # cells with fewer questions are hidden by default (issue 14: evidence-grade cells)
 HEADLINES = (("debate", "consultancy"), ("debate", "qa_without_article"))  # the paper's two comparisons
 
@@ -153,8 +154,10 @@ def _page(title: str, body: str, script: str = "") -> str:
             f"<style>{PAGE_CSS}</style></head><body>{body}{script}</body></html>\n")
 
 
-def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any) -> str:
-    """One job, readable: question, the two answers as displayed (correct marked), turns, verdict."""
+def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
+                    verdicts: list[dict[str, Any]] | None = None) -> str:
+    """One room, readable: question, the two answers as displayed (correct marked), the turns, then
+    the verdict of each judge that judged it (`verdicts`, default the decision's own)."""
     answers = decision.get("answers") or (question.answers(decision["answer_order"]) if question else ["?", "?"])
     ci = decision.get("correct_index")
     items = []
@@ -162,7 +165,7 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
         cls, mark = (' class="correct"', " ✓ correct") if i == ci else ("", "")
         items.append(f"<li{cls}>{html.escape(str(a))}{mark}</li>")
     ans_html = "".join(items)
-    parts = [f"<div class=\"transcript\" id=\"{html.escape(_slug(decision['job_key'], decision['judge']))}\">",
+    parts = [f"<div class=\"transcript\" id=\"{html.escape(_slug(decision['job_key']))}\">",
              f"<h3>{html.escape(question.question if question else decision.get('question_id', ''))}</h3>",
              f"<p class=\"meta\">{html.escape(str(decision.get('protocol')))} · {html.escape(str(decision.get('task')))} · "
              f"assignment {html.escape(str(decision.get('assignment') or '–'))} · {html.escape(str(decision.get('answer_order')))}</p>",
@@ -171,13 +174,39 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
         defends = f" (answer {t['defends']})" if t.get("defends") else ""
         parts.append(f"<div class=\"turn {html.escape(str(t.get('role')))}\"><div class=\"who\">Round {t.get('round')} · "
                      f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
-    ans = decision.get("answer")
-    verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if decision.get('correct') else 'incorrect'}"
-    probs = f" · P = {[round(p, 3) for p in decision['probs']]}" if decision.get("probs") else ""
-    parts.append(f"<p class=\"verdict\">Judge {html.escape(str(decision.get('judge')))}: {html.escape(verdict)}{html.escape(probs)}</p></div>")
+    for d in verdicts or [decision]:
+        ans = d.get("answer")
+        verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if d.get('correct') else 'incorrect'}"
+        probs = f" · P = {[round(p, 3) for p in d['probs']]}" if d.get("probs") else ""
+        parts.append(f"<p class=\"verdict\" id=\"{html.escape(_slug(d['job_key'], d['judge']))}\">Judge "
+                     f"{html.escape(str(d.get('judge')))}: {html.escape(verdict)}{html.escape(probs)}</p>")
+    parts.append("</div>")
     return "\n".join(parts)
 
 
+def _rooms_page(protocol: str, scope: str, decisions: dict[str, list[dict[str, Any]]], turns_of: dict,
+                questions: dict) -> str:
+    """One page for a (protocol, scope): up to MAX_TRANSCRIPTS rooms (those with turns first), each
+    once, with every judge's verdict on it; judges re-judging the same transcripts share the rooms."""
+    rooms: dict[str, list[dict[str, Any]]] = {}
+    for judge in sorted(decisions):
+        for d in decisions[judge]:
+            rooms.setdefault(d["job_key"], []).append(d)
+
+    def turns(d: dict[str, Any]) -> list:
+        return turns_of.get((d["run_dir"], (d["job_key"], d["judge"]))) or []
+
+    keys = sorted(rooms, key=lambda k: not any(turns(d) for d in rooms[k]))[:MAX_TRANSCRIPTS]
+    title = f"{protocol} · {scope}"
+    judges = ", ".join(html.escape(j) for j in sorted(decisions))
+    body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
+            f"<p>{len(keys)} of {len(rooms)} rooms, each with the verdict of every judge on this page ({judges}). "
+            "Passages: <span class=\"v-passage\">verified</span>, <span class=\"u-passage\">unverified</span>.</p>"]
+    for k in keys:
+        ds = rooms[k]
+        d = next((d for d in ds if turns(d)), ds[0])
+        body.append(transcript_html(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds))
+    return _page(f"{title} transcripts", "\n".join(body))
 
 
 # -- the judge table ---------------------------------------------------------------------------------
@@ -498,7 +527,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     humans = {j for j in by_judge if _judge_kind(j) == "human"}
     human_by_key = {(d["protocol"], d["scope"], d["job_key"]): d for h in humans for d in by_judge[h]}
     columns = sorted({(p, s) for (_, p, s) in cells}, key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
-    judges_out, n_pages = [], 0
+    judges_out = []
+    shown_of: dict[tuple[str, str], dict[str, list]] = defaultdict(dict)  # (protocol, scope) -> judge -> decisions
     for judge in sorted(by_judge, key=lambda j: (_judge_kind(j) == "human", j)):
         row: dict[str, Any] = {"judge": judge, "kind": _judge_kind(judge), "cells": {}, "headlines": []}
         for (p, s) in columns:
@@ -513,18 +543,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                 if ref:
                     t = stats.paired_permutation_test(stats.per_question(ds), stats.per_question(ref), n_resamples=n_resamples)
                     c["reference"] = {"judge": ref[0]["judge"], **_cell_stats(ref), "p_value": t["p_value"], "diff": t["diff"]}
-            shown = [d for d in ds if turns_of.get((d["run_dir"], (d["job_key"], d["judge"])))][:MAX_TRANSCRIPTS] or ds[:MAX_TRANSCRIPTS]
-            slug = _slug(judge, p, s)
-            title = f"{judge} · {p} · {s}"
-            body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
-                    f"<p>{len(shown)} of {len(ds)} transcripts. Passages: <span class=\"v-passage\">verified</span>, "
-                    f"<span class=\"u-passage\">unverified</span>.</p>"]
-            for d in shown:
-                body.append(transcript_html(d, turns_of.get((d["run_dir"], (d["job_key"], d["judge"])), []),
-                                            questions.get((d["run_dir"], (d["task"], d["question_id"])))))
-            _write(tdir / f"{slug}.html", _page(f"{p} transcripts", "\n".join(body)))
-            n_pages += 1
-            c["transcripts"] = f"transcripts/{slug}.html"
+            shown_of[(p, s)][judge] = ds
             row["cells"][f"{p} · {s}"] = c
         for a, b in HEADLINES:
             da = [d for d in by_judge[judge] if d["protocol"] == a]
@@ -534,6 +553,12 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         row["deviations"] = sorted({x for rd in runs_of[judge] for x in _deviations(cfg_of[rd])})
         row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
         judges_out.append(row)
+    for (p, s), shown in shown_of.items():
+        slug = _slug(p, s, *sorted(shown))  # the judges are in the name: a carried page of others is never overwritten
+        _write(tdir / f"{slug}.html", _rooms_page(p, s, shown, turns_of, questions))
+        for row in judges_out:
+            if row["judge"] in shown:
+                row["cells"][f"{p} · {s}"]["transcripts"] = f"transcripts/{slug}.html"
     n_carried = _carry_cells(prev, judges_out, columns, min_n, out, Path(carry).parent) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
