@@ -92,3 +92,11 @@ def deviations(config: Any) -> list[str]:
     if extra:
         out.append(f"tasks not in the paper: {', '.join(extra)}")
     return out
+
+
+def recorded_deviations(config: dict[str, Any]) -> list[str]:
+    """A stored run's settings that differ from the paper's: as its config.json recorded them, or
+    computed for a run written before they were recorded; imported transcripts have none."""
+    if "deviations" in config:
+        return list(config["deviations"])
+    return deviations(config) if config.get("kind") in (None, "run", "judge", "crossplay") else []

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
 from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance
-from oversight_bench.deviations import deviations
+from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 
@@ -229,14 +229,6 @@ def _is_crossplay(d: dict[str, Any], cfg: dict[str, Any]) -> bool:
     if any(c.get("kind") == "crossplay" or c.get("agent") == "crossplay" for c in (cfg, cfg.get("source_config") or {})):
         return True
     return isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) and deb[0] != deb[1]
-
-
-def _deviations(cfg: dict[str, Any]) -> list[str]:
-    """The run's settings that differ from the paper's: as its config.json recorded them, or computed
-    (`oversight_bench.deviations`) for a run written before they were recorded; imports have none."""
-    if "deviations" in cfg:
-        return list(cfg["deviations"])
-    return deviations(cfg) if cfg.get("kind") in (None, "run", "judge", "crossplay") else []
 
 
 def _judge_kind(judge: str) -> str:
@@ -550,7 +542,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
             db = [d for d in by_judge[judge] if d["protocol"] == b]
             t = stats.paired_permutation_test(stats.per_question(da), stats.per_question(db), n_resamples=n_resamples)
             row["headlines"].append({"a": a, "b": b, **t})
-        row["deviations"] = sorted({x for rd in runs_of[judge] for x in _deviations(cfg_of[rd])})
+        row["deviations"] = sorted({x for rd in runs_of[judge] for x in recorded_deviations(cfg_of[rd])})
         row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
         judges_out.append(row)
     for (p, s), shown in shown_of.items():

@@ -50,7 +50,7 @@ from oversight_bench.analysis import cost as cost_mod
 from oversight_bench.analysis import elo as elo_mod
 from oversight_bench.analysis import openrole, stats
 from oversight_bench.analysis.load import Run, judge_fields, load_runs
-from oversight_bench.deviations import deviations
+from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 
 SCHEMA = "oversight-bench/report/v1"
@@ -69,7 +69,7 @@ def _git_commit() -> str | None:
 def run_provenance(run: Run) -> dict[str, Any]:
     c = run.config or {}
     judge = judge_fields(c.get("judge"), c) if c.get("judge") else {"judge": None, "judge_debias": False}
-    devs = c.get("deviations") if "deviations" in c else (deviations(c) if c.get("kind") in (None, "run", "judge", "crossplay") else [])
+    devs = recorded_deviations(c)
     return {"dir": str(run.dir), "judge": judge["judge"], "judge_debias": judge["judge_debias"], "agent": c.get("agent"),
             "seed": c.get("seed"), "versions": c.get("versions"), "created": c.get("created") or c.get("started"),
             "commit": c.get("commit") or (c.get("versions") or {}).get("commit"),
