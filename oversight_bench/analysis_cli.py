@@ -102,26 +102,34 @@ def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, boot
 
     Computes from stored cross-play runs (DIRS or --from). With --debaters/--judge/--tasks it first
     runs new debates: PAIRINGS cross-play games, each task contributing equally, each a distinct
-    (question, pair) draw, plus self-play games (a debater on both sides) for the accuracy axis.
+    (question, pair) draw, plus self-play games (a debater on both sides) for the accuracy axis:
+    by default as many as cross-play games, `--selfplay N` questions per task (0: none).
     """
     from oversight_bench.analysis.elo import elo_from_store
     from oversight_bench.analysis.report import _clean, fig_elo
 
     cfg = elo_config(config_path)
 
-    def pick(flag, key, default=None, cast=lambda v: v):
+    def pick(flag, key, default=None, kind=None):
         value = flag if flag is not None else cfg.get(key, default)
-        return None if value is None else cast(value)
+        if value is None or kind is None:
+            return value
+        if isinstance(value, bool) or not isinstance(value, kind):
+            what = "a whole number" if kind is int else "a number"
+            raise BenchError(f"elo: {key} is {value!r}; expected {what}")
+        return value
 
     debaters, judge, tasks, output = pick(debaters, "debaters"), pick(judge, "judge"), pick(tasks, "tasks"), pick(output, "output")
-    pairings, scale = pick(pairings, "pairings", 512, int), pick(scale, "scale", 500.0, float)
-    bootstrap, prior_games = pick(bootstrap, "bootstrap", 500, int), pick(prior_games, "prior_games", 1.0, float)
+    pairings, scale = pick(pairings, "pairings", 512, int), pick(scale, "scale", 500.0, (int, float))
+    bootstrap, prior_games = pick(bootstrap, "bootstrap", 500, int), pick(prior_games, "prior_games", 1.0, (int, float))
     selfplay = pick(selfplay, "selfplay", None, int)
     if not output:
         raise BenchError("elo: no output folder; give --output DIR (or `output:` in --config)")
     if bootstrap < 0 or prior_games < 0:
         raise BenchError("elo: --bootstrap and --prior-games must be 0 or more")
     sources = list(dirs) + list(from_dirs)
+    if selfplay is not None and not (debaters or judge or tasks):
+        raise BenchError("elo: --selfplay sets the games of new cross-play debates; expected it with --debaters/--judge/--tasks")
     if debaters or judge or tasks:
         if not (debaters and judge and tasks):
             raise BenchError("elo: new cross-play needs --debaters SPEC,SPEC,... --judge SPEC --tasks ...; or give stored run directories")

@@ -349,3 +349,52 @@ def test_judges_of_the_same_rooms_share_one_page(board):
     rooms = re.findall(r'<div class="transcript" id="([^"]+)"', page)
     assert len(rooms) == len(set(rooms)) == human["n_records"]
     assert page.count("Judge human:nyu-2023:") == page.count("Judge scripted:default:") == len(rooms)
+
+
+def test_debates_of_different_agents_are_different_rooms(tmp_path):
+    """Rooms merge only when they hold the same debate: another agent's debate of the same question
+    is its own room, with its own verdicts under it."""
+    x = make_run(tmp_path / "x", n_questions=3, judge="sim:judge-a", agent="sim:agent-x")
+    y = make_run(tmp_path / "y", n_questions=3, judge="sim:judge-a", agent="sim:agent-y", seed=1)
+    y2 = make_run(tmp_path / "y2", n_questions=3, judge="sim:judge-b", agent="sim:agent-y", seed=1)
+    res = build_leaderboard([x, y, y2], tmp_path / "lb", n_resamples=100, figures=False)
+    cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
+    page = (tmp_path / "lb" / cell["transcripts"]).read_text()
+    ids = re.findall(r'id="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    rooms = page.split('<div class="transcript"')[1:]
+    assert len(rooms) == min(40, cell["n_records"])  # judge-a's x and y debates; judge-b's y ones are among them
+    for room in rooms:
+        agent = re.search(r"agent (sim:agent-[xy])", room).group(1)
+        assert room.count("Judge sim:judge-a:") == 1
+        assert room.count("Judge sim:judge-b:") == (1 if agent == "sim:agent-y" else 0)
+
+
+def _cell0(prev):
+    return next(iter(prev["judges"][0]["cells"].values()))
+
+
+@pytest.mark.parametrize("damage, where", [
+    (lambda p: _cell0(p).update(n="70"), "n"),
+    (lambda p: _cell0(p).update(per_question={"q": "1"}), "per_question"),
+    (lambda p: _cell0(p).update(carried="x"), "carried"),
+    (lambda p: _cell0(p).update(reference=3), "reference"),
+    (lambda p: p["judges"][0]["headlines"].__setitem__(0, {"diff": 0.1}), "headlines"),
+    (lambda p: p["judges"][0]["headlines"][0].update(diff="0.1"), "diff"),
+    (lambda p: p.update(elo={"n_games": 2, "players": [{"player": "p", "games": 2, "rating": 1.0}]}), "ci_low"),
+    (lambda p: p.update(elo={"n_games": 2, "players": [], "prior": 3}), "prior"),
+])
+def test_carry_rejects_each_malformed_field_before_writing(tmp_path, damage, where):
+    """Every field the build reads from a carried file has its type checked first: a one-line
+    error naming the field, exit 2, nothing written (never a traceback half-way)."""
+    from helpers import cli
+
+    a = make_run(tmp_path / "a", n_questions=3, judge="sim:judge-a")
+    build_leaderboard([a], tmp_path / "old", n_resamples=100, figures=False)
+    prev = json.loads((tmp_path / "old" / "results.json").read_text())
+    damage(prev)
+    (tmp_path / "bad.json").write_text(json.dumps(prev))
+    out = cli("leaderboard", str(a), "--output", str(tmp_path / "lb"), "--carry", str(tmp_path / "bad.json"))
+    assert out.exit_code == 2, out.output
+    assert where in out.output and len(out.output.strip().splitlines()) == 1
+    assert not (tmp_path / "lb").exists()

@@ -180,3 +180,18 @@ def test_elo_selfplay_zero_runs_cross_play_only(tmp_path):
     assert "no self-play" in res.output and json.loads((tmp_path / "elo" / "elo.json").read_text())["aggregate"]["n_games"] == 4
     res = cli(*args, "--selfplay", "-1", "--output", str(tmp_path / "bad"))
     assert res.exit_code == 2 and "--selfplay" in res.output
+
+
+def test_elo_option_values_are_checked(tmp_path):
+    """A YAML value of the wrong type and --selfplay without new debates are one-line errors, exit 2."""
+    (tmp_path / "elo.yaml").write_text("selfplay: many\n")
+    res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--judge", "scripted:default",
+              "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq", "--output", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "selfplay is 'many'; expected a whole number" in res.output
+    (tmp_path / "elo.yaml").write_text("pairings: 1.5\n")
+    res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--judge", "scripted:default",
+              "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq", "--output", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "pairings" in res.output
+    res = cli("elo", str(tmp_path), "--selfplay", "0", "--output", str(tmp_path / "o"))
+    assert res.exit_code == 2 and "--selfplay" in res.output
+    assert not (tmp_path / "o").exists()

@@ -30,9 +30,9 @@ import re
 import shutil
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
@@ -155,7 +155,7 @@ def _page(title: str, body: str, script: str = "") -> str:
 
 
 def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
-                    verdicts: list[dict[str, Any]] | None = None) -> str:
+                    verdicts: list[dict[str, Any]] | None = None, room_id: str | None = None) -> str:
     """One room, readable: question, the two answers as displayed (correct marked), the turns, then
     the verdict of each judge that judged it (`verdicts`, default the decision's own)."""
     answers = decision.get("answers") or (question.answers(decision["answer_order"]) if question else ["?", "?"])
@@ -165,47 +165,57 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
         cls, mark = (' class="correct"', " ✓ correct") if i == ci else ("", "")
         items.append(f"<li{cls}>{html.escape(str(a))}{mark}</li>")
     ans_html = "".join(items)
-    parts = [f"<div class=\"transcript\" id=\"{html.escape(_slug(decision['job_key']))}\">",
+    room_id = room_id or _slug(decision["job_key"])
+    parts = [f"<div class=\"transcript\" id=\"{html.escape(room_id)}\">",
              f"<h3>{html.escape(question.question if question else decision.get('question_id', ''))}</h3>",
              f"<p class=\"meta\">{html.escape(str(decision.get('protocol')))} · {html.escape(str(decision.get('task')))} · "
-             f"assignment {html.escape(str(decision.get('assignment') or '–'))} · {html.escape(str(decision.get('answer_order')))}</p>",
+             f"assignment {html.escape(str(decision.get('assignment') or '–'))} · {html.escape(str(decision.get('answer_order')))}"
+             f" · agent {html.escape(str(decision.get('agent') or '–'))}</p>",
              f"<ol class=\"answers\">{ans_html}</ol>"]
     for t in sorted(turns, key=lambda t: t.get("seq", 0)):
         defends = f" (answer {t['defends']})" if t.get("defends") else ""
         parts.append(f"<div class=\"turn {html.escape(str(t.get('role')))}\"><div class=\"who\">Round {t.get('round')} · "
                      f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
-    for d in verdicts or [decision]:
+    for i, d in enumerate(verdicts or [decision]):
         ans = d.get("answer")
         verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if d.get('correct') else 'incorrect'}"
         probs = f" · P = {[round(p, 3) for p in d['probs']]}" if d.get("probs") else ""
-        parts.append(f"<p class=\"verdict\" id=\"{html.escape(_slug(d['job_key'], d['judge']))}\">Judge "
+        parts.append(f"<p class=\"verdict\" id=\"{html.escape(room_id)}-v{i}\">Judge "
                      f"{html.escape(str(d.get('judge')))}: {html.escape(verdict)}{html.escape(probs)}</p>")
     parts.append("</div>")
     return "\n".join(parts)
 
 
+def _room_id(d: dict[str, Any], turns: list[dict[str, Any]]) -> str:
+    """What makes two decisions verdicts on the same room: the job, the agent and what the debaters
+    or consultants said (a re-judged copy matches; another agent's or run's debate never does)."""
+    said = [(t.get("round"), t.get("speaker"), t["shown"] if "shown" in t else t.get("content"))
+            for t in sorted(turns, key=lambda t: t.get("seq", 0)) if t.get("role") != "judge"]
+    return _slug(d["job_key"], d.get("agent"), hashlib.sha1(json.dumps(said, default=str).encode()).hexdigest()[:12])
+
+
 def _rooms_page(protocol: str, scope: str, decisions: dict[str, list[dict[str, Any]]], turns_of: dict,
                 questions: dict) -> str:
     """One page for a (protocol, scope): up to MAX_TRANSCRIPTS rooms (those with turns first), each
-    once, with every judge's verdict on it; judges re-judging the same transcripts share the rooms."""
-    rooms: dict[str, list[dict[str, Any]]] = {}
-    for judge in sorted(decisions):
-        for d in decisions[judge]:
-            rooms.setdefault(d["job_key"], []).append(d)
-
+    once, with the verdict of each judge here that judged it (judges re-judging the same transcripts
+    share the rooms)."""
     def turns(d: dict[str, Any]) -> list:
         return turns_of.get((d["run_dir"], (d["job_key"], d["judge"]))) or []
 
+    rooms: dict[str, list[dict[str, Any]]] = {}
+    for judge in sorted(decisions):
+        for d in decisions[judge]:
+            rooms.setdefault(_room_id(d, turns(d)), []).append(d)
     keys = sorted(rooms, key=lambda k: not any(turns(d) for d in rooms[k]))[:MAX_TRANSCRIPTS]
     title = f"{protocol} · {scope}"
     judges = ", ".join(html.escape(j) for j in sorted(decisions))
     body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
-            f"<p>{len(keys)} of {len(rooms)} rooms, each with the verdict of every judge on this page ({judges}). "
+            f"<p>{len(keys)} of {len(rooms)} rooms; under each, the verdict of each of these judges that judged it: {judges}. "
             "Passages: <span class=\"v-passage\">verified</span>, <span class=\"u-passage\">unverified</span>.</p>"]
     for k in keys:
         ds = rooms[k]
         d = next((d for d in ds if turns(d)), ds[0])
-        body.append(transcript_html(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds))
+        body.append(transcript_html(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds, room_id=k))
     return _page(f"{title} transcripts", "\n".join(body))
 
 
@@ -352,9 +362,23 @@ def _qkey(key: tuple[str, str]) -> str:
     return f"{key[0]}/{key[1]}"
 
 
-class _CarriedCell(BaseModel):
-    """What a carried cell must hold for the tables, the page and the headlines to use it."""
-    model_config = ConfigDict(extra="allow")
+class _Loose(BaseModel):
+    """Strict types for the fields the tables, the page and the headlines read; others pass through."""
+    model_config = ConfigDict(extra="allow", strict=True)
+
+
+class _Build(_Loose):
+    generated: Optional[str] = None
+    commit: Optional[str] = None
+
+
+class _Reference(_Loose):
+    accuracy: Optional[float]
+    n: int = Field(ge=0)
+    p_value: Optional[float] = None
+
+
+class _CarriedCell(_Loose):
     protocol: str
     scope: str
     n: int = Field(ge=0)
@@ -363,34 +387,54 @@ class _CarriedCell(BaseModel):
     ci_high: Optional[float] = None
     per_question: Optional[dict[str, float]] = None
     transcripts: Optional[str] = None
+    carried: Optional[_Build] = None
+    reference: Optional[_Reference] = None
 
 
-class _CarriedRow(BaseModel):
-    model_config = ConfigDict(extra="allow")
+class _Headline(_Loose):
+    a: str
+    b: str
+    diff: Optional[float] = None
+    p_value: Optional[float] = None
+    n: int = Field(default=0, ge=0)
+    carried: Optional[_Build] = None
+
+    @model_validator(mode="after")
+    def _p_with_diff(self) -> "_Headline":
+        if self.diff is not None and self.p_value is None:
+            raise ValueError("a headline with a diff needs its p_value")
+        return self
+
+
+class _CarriedRow(_Loose):
     judge: str
+    kind: Literal["model", "human"] = "model"
     cells: dict[str, _CarriedCell] = {}
-    headlines: list[dict[str, Any]] = []
+    headlines: list[_Headline] = []
     deviations: list[str] = []
+    provenance: list[dict[str, Any]] = []
 
 
-class _CarriedPlayer(BaseModel):
-    model_config = ConfigDict(extra="allow")
+class _CarriedPlayer(_Loose):
     player: str
     games: int = Field(ge=0)
     rating: float
-    ci_low: Optional[float] = None
-    ci_high: Optional[float] = None
+    ci_low: Optional[float]
+    ci_high: Optional[float]
 
 
-class _CarriedElo(BaseModel):
-    model_config = ConfigDict(extra="allow")
+class _CarriedElo(_Loose):
     n_games: int = Field(ge=0)
     players: list[_CarriedPlayer]
+    prior: Optional[str] = None
+    bootstrap_unit: Optional[str] = None
+    carried: Optional[_Build] = None
 
 
-class _Carried(BaseModel):
-    model_config = ConfigDict(extra="allow")
+class _Carried(_Loose):
     schema_: str = Field(alias="schema")
+    generated: Optional[str] = None
+    commit: Optional[str] = None
     judges: list[_CarriedRow]
     elo: Optional[_CarriedElo] = None
 
@@ -561,10 +605,9 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     for row in judges_out:
         row["headlines"] = _headlines(row, n_resamples)
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
-    if prev:  # pages of cells neither measured nor carried are stale
-        for page in tdir.glob("*.html"):
-            if f"transcripts/{page.name}" not in linked:
-                page.unlink()
+    for page in tdir.glob("*.html"):  # pages of cells neither measured nor carried are stale
+        if f"transcripts/{page.name}" not in linked:
+            page.unlink()
     n_pages = sum(1 for t in linked if t and (out / t).exists())
     elo = _elo_table(runs)
     if elo is None and prev and prev.get("elo"):
