@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import io
 import os
 import threading
 import time
@@ -156,11 +158,16 @@ def load(path: str, n_ctx: int, n_threads: int, n_batch: int, verbose: bool = Fa
             return _LOADED[key]
         llama_cpp, chat_format = _import_llama_cpp()
         t0 = time.perf_counter()
+        # llama.cpp logs some load notices (gemma's "using full-size SWA cache") whatever the level:
+        # not verbose, they are kept out of the terminal and shown only if loading fails
+        notices = io.StringIO()
         try:
-            llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
-                                  n_batch=n_batch, logits_all=False, verbose=verbose)
+            with contextlib.redirect_stderr(notices) if not verbose else contextlib.nullcontext():
+                llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
+                                      n_batch=n_batch, logits_all=False, verbose=verbose)
         except (ValueError, RuntimeError) as exc:
-            raise BenchError(f"llama.cpp could not load {path}: {exc}") from None
+            last = notices.getvalue().strip().splitlines()[-1:]
+            raise BenchError(f"llama.cpp could not load {path}: {exc}" + (f" ({last[0]})" if last else "")) from None
         eos_id, bos_id = llm.token_eos(), llm.token_bos()
         eos = llm._model.token_get_text(eos_id) if eos_id != -1 else ""
         bos = llm._model.token_get_text(bos_id) if bos_id != -1 else ""

@@ -665,3 +665,33 @@ def test_build_model_through_the_registry(monkeypatch):
     assert m.capabilities.logprobs and type(m).__name__ == "OpenAIModel"
     with pytest.raises(BenchError, match="unknown model 'opnai'"):
         build_model("opnai:m")
+
+
+def test_llamacpp_load_notices_stay_off_the_terminal_unless_loading_fails(monkeypatch, capsys):
+    """llama.cpp prints some load notices whatever the log level (gemma's SWA cache line, even under
+    --quiet): not verbose, they are kept back, and a failed load's error carries the last one."""
+    import sys
+    import types
+
+    from model_adapters import llamacpp
+
+    class FakeLlama:
+        def __init__(self, model_path, **kw):
+            print("llama_kv_cache_iswa: using full-size SWA cache", file=sys.stderr)
+            if "broken" in model_path:
+                print("llama_model_load: tensor 'x' has wrong shape", file=sys.stderr)
+                raise ValueError("Failed to load model from file")
+
+        def token_eos(self):
+            return -1
+
+        token_bos = token_eos
+        metadata: dict = {}
+
+    fake = types.SimpleNamespace(Llama=FakeLlama)
+    monkeypatch.setattr(llamacpp, "_import_llama_cpp", lambda: (fake, types.SimpleNamespace()))
+    monkeypatch.setattr(llamacpp, "_LOADED", {})
+    llamacpp.load("/models/fine.gguf", 512, 1, 64)
+    assert "SWA" not in capsys.readouterr().err
+    with pytest.raises(BenchError, match=r"could not load /models/broken.gguf: Failed.*\(llama_model_load: tensor 'x'"):
+        llamacpp.load("/models/broken.gguf", 512, 1, 64)
