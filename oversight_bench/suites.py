@@ -19,7 +19,6 @@ import os
 import random
 import shutil
 import tempfile
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -271,39 +270,23 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
 def check_context(source: Path, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
     """(keys that fit, [(room, tokens)] that do not) for the judge's context; free when it has no limit."""
     from oversight_bench.models import build_model, split_debias
-    from oversight_bench.plans import judge_options, source_job
-    from oversight_bench.protocol import Turn
+    from oversight_bench.plans import judge_options, read_transcripts, source_job
     from oversight_bench.registry import get_registry
-    from oversight_bench.store import Store
 
     model = build_model(split_debias(judge_spec)[0])
     limit = model.context_length()
     if limit is None:
         return keys, []
-    st = Store.open(source)
-    try:
-        cfg = st.read_config() or {}
-        questions = st.questions()
-        wanted = set(keys)
-        turns_of = defaultdict(list)  # (job_key, judge) -> turns
-        decisions = {}  # job_key -> the first judge's decision (as `rejudge` takes it)
-        for r in st.iter_records():
-            if r["job_key"] not in wanted:
-                continue
-            if r["kind"] == "turn":
-                turns_of[(r["job_key"], r["judge"])].append(r)
-            else:
-                decisions.setdefault(r["job_key"], r)
-    finally:
-        st.close()
+    cfg, questions, transcripts = read_transcripts(str(source))  # each room with its first judge, as `rejudge` takes it
+    wanted = set(keys)
+    rooms = {d["job_key"]: (d, turns) for d, turns in transcripts if d["job_key"] in wanted}
     options = judge_options(cfg, options_over)
     reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
     for k in keys:
-        d = decisions[k]
+        d, turns = rooms[k]
         job = source_job(d, questions[(d["task"], d["question_id"])])
-        turns = [Turn.from_dict(t) for t in sorted(turns_of[(k, d["judge"])], key=lambda t: t["seq"])]
         n = judge_prompt_tokens(model, reg.get("protocols", d["protocol"]), job, turns, options)
         if n is not None and n + reserve > limit:
             long.append(((d.get("extra") or {}).get("room") or k, n))
