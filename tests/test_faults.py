@@ -255,6 +255,21 @@ def test_full_disk_during_report(small_disk, tmp_path):
     assert records(run) == before
 
 
+def _row_page_near_middle(db, size: int) -> int:
+    """Offset of the records or calls leaf page nearest the file's middle: damage there must cost rows
+    (an index or free page in the middle could be lost without losing one; the layout decides)."""
+    con = sqlite3.connect(db)
+    try:
+        page = con.execute("PRAGMA page_size").fetchone()[0]
+        pages = [n for (n,) in con.execute("SELECT pageno FROM dbstat WHERE name IN ('records', 'calls') AND pagetype = 'leaf'")]
+    except sqlite3.OperationalError:  # an SQLite built without dbstat: the middle page
+        return (size // 2) // 4096 * 4096
+    finally:
+        con.close()
+    offsets = [(n - 1) * page for n in pages if n > 1]  # page 1 holds the file header
+    return min(offsets, key=lambda at: abs(at - size // 2)) if offsets else (size // 2) // 4096 * 4096
+
+
 @pytest.mark.parametrize("how", ["middle_page", "truncated", "zero"])
 def test_salvage_then_resume_equals_uninterrupted(tmp_path, how):
     """A damaged store is refused; `salvage` copies what reads back into a fresh run, and the same
@@ -269,7 +284,7 @@ def test_salvage_then_resume_equals_uninterrupted(tmp_path, how):
     shutil.copytree(ref, bad, ignore=shutil.ignore_patterns(".lock"))
     db = bad / "results.sqlite"
     data = db.read_bytes()
-    mid = (len(data) // 2) // 4096 * 4096
+    mid = _row_page_near_middle(db, len(data))
     db.write_bytes({"middle_page": data[:mid] + b"\xa5" * 4096 + data[mid + 4096:],
                     "truncated": data[: len(data) * 2 // 3], "zero": b""}[how])
     refused = _cli_run(["run", *DISK_ARGS, "--output", str(bad)])
