@@ -13,7 +13,8 @@
 #   AGENT_TASKS=mmlu taskset -c 1 leaderboards/reproduce.sh --quiet agent rejudge; wait
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b" taskset -c 0 leaderboards/reproduce.sh --quiet qa debias nyu &
 #   JUDGES="qwen2.5-coder-1.5b" taskset -c 1 leaderboards/reproduce.sh --quiet qa debias nyu; wait
-#   leaderboards/reproduce.sh elo board        # elo: one process on both cores
+#   leaderboards/reproduce.sh elo              # one process on both cores
+#   CARRY=0 leaderboards/reproduce.sh board
 # `board` keeps the committed leaderboard's cells that no run here measures (CARRY=0: only these runs),
 # so steps run on different machines add up; leaderboards/README.md says which build measured what.
 #

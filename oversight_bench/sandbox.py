@@ -164,7 +164,7 @@ def _bwrap_prefix() -> tuple[str, ...]:
              "--perms", "1777", "--dir", "/tmp/work"]
     made = {Path("/tmp"), Path("/tmp/work")}
     for p in _python_paths():
-        if Path(p) in made or Path("/tmp/work") in Path(p).parents:
+        if Path(p) in (Path("/tmp"), Path("/tmp/work")) or Path("/tmp/work") in Path(p).parents:
             raise BenchError(f"Python lives at {p}, where the sandbox puts the program's private folder; "
                              "expected a Python install or venv outside /tmp/work (and not /tmp itself)")
         for parent in reversed(Path(p).parents[:-1]):  # bwrap would copy e.g. ~/.pyenv's 0700 to nobody's loss

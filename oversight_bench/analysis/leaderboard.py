@@ -362,23 +362,23 @@ def _qkey(key: tuple[str, str]) -> str:
     return f"{key[0]}/{key[1]}"
 
 
-class _Loose(BaseModel):
+class _Checked(BaseModel):
     """Strict types for the fields the tables, the page and the headlines read; others pass through."""
     model_config = ConfigDict(extra="allow", strict=True)
 
 
-class _Build(_Loose):
+class _Build(_Checked):
     generated: Optional[str] = None
     commit: Optional[str] = None
 
 
-class _Reference(_Loose):
+class _Reference(_Checked):
     accuracy: Optional[float]
     n: int = Field(ge=0)
     p_value: Optional[float] = None
 
 
-class _CarriedCell(_Loose):
+class _CarriedCell(_Checked):
     protocol: str
     scope: str
     n: int = Field(ge=0)
@@ -391,7 +391,7 @@ class _CarriedCell(_Loose):
     reference: Optional[_Reference] = None
 
 
-class _Headline(_Loose):
+class _Headline(_Checked):
     a: str
     b: str
     diff: Optional[float] = None
@@ -406,7 +406,7 @@ class _Headline(_Loose):
         return self
 
 
-class _CarriedRow(_Loose):
+class _CarriedRow(_Checked):
     judge: str
     kind: Literal["model", "human"] = "model"
     cells: dict[str, _CarriedCell] = {}
@@ -415,7 +415,7 @@ class _CarriedRow(_Loose):
     provenance: list[dict[str, Any]] = []
 
 
-class _CarriedPlayer(_Loose):
+class _CarriedPlayer(_Checked):
     player: str
     games: int = Field(ge=0)
     rating: float
@@ -423,7 +423,7 @@ class _CarriedPlayer(_Loose):
     ci_high: Optional[float]
 
 
-class _CarriedElo(_Loose):
+class _CarriedElo(_Checked):
     n_games: int = Field(ge=0)
     players: list[_CarriedPlayer]
     prior: Optional[str] = None
@@ -431,7 +431,7 @@ class _CarriedElo(_Loose):
     carried: Optional[_Build] = None
 
 
-class _Carried(_Loose):
+class _Carried(_Checked):
     schema_: str = Field(alias="schema")
     generated: Optional[str] = None
     commit: Optional[str] = None
@@ -581,11 +581,6 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                     c["reference"] = {"judge": ref[0]["judge"], **_cell_stats(ref), "p_value": t["p_value"], "diff": t["diff"]}
             shown_of[(p, s)][judge] = ds
             row["cells"][f"{p} · {s}"] = c
-        for a, b in HEADLINES:
-            da = [d for d in by_judge[judge] if d["protocol"] == a]
-            db = [d for d in by_judge[judge] if d["protocol"] == b]
-            t = stats.paired_permutation_test(stats.per_question(da), stats.per_question(db), n_resamples=n_resamples)
-            row["headlines"].append({"a": a, "b": b, **t})
         row["deviations"] = sorted({x for rd in runs_of[judge] for x in recorded_deviations(cfg_of[rd])})
         row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
         judges_out.append(row)
