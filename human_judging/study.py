@@ -18,7 +18,7 @@ import secrets
 import sqlite3
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +121,8 @@ class View:
     defends: int | None = None  # consultancy: the answer the consultant argues for
     extractive: bool = False
     number: int = 0
+    #: debate: (speaker, answer it argues for) as the transcript names them, for the page's intro
+    sides: list[tuple[str, int]] = field(default_factory=list)
 
 
 class Study:
@@ -309,7 +311,7 @@ class Study:
             turns.append(await protocol.consultant_turn(ctx, job, defends, r, turns))
             if r < self.options.rounds:
                 try:
-                    turns.append(await protocol.judge_question(ctx, job, defends, r, turns))
+                    turns.append(await protocol.judge_question(ctx, job, r, turns))
                 except NeedsHuman:
                     return turns, "question"
         return turns, "decision"
@@ -323,10 +325,11 @@ class Study:
             from protocol_plugins.consultancy import assigned_index
 
             defends = assigned_index(job)
-        return View(id=row["id"], protocol=job.protocol, question=q, answers=job.answers,
-                    turns=[t for t in turns if t.role in SHOWN_ROLES and (job.protocol != "debate" or t.role == "debater")],
+        shown = [t for t in turns if t.role in SHOWN_ROLES and (job.protocol != "debate" or t.role == "debater")]
+        sides = sorted({(t.speaker, t.defends) for t in shown if t.role == "debater" and t.defends}, key=lambda s: s[1])
+        return View(id=row["id"], protocol=job.protocol, question=q, answers=job.answers, turns=shown,
                     needs=needs, article=q.article if self.protocols[job.protocol].needs_article else None,
-                    defends=defends, extractive=q.task_type == "extractive", number=row["n"])
+                    defends=defends, extractive=q.task_type == "extractive", number=row["n"], sides=sides)
 
     async def ask(self, judge: str, row, text: str) -> None:
         """The human's question to the consultant between rounds; the consultant's answer follows."""

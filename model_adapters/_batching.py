@@ -56,6 +56,14 @@ class BatchQueue:
                         fut.set_result(result)
 
 
+def finish_of(text: str, stop: Sequence[str] | None, completion_tokens: int, max_tokens: int) -> str:
+    """Why a batched engine's row ended: "stop" at a stop string (cut by `truncate_at_stop`) or
+    before the budget, "length" when it used the whole budget."""
+    if stop and any(s and s in text for s in stop):
+        return "stop"
+    return "length" if completion_tokens >= max_tokens else "stop"
+
+
 def truncate_at_stop(text: str, stop: Sequence[str] | None) -> str:
     """Cut `text` at the earliest stop string (engines that batch cannot stop per row)."""
     if not stop:

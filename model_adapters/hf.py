@@ -19,7 +19,7 @@ from typing import Any
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
-from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, truncate_at_stop
+from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, finish_of, truncate_at_stop
 from model_adapters._common import plain_prompt, text_messages
 
 OPTIONS = {"device", "dtype", "batch_size", "concurrency", "trust_remote_code"}
@@ -34,6 +34,9 @@ class GenRequest:
     temperature: float
     stop: tuple[str, ...]
     seed: int | None
+    #: vllm: the reply begun (an assistant message ends `prompt` and is continued); hf writes it
+    #: into the prompt text instead
+    continued: bool = False
 
 
 @dataclass
@@ -107,7 +110,7 @@ class TorchBackend:
 
 
 class HFModel(Model):
-    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
+    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True, continuation=True)
 
     def __init__(self, spec: Spec, *, backend: Any = None):
         super().__init__(spec)
@@ -160,7 +163,8 @@ class HFModel(Model):
             return [softmax_over(row) for row in be.next_token_logits(prompts, ids)]
         _, n, max_tokens, temperature = key
         rows = be.generate(prompts, n=n, max_tokens=max_tokens, temperature=temperature, seed=reqs[0].seed)
-        return [[Completion(truncate_at_stop(t, r.stop), p, c) for t, p, c in row] for r, row in zip(reqs, rows)]
+        return [[Completion(truncate_at_stop(t, r.stop), p, c, finish_of(t, r.stop, c, max_tokens)) for t, p, c in row]
+                for r, row in zip(reqs, rows)]
 
     def _ids_for(self, prompt: str, choices: tuple[str, ...]) -> list[int]:
         # the prefix ends every judge prompt, so the ids depend on the tail only; cache by it
@@ -173,8 +177,8 @@ class HFModel(Model):
         return self._choice_ids[key]
 
     # -- Model interface --------------------------------------------------------------------------
-    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
-        req = GenRequest(self.prompt(messages), n, max_tokens, float(temperature), tuple(stop or ()), seed)
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
+        req = GenRequest(self.prompt(messages) + (prefix or ""), n, max_tokens, float(temperature), tuple(stop or ()), seed)
         return await self.queue.submit(req)
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):

@@ -187,7 +187,7 @@ def _cores() -> int:
 
 
 class LlamaCppModel(Model):
-    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
+    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True, continuation=True)
     max_concurrency = 1
     max_jobs = 1  # one call at a time per process: run jobs one by one so prompt prefixes stay cached
 
@@ -233,8 +233,9 @@ class LlamaCppModel(Model):
         return self.n_ctx
 
     # -- calls (worker thread, under the process-wide lock) --------------------------------------------
-    def _generate_sync(self, messages, n, max_tokens, temperature, stop, seed) -> list[Completion]:
+    def _generate_sync(self, messages, n, max_tokens, temperature, stop, seed, prefix=None) -> list[Completion]:
         prompt, template_stop = self.render(messages)
+        prompt += prefix or ""  # a begun reply (an agent forced from thinking to its argument) is continued
         tokens = self.tokenize(prompt)
         budget = self.n_ctx - len(tokens)
         if budget <= 0:
@@ -250,7 +251,7 @@ class LlamaCppModel(Model):
                 )
                 usage = res.get("usage") or {}
                 outs.append(Completion(res["choices"][0]["text"], usage.get("prompt_tokens", len(tokens)),
-                                       usage.get("completion_tokens", 0)))
+                                       usage.get("completion_tokens", 0), res["choices"][0].get("finish_reason")))
         return outs
 
     def _choice_probs_sync(self, messages, prefix, choices) -> list[float]:
@@ -281,8 +282,8 @@ class LlamaCppModel(Model):
             return softmax_over([float(logits[i]) for i in ids])
 
     # -- Model interface --------------------------------------------------------------------------
-    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
-        return await asyncio.to_thread(self._generate_sync, messages, n, max_tokens, temperature, stop, seed)
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
+        return await asyncio.to_thread(self._generate_sync, messages, n, max_tokens, temperature, stop, seed, prefix)
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
         return await asyncio.to_thread(self._choice_probs_sync, messages, prefix, tuple(choices))

@@ -143,8 +143,9 @@ class OpenAIModel(Model):
         self.prefill = bool(o.get("prefill", False))
         self.top_logprobs = int(o.get("top_logprobs", 20))
         self.max_tokens_field = str(o.get("max_tokens_field", "max_tokens"))
+        # a server that continues a final assistant message (prefill=true) continues a begun reply
         self.capabilities = Capabilities(images=bool(o.get("images", False)), logprobs=bool(o.get("logprobs", False)),
-                                         multi_sample=True)
+                                         multi_sample=True, continuation=self.prefill)
         self.retries = 0  # requests the SDK re-sent (429/5xx/timeouts/dropped connections/cut-off bodies)
         # The cache key: the model and the base URL without credentials or query, as in every earlier
         # version (stored runs re-run without a call); pass-through parameters join it when set.
@@ -256,8 +257,11 @@ class OpenAIModel(Model):
         return RuntimeError(self.redact(f"{self.name}: {name}: {detail}{after}"))
 
     # -- requests ---------------------------------------------------------------------------------
-    def build_request(self, messages, *, n, max_tokens, temperature, stop, seed) -> dict[str, Any]:
+    def build_request(self, messages, *, n, max_tokens, temperature, stop, seed, prefix=None) -> dict[str, Any]:
         req: dict[str, Any] = {"messages": messages, "n": n, self.max_tokens_field: max_tokens, "temperature": temperature}
+        if prefix:  # vLLM and llama.cpp servers continue a final assistant message when asked to
+            req["messages"] = list(messages) + [{"role": "assistant", "content": prefix}]
+            req.update(continue_final_message=True, add_generation_prompt=False)
         if stop:
             req["stop"] = list(stop)
         if seed is not None:
@@ -273,10 +277,11 @@ class OpenAIModel(Model):
         if any(not isinstance((c.get("message") or {}).get("content"), str) for c in choices):
             raise MalformedResponse("the server's answer has a choice with no text content (null); expected a chat completion")
         k = max(1, len(choices))
-        return [Completion((c.get("message") or {}).get("content") or "", ptoks, ctoks // k + (1 if i < ctoks % k else 0))
+        return [Completion((c.get("message") or {}).get("content") or "", ptoks, ctoks // k + (1 if i < ctoks % k else 0),
+                           c.get("finish_reason") if isinstance(c.get("finish_reason"), str) else None)
                 for i, c in enumerate(choices)]
 
-    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
         outs: list[Completion] = []
         # Servers that ignore `n` (llama.cpp) answer once: ask again for the rest, with shifted seeds.
         for attempt in range(n):
@@ -285,7 +290,7 @@ class OpenAIModel(Model):
                 break
             s = None if seed is None else seed + attempt
             data = await self._create(self.build_request(messages, n=want, max_tokens=max_tokens,
-                                                         temperature=temperature, stop=stop, seed=s))
+                                                         temperature=temperature, stop=stop, seed=s, prefix=prefix))
             got = self.parse_response(data, want)
             if not got:
                 raise MalformedResponse(f"{self.name}: the server returned no choices; expected at least one (is base_url an OpenAI-compatible chat endpoint?)")

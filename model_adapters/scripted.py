@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 from typing import Callable
 
 from oversight_bench.errors import BenchError, MalformedResponse
@@ -36,7 +37,9 @@ def default_script(messages, n, seed):
     outs = []
     for i in range(n):
         h = _digest(messages) + i + (seed or 0)
-        if "Argument:" in prompt and "Thinking:" in prompt:
+        if messages[-1]["role"] == "assistant":  # a begun reply (`prefix`) is continued
+            outs.append(f" My answer is right because of reason {h % 89}.")
+        elif "Argument:" in prompt and "Thinking:" in prompt:
             outs.append(f"Thinking: private plan {h % 97}.\nArgument: My answer is right because of reason {h % 89}.")
         elif "most persuasive" in prompt.lower():  # the best-of-N scorer answers with a letter (H.7)
             outs.append(f"Answer: {'ab'[h % 2]}")
@@ -66,18 +69,34 @@ class ScriptedModel(Model):
             images=bool(spec.options.get("images", False)),
             logprobs=bool(spec.options.get("logprobs", False)),
             multi_sample=True,
+            continuation=True,
         )
         self.max_concurrency = int(spec.options.get("concurrency", 8))
         self.calls: list[dict] = []  # every request, for tests
 
-    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
-        self.calls.append({"kind": "generate", "messages": messages, "n": n, "seed": seed})
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
+        if prefix:  # the script sees the begun reply as a final assistant message
+            messages = [*messages, {"role": "assistant", "content": prefix}]
+        self.calls.append({"kind": "generate", "messages": messages, "n": n, "seed": seed, "stop": stop,
+                           "max_tokens": max_tokens})
         if self.delay:
             await asyncio.sleep(self.delay)
         texts = self.script(messages, n, seed)
         if not texts or any(t is None for t in texts):
             raise MalformedResponse(f"script {self.spec.model!r} gave no text (as a server answering with empty choices or null content)")
-        return [Completion(t, prompt_tokens=len(json.dumps(messages)) // 4, completion_tokens=len(t) // 4) for t in texts]
+        return [self._budgeted(t, stop, max_tokens, len(json.dumps(messages)) // 4) for t in texts]
+
+    @staticmethod
+    def _budgeted(text: str, stop, max_tokens: int, prompt_tokens: int) -> Completion:
+        """A script's text as a server would return it: cut before the first stop string, or at
+        `max_tokens` words (a word stands for a token here) with finish "length"."""
+        cut = min((i for i in (text.find(s) for s in stop or () if s) if i >= 0), default=-1)
+        if cut >= 0:
+            text = text[:cut]
+        words = list(re.finditer(r"\S+", text))
+        if len(words) > max_tokens:
+            return Completion(text[:words[max_tokens - 1].end()], prompt_tokens, max_tokens, "length")
+        return Completion(text, prompt_tokens, len(text) // 4, "stop")
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
         self.calls.append({"kind": "choice_probs", "messages": messages})

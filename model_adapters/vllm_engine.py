@@ -17,7 +17,7 @@ from typing import Any
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
-from model_adapters._batching import BatchQueue, choice_token_ids, normalise, truncate_at_stop
+from model_adapters._batching import BatchQueue, choice_token_ids, finish_of, normalise, truncate_at_stop
 from model_adapters._common import text_messages
 from model_adapters.hf import GenRequest, ProbRequest
 
@@ -37,14 +37,14 @@ def _make_engine(model: str, options: dict[str, Any]):
 
 
 class VLLMModel(Model):
-    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True)
+    capabilities = Capabilities(images=False, logprobs=True, multi_sample=True, continuation=True)
 
     def __init__(self, spec: Spec, *, engine: Any = None, sampling_params: Any = None):
         super().__init__(spec)
         opts = dict(spec.options)
         self.max_concurrency = int(opts.pop("concurrency", 512))
         self.images = bool(opts.pop("images", False))  # a multimodal model: image parts pass through
-        self.capabilities = Capabilities(images=self.images, logprobs=True, multi_sample=True)
+        self.capabilities = Capabilities(images=self.images, logprobs=True, multi_sample=True, continuation=True)
         self.engine_options = opts
         if engine is None:
             engine, sampling_params = _make_engine(spec.model, opts)
@@ -71,11 +71,17 @@ class VLLMModel(Model):
         results: list[Any] = [None] * len(items)
         gen = [i for i, it in enumerate(items) if isinstance(it, GenRequest)]
         probs = [i for i, it in enumerate(items) if isinstance(it, ProbRequest)]
-        if gen:
-            outs = self.llm.chat([items[i].prompt for i in gen], [self.sampling(items[i]) for i in gen], use_tqdm=False)
-            for i, out in zip(gen, outs):
+        for continued in (False, True):  # a begun reply is continued, not answered anew
+            idx = [i for i in gen if items[i].continued == continued]
+            if not idx:
+                continue
+            flags = {"add_generation_prompt": False, "continue_final_message": True} if continued else {}
+            outs = self.llm.chat([items[i].prompt for i in idx], [self.sampling(items[i]) for i in idx], use_tqdm=False, **flags)
+            for i, out in zip(idx, outs):
                 ptoks = len(out.prompt_token_ids or [])
-                results[i] = [Completion(truncate_at_stop(o.text, items[i].stop), ptoks, len(o.token_ids)) for o in out.outputs]
+                results[i] = [Completion(truncate_at_stop(o.text, items[i].stop), ptoks, len(o.token_ids),
+                                         getattr(o, "finish_reason", None) or finish_of(o.text, items[i].stop, len(o.token_ids), items[i].max_tokens))
+                              for o in out.outputs]
         if probs:
             texts = [self._prob_prompt(items[i]) for i in probs]
             tok = self.llm.get_tokenizer()
@@ -105,8 +111,9 @@ class VLLMModel(Model):
         return normalise(got, choices)
 
     # -- Model interface --------------------------------------------------------------------------
-    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
-        req = GenRequest(self._messages(messages), n, max_tokens, float(temperature), tuple(stop or ()), seed)
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
+        msgs = self._messages(messages) + ([{"role": "assistant", "content": prefix}] if prefix else [])
+        req = GenRequest(msgs, n, max_tokens, float(temperature), tuple(stop or ()), seed, continued=bool(prefix))
         return await self.queue.submit(req)
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):

@@ -15,38 +15,50 @@ from __future__ import annotations
 from typing import Any
 
 from oversight_bench.models import judge_of_record
+from oversight_bench.protocol import ProtocolOptions
 
-#: option -> the paper's value (ProtocolOptions defaults are these; tested to stay equal)
-PAPER_OPTIONS: dict[str, Any] = {
-    "rounds": 3,
-    "turn_style": "simultaneous",
-    "best_of_n": 4,
-    "judge_mode": "predict",
-    "few_shot": 0,
-    "answer_order": "both",
-    "word_limit": 150,
-    "truncate_words": False,
-    "agent_temperature": 1.0,
-    "judge_temperature": 0.0,
-}
+def paper_options() -> dict[str, Any]:
+    """Option -> the paper's value, read off the option model (`ProtocolOptions`): every option
+    carries one, or `NO_PAPER_VALUE` where the paper sets none (token caps)."""
+    return {name: ProtocolOptions.paper_value(name) for name in ProtocolOptions.model_fields}
+
+
+#: the options whose value is the paper's (or that the paper leaves unset): kept for readers
+PAPER_OPTIONS: dict[str, Any] = paper_options()
 PAPER_QUESTIONS_PER_TASK = 128
 PAPER_TASKS = ("quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu",
                # the other readings of GPQA's "full dataset" and of PrOntoQA's negation (configs/paper/tasks)
                "gpqa_full", "prontoqa_negate_all")
 
-_LABELS = {
-    "rounds": "rounds {v} (paper {p})",
-    "turn_style": "turn style {v} (paper: simultaneous)",
-    "best_of_n": "best-of-N {v} (paper 4)",
-    "judge_mode": "judge mode {v} (paper: predict)",
+#: a label for one value of an option, where it reads better than the option's own label
+_VALUE_LABELS = {
     "judge_mode=probs": "judge answer read from its answer-token probabilities, no text generated (paper: predict, the written answer)",
-    "few_shot": "judge {v}-shot (paper 0-shot)",
-    "answer_order": "answer order {v} (paper: both)",
-    "word_limit": "word limit {v} (paper 150)",
-    "truncate_words": "arguments cut at the word limit (paper: asked, not cut)",
-    "agent_temperature": "agent temperature {v} (paper: API default, 1.0)",
-    "judge_temperature": "judge temperature {v} (preset 0.0, see configs/paper/README.md)",
 }
+#: how a run stored before thinking and argument had their own budgets declares its single cap
+_LEGACY_AGENT_CAP = "agent output cap {v} tokens for thinking and argument together, no forced argument (paper: no cap)"
+
+
+def option_deviations(opts: dict[str, Any], *, kind: str | None = None) -> list[str]:
+    """Each option in `opts` whose value is not the paper's, worded by the option's own label; an
+    option the paper leaves unset (token caps) is declared at any value. Options a stored run does
+    not hold (written before they existed) are not guessed."""
+    out: list[str] = []
+    paper = paper_options()
+    if kind == "crossplay":  # App. E: one-round debates; best-of-N is per player, the order per game
+        paper["rounds"] = 1
+        for key in ("best_of_n", "answer_order"):
+            paper.pop(key)
+    for key, paper_value in paper.items():
+        if key not in opts:
+            continue
+        value = opts[key]
+        if value == paper_value:
+            continue
+        label = _VALUE_LABELS.get(f"{key}={value}") or ProtocolOptions.model_fields[key].json_schema_extra["label"]
+        out.append(label.format(v=value, p=paper_value))
+    if "agent_max_tokens" in opts:
+        out.append(_LEGACY_AGENT_CAP.format(v=opts["agent_max_tokens"]))
+    return out
 
 
 def _get(config: Any, key: str, default: Any = None) -> Any:
@@ -60,21 +72,10 @@ def deviations(config: Any) -> list[str]:
 
     Reads judge debiasing from `judge_debias`, or from a judge spec/name carrying `debias=...`
     (a RunConfig's spec, or a store written before `judge_debias` existed)."""
-    out: list[str] = []
     opts = _get(config, "options") or {}
     if not isinstance(opts, dict):
         opts = opts.model_dump(mode="json")
-    paper_options = dict(PAPER_OPTIONS)
-    if _get(config, "kind") == "crossplay":  # App. E: one-round debates; best-of-N is per player,
-        paper_options["rounds"] = 1          # the order is drawn per game
-        for key in ("best_of_n", "answer_order"):
-            paper_options.pop(key)
-    for key, paper in paper_options.items():
-        if key not in opts:
-            continue
-        value = opts[key]
-        if value != paper:
-            out.append(_LABELS.get(f"{key}={value}", _LABELS[key]).format(v=value, p=paper))
+    out = option_deviations(opts, kind=_get(config, "kind"))
     judge = _get(config, "judge")
     if isinstance(judge, str):
         _, debias = judge_of_record(judge, _get(config, "judge_debias"))

@@ -31,6 +31,9 @@ class Completion:
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    #: "length" when the token budget ended it, "stop" for a stop string or the end of the reply,
+    #: None where the backend does not say (then `completion_tokens` against the budget tells)
+    finish_reason: str | None = None
 
 
 @dataclass
@@ -40,6 +43,9 @@ class Capabilities:
     images: bool = False
     logprobs: bool = False  # can give P(choice) for the next token (judge confidence)
     multi_sample: bool = True  # n > 1 in one call
+    #: can continue a reply already begun: `generate(..., prefix=TEXT)` samples what follows TEXT
+    #: at the start of the assistant's reply (an agent forced from thinking to its argument)
+    continuation: bool = False
 
 
 @dataclass
@@ -248,7 +254,9 @@ class Model(abc.ABC):
         stop: list[str] | None = None,
         seed: int | None = None,
     ) -> list[Completion]:
-        """Return n completions of the chat `messages`."""
+        """Return n completions of the chat `messages`. A backend whose capabilities say
+        `continuation` also takes `prefix=TEXT`: the reply starts with TEXT and the completion is
+        what follows it (TEXT itself not included)."""
 
     async def choice_probs(self, messages: list[Message], prefix: str = "Answer: ", choices=("1", "2")) -> list[float] | None:
         """P(choice) for the token after `prefix` appended as the start of the reply, normalised

@@ -11,46 +11,93 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from oversight_bench.models import Capabilities, Message
+from oversight_bench.models import Capabilities, Completion, Message
 from oversight_bench.questions import Question, correct_index
 
 
+#: the `paper` value of an option the paper leaves to the API (it sets no token cap): such an
+#: option is declared as a deviation at every value
+NO_PAPER_VALUE = "not set by the paper"
+
+
+def _opt(default: Any, paper: Any, label: str, **kw: Any) -> Any:
+    """An option field with its paper value and how a deviation from it reads (`{v}`: this run's
+    value, `{p}`: the paper's); `oversight_bench.deviations` derives its rules from these."""
+    return Field(default, json_schema_extra={"paper": paper, "label": label}, **kw)
+
+
 class ProtocolOptions(BaseModel):
-    """Options the paper ablates (§4.1), each a config value. Every default is the paper's main
-    setting (§3.2.2, §4.1, App. D, App. H); `oversight_bench.deviations` names each value that differs.
+    """Options the paper ablates (§4.1) and the budgets it leaves to the API, each a config value.
+    Every field carries the paper's value (`paper` in its schema extra, or `NO_PAPER_VALUE` where the
+    paper sets none, e.g. token caps): `oversight_bench.deviations` declares every value that differs,
+    so a new option cannot be added without saying what the paper did.
 
     Sampling (§3.3 says only "default sampling options"): agents sample at temperature 1.0, the
     default of the OpenAI and Gemini APIs the paper used, so best-of-N draws distinct arguments.
-    Judges answer at temperature 0.0, their most likely answer: a reading of §3.3 this project
-    chose (the paper does not say whether judges were sampled); the other reading is
-    `judge_temperature=1.0` (see configs/paper/README.md).
+    Judges answer at temperature 0.0, their most likely answer: not the API default, so it is a
+    declared deviation (`judge_temperature=1.0` is the literal reading; configs/paper/README.md).
+
+    Agents think privately, then argue (H.1, H.2). Thinking and argument have their own budgets:
+    when the thinking budget is spent, the turn is continued from "Argument:" (a forced turn), so
+    every turn reaches the judge as an argument; an argument cut at its budget is marked cut.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    rounds: int = Field(3, ge=1, le=10, description="debate/consultancy rounds (paper: 3, §3.2.2)")
-    turn_style: Literal["simultaneous", "sequential"] = "simultaneous"
-    best_of_n: int = Field(4, ge=1, le=16, description="debater samples per turn, the debater model picks the most "
-                           "persuasive (paper: 4 for debaters, §4.1; consultants always sample once)")
-    judge_mode: Literal["predict", "cot", "probs"] = Field(
-        "predict", description="predict: the judge writes 'Answer: N' (paper); cot: reasons first; probs (not the "
+    rounds: int = _opt(3, 3, "rounds {v} (paper {p})", ge=1, le=10, description="debate/consultancy rounds (paper: 3, §3.2.2)")
+    turn_style: Literal["simultaneous", "sequential"] = _opt("simultaneous", "simultaneous", "turn style {v} (paper: {p})")
+    best_of_n: int = _opt(4, 4, "best-of-N {v} (paper {p})", ge=1, le=16,
+                          description="debater samples per turn, the debater model picks the most persuasive "
+                          "(paper: 4 for debaters, §4.1; consultants always sample once)")
+    judge_mode: Literal["predict", "cot", "probs"] = _opt(
+        "predict", "predict", "judge mode {v} (paper: {p})",
+        description="predict: the judge writes 'Answer: N' (paper); cot: reasons first; probs (not the "
         "paper's): the predict prompt, its answer read as the more probable of the answer tokens after 'Answer: ', "
         "nothing generated, so a judge too small to follow the format still answers (needs logprobs)")
-    few_shot: int = Field(0, ge=0, le=16, description="judge few-shot examples, balanced answer order (paper: 0)")
-    answer_order: Literal["random", "both"] = Field("both", description="both answer orders per question, the "
-                                                    "debate regenerated for each (paper: both, App. D)")
-    word_limit: int = Field(150, ge=10, le=2000, description="words per argument asked for in the prompt (paper: 150)")
-    truncate_words: bool = Field(False, description="also cut the argument shown to others at word_limit words "
-                                 "(the paper only asks; off by default)")
-    agent_temperature: float = Field(1.0, ge=0.0, le=2.0, description="consultants/debaters (§3.3: API default)")
-    judge_temperature: float = Field(0.0, ge=0.0, le=2.0, description="judge answers and questions (our reading of §3.3)")
-    agent_max_tokens: int = Field(400, ge=16)
-    judge_max_tokens: int = Field(256, ge=4, description="judge questions and chain-of-thought verdicts")
-    predict_max_tokens: int = Field(24, ge=4, description='predict-mode verdicts ("Answer: N" and little else)')
-    qa_samples: int = Field(0, ge=0, le=64, description="extra sampled judge answers on QA without article, "
-                            "for the compute-matched majority-vote baseline")
+    few_shot: int = _opt(0, 0, "judge {v}-shot (paper {p}-shot)", ge=0, le=16,
+                         description="judge few-shot examples, balanced answer order (paper: 0)")
+    answer_order: Literal["random", "both"] = _opt("both", "both", "answer order {v} (paper: {p})",
+                                                   description="both answer orders per question, the "
+                                                   "debate regenerated for each (paper: both, App. D)")
+    word_limit: int = _opt(150, 150, "word limit {v} (paper {p})", ge=10, le=2000,
+                           description="words per argument asked for in the prompt (paper: 150)")
+    truncate_words: bool = _opt(False, False, "arguments cut at the word limit (paper: asked, not cut)",
+                                description="also cut the argument shown to others at word_limit words "
+                                "(the paper only asks; off by default)")
+    agent_temperature: float = _opt(1.0, 1.0, "agent temperature {v} (paper: API default, {p})", ge=0.0, le=2.0,
+                                    description="consultants/debaters (§3.3: API default)")
+    judge_temperature: float = _opt(0.0, 1.0, "judge temperature {v} (paper: \"default sampling options\", read as the API default {p})",
+                                    ge=0.0, le=2.0, description="judge answers, questions and best-of-N picks")
+    thinking_max_tokens: int = _opt(1024, NO_PAPER_VALUE, "agent thinking budget {v} tokens, then the turn is "
+                                    "continued from \"Argument:\" (paper: no cap)", ge=16,
+                                    description="tokens an agent may spend under 'Thinking:' before its turn is "
+                                    "continued from 'Argument:' (a forced turn)")
+    argument_max_tokens: int = _opt(512, NO_PAPER_VALUE, "agent argument budget {v} tokens, a longer argument is "
+                                    "cut and marked (paper: no cap)", ge=16,
+                                    description="tokens an agent's argument may take (cut there, and marked cut)")
+    judge_max_tokens: int = _opt(256, NO_PAPER_VALUE, "judge question and chain-of-thought budget {v} tokens (paper: no cap)",
+                                 ge=4, description="judge questions and chain-of-thought verdicts")
+    predict_max_tokens: int = _opt(24, NO_PAPER_VALUE, "judge predict-mode verdict budget {v} tokens (paper: no cap)",
+                                   ge=4, description='predict-mode verdicts ("Answer: N" and little else)')
+    qa_samples: int = _opt(0, 0, "{v} extra sampled QA answers for a majority vote (paper: {p})", ge=0, le=64,
+                           description="extra sampled judge answers on QA without article, for the "
+                           "compute-matched majority-vote baseline")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_agent_cap(cls, data: Any) -> Any:
+        """A run stored before thinking and argument had their own budgets holds one cap for both
+        (`agent_max_tokens`); re-judging it needs none of the agent budgets, so it is dropped here
+        and `deviations` still declares it from the stored options."""
+        if isinstance(data, dict) and "agent_max_tokens" in data:
+            data = {k: v for k, v in data.items() if k != "agent_max_tokens"}
+        return data
+
+    @classmethod
+    def paper_value(cls, name: str) -> Any:
+        return (cls.model_fields[name].json_schema_extra or {})["paper"]
 
 
 @dataclass(frozen=True)
@@ -134,7 +181,7 @@ class Context(abc.ABC):
     judge_debias: bool = False
 
     @abc.abstractmethod
-    async def generate(
+    async def sample(
         self,
         role: Literal["judge", "agent"],
         messages: list[Message],
@@ -145,10 +192,20 @@ class Context(abc.ABC):
         stop: list[str] | None = None,
         tag: str = "",
         speaker: str | None = None,
-    ) -> list[str]:
-        """Sample n texts from the judge or the agent. `tag` names the call in records
-        (e.g. "round2/Alice"); `speaker` picks that debater's own model in cross-play (see
-        `Protocol.speaker_slots`)."""
+        prefix: str | None = None,
+    ) -> list[Completion]:
+        """Sample n completions from the judge or the agent, each with its token count and finish
+        reason. `tag` names the call in records (e.g. "round2/Alice"); `speaker` picks that
+        debater's own model in cross-play (see `Protocol.speaker_slots`); `prefix` begins the reply
+        and the completion continues it (only where `can_continue` says so)."""
+
+    async def generate(self, role: Literal["judge", "agent"], messages: list[Message], **kw: Any) -> list[str]:
+        """The texts of `sample` (same arguments)."""
+        return [c.text for c in await self.sample(role, messages, **kw)]
+
+    def can_continue(self, role: Literal["judge", "agent"], speaker: str | None = None) -> bool:
+        """Whether that model continues a begun reply (`sample(prefix=...)`)."""
+        return False
 
     @abc.abstractmethod
     async def choice_probs(self, role: Literal["judge", "agent"], messages: list[Message], tag: str = "") -> list[float] | None:
@@ -186,6 +243,9 @@ class Protocol(abc.ABC):
     #: speaker name -> debater slot (0 or 1 of `Job.debaters`): whose model a speaker's agent
     #: calls use when cross-play gives each side its own debater (debate: Alice 0, Bob 1)
     speaker_slots: dict[str, int] = {}
+    #: every speaker name its transcripts may hold; the store refuses a job whose turns name another
+    #: (empty: not declared, nothing checked). The judge prompt names these same speakers.
+    speakers: tuple[str, ...] = ()
 
     def assignments(self) -> list[str | None]:
         """The assignments every question is run with (consultancy: correct and incorrect)."""

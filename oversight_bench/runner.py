@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from oversight_bench.errors import BenchError, MalformedResponse
-from oversight_bench.models import Model
+from oversight_bench.models import Completion, Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.store import SharedCalls, Store, canonical_json, request_key
@@ -150,7 +150,8 @@ class Runner:
                             t0 = time.perf_counter()
                             if kind == "generate":
                                 outs = await model.generate(messages, **params)
-                                response = {"texts": [c.text for c in outs]}
+                                response = {"texts": [c.text for c in outs], "tokens": [c.completion_tokens for c in outs],
+                                            "finish": [c.finish_reason for c in outs]}
                                 ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
                             else:
                                 probs = await model.choice_probs(messages, **params)
@@ -281,18 +282,35 @@ class JobContext(Context):
         debater = self._debater(speaker)
         return debater[1] if debater else self.options.best_of_n
 
-    async def generate(self, role, messages, *, n=1, max_tokens=None, temperature=None, stop=None, tag="", speaker=None):
+    async def sample(self, role, messages, *, n=1, max_tokens=None, temperature=None, stop=None, tag="", speaker=None,
+                     prefix=None):
         o = self.options
         if max_tokens is None:
-            max_tokens = o.judge_max_tokens if role == "judge" else o.agent_max_tokens
+            max_tokens = o.judge_max_tokens if role == "judge" else o.argument_max_tokens
         if temperature is None:
             temperature = o.judge_temperature if role == "judge" else o.agent_temperature
         params = {"n": n, "max_tokens": max_tokens, "temperature": temperature, "stop": stop,
                   "seed": self._seed(role, tag)}
-        debater = self._debater(speaker) if role == "agent" else None
-        model = debater[0] if debater else None
+        model = self._model(role, speaker)
+        if prefix:
+            if not model.capabilities.continuation:
+                raise BenchError(f"{model.name} cannot continue a begun reply (prefix); check can_continue first")
+            params["prefix"] = prefix  # only then: every other request stays the same as before it existed
         resp = await self.runner.call(role, "generate", messages, params, self._context(tag), model=model)
-        return list(resp["texts"])
+        texts = list(resp["texts"])
+        tokens = resp.get("tokens") or [None] * len(texts)  # calls stored before tokens and finish were kept
+        finish = resp.get("finish") or [None] * len(texts)
+        return [Completion(t, 0, k if k is not None else 0, f) for t, k, f in zip(texts, tokens, finish)]
+
+    def _model(self, role: str, speaker: str | None) -> Model:
+        debater = self._debater(speaker) if role == "agent" else None
+        model = debater[0] if debater else self.runner.models[role]
+        if model is None:
+            raise RuntimeError(f"no {role} model in this run (re-judging makes judge calls only)")
+        return model
+
+    def can_continue(self, role, speaker=None):
+        return bool(self._model(role, speaker).capabilities.continuation)
 
     def _seed(self, role: str, tag: str) -> int:
         """Per-call seed from the question, order, assignment, role and tag, not the protocol

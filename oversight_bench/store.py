@@ -278,6 +278,23 @@ def _schema_version(conn: sqlite3.Connection, directory: Path) -> int:
     return version
 
 
+
+def check_speakers(job_key: str, protocol: Any, turns: list[dict]) -> None:
+    """A transcript's speakers are its protocol's (`Protocol.speakers`): the judge prompt names those,
+    so a turn under any other name would be read by a judge told of someone else."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    if not isinstance(protocol, str) or protocol not in reg.names("protocols"):
+        return
+    allowed = tuple(getattr(reg.get("protocols", protocol), "speakers", ()) or ())
+    named = {t.get("speaker") for t in turns if isinstance(t, dict) and t.get("speaker") is not None}
+    bad = sorted(str(s) for s in named if s not in allowed) if allowed else []
+    if bad:
+        raise BenchError(f"job {job_key}: its turns name {', '.join(map(repr, bad))}, a speaker protocol {protocol} does not "
+                         f"have; expected {', '.join(allowed)}")
+
+
 class Store:
     """A run directory's database. Open with `Store.open(dir, lock=True)` when writing."""
 
@@ -503,7 +520,8 @@ class Store:
 
     @_maps_disk_full
     def write_job(self, job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:
-        """All records of one job, atomically."""
+        """All records of one job, atomically; refused when a turn names a speaker its protocol does not have."""
+        check_speakers(job_key, fields.get("protocol"), turns)
         now = time.time()
         base = tuple(fields.get(f) for f in JOB_FIELDS)
         rows = [("turn", job_key, i, *base, t.get("round"), scrub_known(dumps(t)), now) for i, t in enumerate(turns)]

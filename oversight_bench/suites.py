@@ -108,7 +108,7 @@ def _nyu_importer(out: Path) -> None:
 
 
 NYU_2023 = ImportedSuite(
-    name="nyu-2023", version="1",
+    name="nyu-2023", version="2",
     description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms only",
     source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
     importer=_nyu_importer, static=("consultancy",),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from protocol_plugins import prompts
-from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
+from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples,
                                      render_transcript, user_message)
 
 
@@ -25,6 +25,7 @@ class Consultancy(Protocol):
     name = "consultancy"
     description = "One consultant argues an assigned answer (correct and incorrect runs); the judge questions it."
     rejudgeable = False
+    speakers = ("Consultant", "Judge")
 
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]
@@ -39,7 +40,7 @@ class Consultancy(Protocol):
         for r in range(1, rounds + 1):
             turns.append(await self.consultant_turn(ctx, job, defends, r, turns))
             if r < rounds:
-                turns.append(await self.judge_question(ctx, job, defends, r, turns))
+                turns.append(await self.judge_question(ctx, job, r, turns))
         return turns
 
     async def consultant_turn(self, ctx: Context, job: Job, defends: int, round_no: int, visible: list[Turn]) -> Turn:
@@ -51,10 +52,10 @@ class Consultancy(Protocol):
                                 role="consultant", speaker="Consultant", defends=defends,
                                 tag=f"round{round_no}/Consultant")
 
-    async def judge_question(self, ctx: Context, job: Job, defends: int, round_no: int, visible: list[Turn]) -> Turn:
+    async def judge_question(self, ctx: Context, job: Job, round_no: int, visible: list[Turn]) -> Turn:
         """The judge's question after round `round_no`; it is shown to the consultant as written."""
         q = job.question
-        text = prompts.consultancy_question_prompt(question=q, answers=job.answers, defends=defends,
+        text = prompts.consultancy_question_prompt(question=q, answers=job.answers,
                                                    extractive=agent_article(q) is not None,
                                                    transcript=render_transcript(visible))
         raw = (await ctx.generate("judge", user_message(ctx, "judge", q, text), tag=f"round{round_no}/question") or [""])[0]
@@ -63,14 +64,13 @@ class Consultancy(Protocol):
 
     async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
         q = job.question
-        defends = assigned_index(job)
         extractive = agent_article(q) is not None
         transcript = render_transcript(turns)
         examples = judge_examples(ctx, q)
 
         def prompt_for(order: str):
             return user_message(ctx, "judge", q, prompts.consultancy_judge_prompt(
-                question=q, answers=q.answers(order), defends=relabel(defends, job, order), extractive=extractive,
+                question=q, answers=q.answers(order), extractive=extractive,
                 transcript=transcript, mode=ctx.options.judge_mode, examples=examples))
 
         return await judge_decide(ctx, job, prompt_for)

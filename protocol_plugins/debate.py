@@ -27,6 +27,8 @@ class Debate(Protocol):
     name = "debate"
     description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
+    # a live judge's remarks between rounds (imported human-judged rooms) are kept, never shown to a re-judge
+    speakers = (*DEBATERS, "Judge")
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []
