@@ -63,8 +63,8 @@ AGENT=llamacpp:qwen2.5-coder-1.5b
 LIVE_JUDGE=qwen2.5-coder-0.5b   # judges the agent's transcripts first; the others re-judge them
 # The agent's protocol, cut to fit CPU (every output lists these as deviations from the paper):
 # one round (so consultancies hold no judge questions and can be re-judged, like debates), best-of-1,
-# one random answer order per question, 320 tokens per turn.
-AGENT_OPTS=(--rounds 1 --best-of-n 1 --answer-order random -o agent_max_tokens=320)
+# one random answer order per question, 200 tokens of thinking then 250 of argument per turn.
+AGENT_OPTS=(--rounds 1 --best-of-n 1 --answer-order random -o thinking_max_tokens=200 -o argument_max_tokens=250)
 JUDGE_MODE=(-o judge_mode=probs)
 CACHE=()
 for d in ${CACHE_FROM:-}; do CACHE+=(--cache-from "$d"); done

@@ -24,6 +24,7 @@ class ScriptedOptions(BackendOptions):
     delay: float = Field(0.0, ge=0, description="seconds >= 0 each call waits")
     logprobs: bool = Field(False, description="true or false")
     images: bool = Field(False, description="true or false")
+    continuation: bool = Field(True, description="true or false (whether it continues a begun reply)")
 
 
 class LlamaCppOptions(BackendOptions):

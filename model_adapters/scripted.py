@@ -1,6 +1,6 @@
 """`scripted:` — a deterministic fake model for unit tests of orchestration only.
 
-`scripted:NAME[,delay=S,logprobs=true,images=true]` answers with the script registered under
+`scripted:NAME[,delay=S,logprobs=true,images=true,continuation=false]` answers with the script registered under
 NAME (a function `(messages, n, seed) -> list[str]`). A script that gives None for a text, or
 raises `MalformedResponse`, stands for a server's malformed answer (empty `choices`, `null`
 content), which the runner retries and then fails that one job with. The built-in `default` script writes a
@@ -60,16 +60,17 @@ class ScriptedModel(Model):
         super().__init__(spec)
         if spec.model not in SCRIPTS:
             raise BenchError(f"scripted model {spec.model!r} is not registered; known scripts: {', '.join(sorted(SCRIPTS))}")
-        unknown = set(spec.options) - {"delay", "logprobs", "images", "concurrency"}
+        unknown = set(spec.options) - {"delay", "logprobs", "images", "concurrency", "continuation"}
         if unknown:
-            raise BenchError(f"scripted model: unknown option(s) {', '.join(sorted(unknown))}; expected delay, logprobs, images, concurrency")
+            raise BenchError(f"scripted model: unknown option(s) {', '.join(sorted(unknown))}; "
+                             f"expected delay, logprobs, images, concurrency, continuation")
         self.script = SCRIPTS[spec.model]
         self.delay = float(spec.options.get("delay", 0.0))
         self.capabilities = Capabilities(
             images=bool(spec.options.get("images", False)),
             logprobs=bool(spec.options.get("logprobs", False)),
             multi_sample=True,
-            continuation=True,
+            continuation=bool(spec.options.get("continuation", True)),
         )
         self.max_concurrency = int(spec.options.get("concurrency", 8))
         self.calls: list[dict] = []  # every request, for tests

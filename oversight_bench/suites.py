@@ -108,7 +108,7 @@ def _nyu_importer(out: Path) -> None:
 
 
 NYU_2023 = ImportedSuite(
-    name="nyu-2023", version="2",
+    name="nyu-2023", version="1",
     description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms only",
     source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
     importer=_nyu_importer, static=("consultancy",),
@@ -237,9 +237,11 @@ class _CaptureMixin:
     def supports_images(self, role) -> bool:
         return False
 
-    async def generate(self, role, messages, **kw):
+    async def sample(self, role, messages, **kw):
+        from oversight_bench.models import Completion
+
         self.prompts.append(messages)
-        return ["Answer: 1"]
+        return [Completion("Answer: 1")]
 
     async def choice_probs(self, role, messages, tag=""):
         self.prompts.append(messages)

@@ -17,6 +17,16 @@ from protocol_plugins.common import (agent_article, agent_turn, judge_decide, ju
                                      render_transcript, user_message)
 
 DEBATERS = {"Alice": 1, "Bob": 2}
+#: the names imported rooms keep (Michael et al. 2023, Khan et al. 2024): their debaters refer to each
+#: other by these names, so the judge is told of them rather than of Alice and Bob
+SOURCE_DEBATERS = {"Debater A": 1, "Debater B": 2}
+
+
+def debater_names(turns: list[Turn]) -> dict[str, int]:
+    """Speaker -> the displayed answer it defends, as the transcript names them (the protocol's
+    Alice and Bob, or an imported room's own names), in answer order; Alice and Bob before any turn."""
+    named = {t.speaker: t.defends for t in turns if t.role == "debater" and t.defends in (1, 2)}
+    return dict(sorted(named.items(), key=lambda kv: kv[1])) or dict(DEBATERS)
 
 
 def opponent_of(name: str) -> str:
@@ -28,7 +38,7 @@ class Debate(Protocol):
     description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
     # a live judge's remarks between rounds (imported human-judged rooms) are kept, never shown to a re-judge
-    speakers = (*DEBATERS, "Judge")
+    speakers = (*DEBATERS, *SOURCE_DEBATERS, "Judge")
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []
@@ -65,9 +75,10 @@ class Debate(Protocol):
         extractive = agent_article(q) is not None
         transcript = render_transcript([t for t in turns if t.role == "debater"])
         examples = judge_examples(ctx, q)
+        names = debater_names(turns)  # the judge is told of exactly the speakers its transcript shows
 
         def prompt_for(order: str):
-            sides = {name: relabel(idx, job, order) for name, idx in DEBATERS.items()}
+            sides = {name: relabel(idx, job, order) for name, idx in names.items()}
             return user_message(ctx, "judge", q, prompts.debate_judge_prompt(
                 question=q, answers=q.answers(order), sides=sides, extractive=extractive, transcript=transcript,
                 mode=ctx.options.judge_mode, examples=examples))

@@ -36,13 +36,6 @@ _NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";",
 _PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
 
 
-
-def debater_name(defends: int) -> str:
-    """The debate protocol's speaker who defends displayed answer `defends` (1: Alice, 2: Bob): an
-    imported room is relabelled so the judge prompt, which names Alice and Bob, names the speakers
-    its transcript shows (the source's own label stays in the turn's `original_speaker`)."""
-    return "Alice" if defends == 1 else "Bob"
-
 def detokenize(tokens: list[str]) -> str:
     """Approximate plain text from the NYU CoreNLP token lists (see the datasets README)."""
     out: list[str] = []
@@ -218,9 +211,9 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                         sp = speeches[key]
                         text, shown = _nyu_render(sp.get("content") or [], tokens)
                         letter = "A" if int(key) == 0 else "B"
-                        turns.append({"round": rnd, "role": role, "speaker": debater_name(int(key) + 1) if is_debate else "Consultant",
+                        turns.append({"round": rnd, "role": role, "speaker": f"Debater {letter}" if is_debate else "Consultant",
                                       "content": text, "shown": shown, "defends": int(key) + 1,
-                                      "extra": {"turn_style": kind, "author": sp.get("speaker"), "original_speaker": f"Debater {letter}",
+                                      "extra": {"turn_style": kind, "author": sp.get("speaker"),
                                                 "model": "gpt-4" if not is_human else "human"}})
             p = [float(x) for x in final]
             ans = None if abs(p[0] - p[1]) < 1e-9 else (1 if p[0] > p[1] else 2)
@@ -372,12 +365,11 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
                         continue
                     assigned.add(side)
                     arg = _argument(text)
-                    original = names.get(side) or ("Debater A" if side_idx[side] == 1 else "Debater B")
+                    speaker = names.get(side) or ("Debater A" if side_idx[side] == 1 else "Debater B")
                     turns.append({"round": i, "role": "consultant" if is_consult else "debater",
-                                  "speaker": "Consultant" if is_consult else debater_name(side_idx[side]), "content": text,
+                                  "speaker": "Consultant" if is_consult else speaker, "content": text,
                                   "shown": verify_quotes(arg, story), "defends": side_idx[side],
-                                  "extra": {"model": agent, "turn_style": "simultaneous" if rtype.endswith("sim") else rtype,
-                                            "original_speaker": original}})
+                                  "extra": {"model": agent, "turn_style": "simultaneous" if rtype.endswith("sim") else rtype}})
                 for who in ("cross_examiner", "judge"):
                     if rd.get(who):
                         turns.append({"round": i, "role": "judge", "speaker": "Judge", "content": rd[who],
