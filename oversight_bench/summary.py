@@ -13,7 +13,7 @@ def _columns(rows: list[dict]) -> list[tuple[str, object]]:
     """(header, cell of a row): accuracy on valid answers and with invalid ones counted wrong, then the
     transcript quality in % (the agent-turn columns only when some protocol has agent turns; '–' where
     unknown, e.g. forced and cut in a store written before budgets were recorded). Two-line headers
-    keep the table near 100 columns."""
+    keep the table under 100 columns."""
     def acc(v):
         return "-" if v is None else f"{v:.3f}"
 
@@ -21,10 +21,10 @@ def _columns(rows: list[dict]) -> list[tuple[str, object]]:
         return lambda r: pct(r["quality"][key]) if r.get("quality") and r["quality"]["n_agent_turns"] else ""
 
     cols = [("n", lambda r: str(r["n"])), ("invalid", lambda r: str(r["invalid"])),
-            ("accuracy", lambda r: acc(r["accuracy"])), ("acc, invalid\nas wrong", lambda r: acc(r.get("accuracy_invalid_wrong")))]
+            ("accuracy", lambda r: acc(r["accuracy"])), ("invalid\n= wrong", lambda r: acc(r.get("accuracy_invalid_wrong")))]
     if any(r["quality"]["n_agent_turns"] for r in rows if r.get("quality")):
-        cols += [("no-arg\n%", q("argumentless_rate")), ("forced\n%", q("forced_rate")), ("cut\n%", q("cut_rate"))]
-    cols += [("answer\n1 %", lambda r: pct(r["quality"]["answer1_share"]) if r.get("quality") else "–"),
+        cols += [("no\narg %", q("argumentless_rate")), ("forced\n%", q("forced_rate")), ("cut\n%", q("cut_rate"))]
+    cols += [("ans.\n1 %", lambda r: pct(r["quality"]["answer1_share"]) if r.get("quality") else "–"),
              ("⚑", lambda r: "⚑" if r.get("flagged") else "")]
     return cols
 
@@ -34,9 +34,10 @@ def print_summary(outcome) -> None:
     s = outcome.stats
     judges = sorted({r["judge"] for r in outcome.summary})
     table = Table(title=f"judge accuracy on valid answers — {outcome.output}",
-                  caption=f"judge: {', '.join(judges)}; % of agent turns without an argument, forced (thinking budget "
-                          f"spent) or cut (argument budget spent), – unknown; answer 1: the judge's share of answer 1; "
-                          f"⚑ fails the quality bar")
+                  caption=f"judge: {', '.join(judges)}. % of agent turns without an argument, forced (thinking budget "
+                          f"spent) or cut (argument budget spent), – unknown; ans. 1: the judge's share of answer 1; "
+                          f"⚑ fails the quality bar; invalid = wrong: accuracy with invalid answers counted wrong",
+                  collapse_padding=True)
     cols = _columns(outcome.summary)
     table.add_column("protocol", no_wrap=True)
     table.add_column("task", no_wrap=True)
