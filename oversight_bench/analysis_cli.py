@@ -26,6 +26,9 @@ def report(dirs, output, no_figures):
     rep = build_report(dirs, output, figures=not no_figures)
     n = sum(1 for g in rep["groups"] if g["level"] == "task")
     click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(rep["runs"])))
+    flagged = sum(1 for g in rep["groups"] if g["level"] == "task" and g.get("flagged"))
+    if flagged:
+        click.echo(f"{flagged} of {n} rows fail the quality bar (⚑; reasons in report.md, `quality flags`)")
     click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}")
 
 
@@ -35,11 +38,13 @@ def report(dirs, output, no_figures):
 @click.option("--show-small", is_flag=True, help="leaderboard.md: show (flagged) cells with n < 64 instead of hiding them")
 @click.option("--carry", type=click.Path(dir_okay=False), default=None,
               help="a previous results.json: keep its cells that none of DIRS measures (marked † with their build)")
-def leaderboard(dirs, output, show_small, carry):
+@click.option("--include-flagged", is_flag=True,
+              help="count cells failing the quality bar (⚑) in the headline differences; by default they are left out")
+def leaderboard(dirs, output, show_small, carry, include_flagged):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page with transcripts and a figure."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
-    res = build_leaderboard(dirs, output, show_small=show_small, carry=carry)
+    res = build_leaderboard(dirs, output, show_small=show_small, carry=carry, include_flagged=include_flagged)
     for w in res.get("warnings") or []:
         click.echo(f"warning: {w}", err=True)
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})

@@ -358,31 +358,35 @@ def all_protocols() -> dict[str, Protocol]:
 def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
     """Accuracy per judge x protocol x task (the short end-of-run table), computed as `report`
     computes it (`stats.per_question` then `stats.mean_ci`): the mean over questions of each
-    question's accuracy over its valid answers. Streams the records, keeping one running sum per
-    question, so the table does not grow the run's memory with its size."""
+    question's accuracy over its valid answers; beside it the accuracy with invalid answers counted
+    as wrong and the transcript quality (`analysis.quality`: forced, cut, argument-less agent
+    turns, answer-1 share, flags). Streams the records, keeping one running sum per question, so
+    the table does not grow the run's memory with its size."""
     from oversight_bench.analysis.load import normalise_decision
-    from oversight_bench.analysis.stats import mean_ci
+    from oversight_bench.analysis.quality import Quality
 
     groups: dict[tuple, dict[str, Any]] = {}
+
+    def group(r: dict[str, Any]) -> dict[str, Any]:
+        return groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "q": Quality()})
+
     for r in store.iter_records("decision"):
         if judge and r["judge"] != judge:
             continue
-        g = groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "pq": defaultdict(lambda: [0.0, 0])})
+        g = group(r)
         g["n"] += 1
         d = normalise_decision(r)
-        if d.get("answer") is None:
-            g["invalid"] += 1
-        if d.get("unjudged"):
-            continue
-        if d.get("correct") is not None:
-            q = g["pq"][(d.get("task"), d.get("question_id"))]
-            q[0] += float(d["correct"])
-            q[1] += 1
+        g["invalid"] += d.get("answer") is None
+        g["q"].add_decision(d)
+    for t in store.iter_records("turn"):
+        if (t["judge"], t["protocol"], t["task"]) in groups:
+            group(t)["q"].add_turn(t)
     rows = []
     for (j, p, t), g in sorted(groups.items()):
-        acc = mean_ci(total / count for total, count in g["pq"].values())[0]
+        fig = g["q"].figures()
         rows.append({"judge": j, "protocol": p, "task": t, "n": g["n"], "valid": g["n"] - g["invalid"],
-                     "invalid": g["invalid"], "accuracy": acc})
+                     "invalid": g["invalid"], "accuracy": fig["accuracy_valid"],
+                     "accuracy_invalid_wrong": fig["accuracy_invalid_wrong"], "quality": fig, "flagged": fig["flagged"]})
     return rows
 
 

@@ -180,6 +180,22 @@ def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
         st.close()
 
 
+def load_turns(run_dir: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """The arguing turns of a run by (job_key, judge): what the quality figures read."""
+    from oversight_bench.analysis.quality import is_argument
+    from oversight_bench.store import Store
+
+    st = Store.open(run_dir)
+    try:
+        out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for t in st.iter_records("turn"):
+            if is_argument(t):
+                out.setdefault((t["job_key"], t["judge"]), []).append(t)
+        return out
+    finally:
+        st.close()
+
+
 def describe(suite) -> dict[str, Any]:
     """name, rooms and questions per protocol (re-judged or static), judges, source."""
     run = suite.materialize()
@@ -309,19 +325,28 @@ def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | No
     return keys[:limit] if limit else keys
 
 
-def _acc_rows(label: str, ds: list[dict]) -> dict[str, Any]:
+def _acc_rows(label: str, ds: list[dict], turns: dict | None = None) -> dict[str, Any]:
+    """Accuracy per judgment and per question (over valid answers), the invalid answers, and the
+    quality figures of `analysis.quality` (accuracy with invalid answers counted wrong, answer-1 share,
+    the judged transcripts' agent turns from `turns` by (job_key, judge), flags)."""
+    from oversight_bench.analysis.load import normalise_decision
+    from oversight_bench.analysis.quality import quality
     from oversight_bench.analysis.stats import accuracy, mean_ci
 
     valid = [float(d["correct"]) for d in ds if d.get("correct") is not None]
     m, lo, hi = mean_ci(valid)
     pq = accuracy(ds)
+    turns_of = (lambda d: turns.get((d["job_key"], d["judge"]))) if turns is not None else None  # noqa: E731
     return {"judge": label, "per_judgment": {"accuracy": m, "ci_low": lo, "ci_high": hi, "n": len(valid)},
             "per_question": {k: pq[k] for k in ("accuracy", "ci_low", "ci_high", "n")},
-            "invalid": sum(1 for d in ds if d.get("answer") is None), "records": len(ds)}
+            "invalid": sum(1 for d in ds if d.get("answer") is None), "records": len(ds),
+            "quality": quality([normalise_decision(d) for d in ds], turns_of)}
 
 
-def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None = None) -> dict[str, Any]:
-    """The new judge against the reference judges on the rooms both judged."""
+def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None = None,
+            turns: tuple[dict | None, dict | None] = (None, None)) -> dict[str, Any]:
+    """The new judge against the reference judges on the rooms both judged (`turns`: each side's
+    arguing turns by (job_key, judge), for the quality figures)."""
     from oversight_bench.analysis.stats import N_RESAMPLES, paired_permutation_test, per_question
 
     shared = {d["job_key"] for d in new} & {d["job_key"] for d in reference}
@@ -329,8 +354,8 @@ def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None =
     reference = [d for d in reference if d["job_key"] in shared]
     nres = n_resamples or N_RESAMPLES
     by_room = lambda ds: {d["job_key"]: float(d["correct"]) for d in ds if d.get("correct") is not None}  # noqa: E731
-    return {"rooms": len(shared), "judge": _acc_rows(new[0]["judge"] if new else "?", new),
-            "reference": _acc_rows(reference[0]["judge"] if reference else "?", reference),
+    return {"rooms": len(shared), "judge": _acc_rows(new[0]["judge"] if new else "?", new, turns[0]),
+            "reference": _acc_rows(reference[0]["judge"] if reference else "?", reference, turns[1]),
             "test_per_question": paired_permutation_test(per_question(new), per_question(reference), n_resamples=nres),
             "test_per_judgment": paired_permutation_test(by_room(new), by_room(reference), n_resamples=nres)}
 
@@ -364,6 +389,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                       option_overrides=option_overrides, only=set(fit), cache_from=cache_from)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
     ref_all = [d for d in src if d["job_key"] in set(fit)]
+    turns = (load_turns(Path(output)), load_turns(source))
     result: dict[str, Any] = {"suite": describe(suite), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
@@ -373,14 +399,15 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         ks = set(ks)
         if len(groups) == 2 and label != "all":
             continue  # one debater kind only: the 'all' row says it
-        row = compare([d for d in new if d["job_key"] in ks], [d for d in ref_all if d["job_key"] in ks])
+        row = compare([d for d in new if d["job_key"] in ks], [d for d in ref_all if d["job_key"] in ks], turns=turns)
         row["subset"] = label
         result["rows"].append(row)
     result["static"] = []
     for p in static:
         sds = [d for d in src if d["protocol"] == p]
         if sds:
-            result["static"].append({"protocol": p, "reason": getattr(suite, "static_reason", ""), **_acc_rows(sds[0]["judge"], sds)})
+            result["static"].append({"protocol": p, "reason": getattr(suite, "static_reason", ""),
+                                     **_acc_rows(sds[0]["judge"], sds, turns[1])})
     Path(output, RESULT_FILE).write_text(json.dumps(result, indent=1, ensure_ascii=False, default=str))
     return outcome, result
 
@@ -392,6 +419,30 @@ def _pct(x) -> str:
 def _acc_text(a: dict) -> str:
     ci = "      –      " if a["ci_low"] is None else f"[{_pct(a['ci_low'])}, {_pct(a['ci_high'])}]"
     return f"{_pct(a['accuracy'])} {ci} n={a['n']:<4}"
+
+
+def _quality_lines(a: dict) -> list[str]:
+    """Under a judge's line: invalid answers, accuracy with them counted wrong, answer-1 share, flags."""
+    q = a.get("quality")
+    if not q:
+        return []
+    from oversight_bench.analysis.quality import pct, pct_sign
+
+    ci = "" if q["invalid_wrong_ci_low"] is None else f" [{pct(q['invalid_wrong_ci_low'])}, {pct(q['invalid_wrong_ci_high'])}]"
+    lines = [f"    invalid {q['n_invalid']}/{q['n_records']} ({pct_sign(q['invalid_rate'])}) · acc per question with invalid "
+             f"as wrong {pct(q['accuracy_invalid_wrong'])}{ci} · answer 1 in {pct_sign(q['answer1_share'])} of valid answers"]
+    if q["flagged"]:
+        lines.append("    ⚑ " + "; ".join(q["flagged"]))
+    return lines
+
+
+def _transcript_line(a: dict) -> list[str]:
+    """The judged transcripts' agent turns (the same rooms for both judges): argument-less, forced, cut."""
+    from oversight_bench.analysis.quality import arguments_text
+
+    q = a.get("quality") or {}
+    text = arguments_text(q)
+    return [f"  transcripts: {q['n_agent_turns']} agent turns · {text}"] if text else []
 
 
 def format_result(result: dict[str, Any]) -> list[str]:
@@ -406,10 +457,13 @@ def format_result(result: dict[str, Any]) -> list[str]:
             a = row[who]
             inv = f"  ({a['invalid']} invalid)" if a["invalid"] else ""
             lines.append(f"  {a['judge'][:39]:<40}{_acc_text(a['per_judgment']):<34}{_acc_text(a['per_question'])}{inv}")
+            lines += _quality_lines(a)
+        lines += _transcript_line(row["judge"])
         tq, tj = row["test_per_question"], row["test_per_judgment"]
         fmt = lambda t: "–" if t["diff"] is None else f"{100 * t['diff']:+.1f} pts, p = {t['p_value']:.3g} (n={t['n']})"  # noqa: E731
         lines.append(f"  paired permutation test, judge − reference: per question {fmt(tq)}; per judgment {fmt(tj)}")
     for st in result.get("static", []):
         lines.append(f"[{st['protocol']}: static transcripts, not re-judged — {st['reason']}]")
         lines.append(f"  {st['judge'][:39]:<40}{_acc_text(st['per_judgment']):<34}{_acc_text(st['per_question'])}")
+        lines += _quality_lines(st) + _transcript_line(st)
     return lines

@@ -5,20 +5,50 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from oversight_bench.analysis.quality import pct
 from oversight_bench.redact import redact_text
+
+
+def _columns(rows: list[dict]) -> list[tuple[str, object]]:
+    """(header, cell of a row): accuracy on valid answers and with invalid ones counted wrong, then the
+    transcript quality in % (the agent-turn columns only when some protocol has agent turns; '–' where
+    unknown, e.g. forced and cut in a store written before budgets were recorded). Two-line headers
+    keep the table under 100 columns."""
+    def acc(v):
+        return "-" if v is None else f"{v:.3f}"
+
+    def q(key):
+        return lambda r: pct(r["quality"][key]) if r.get("quality") and r["quality"]["n_agent_turns"] else ""
+
+    cols = [("n", lambda r: str(r["n"])), ("invalid", lambda r: str(r["invalid"])),
+            ("accuracy", lambda r: acc(r["accuracy"])), ("invalid\n= wrong", lambda r: acc(r.get("accuracy_invalid_wrong")))]
+    if any(r["quality"]["n_agent_turns"] for r in rows if r.get("quality")):
+        cols += [("no\narg %", q("argumentless_rate")), ("forced\n%", q("forced_rate")), ("cut\n%", q("cut_rate"))]
+    cols += [("ans.\n1 %", lambda r: pct(r["quality"]["answer1_share"]) if r.get("quality") else "–"),
+             ("⚑", lambda r: "⚑" if r.get("flagged") else "")]
+    return cols
 
 
 def print_summary(outcome) -> None:
     console = Console()
     s = outcome.stats
     judges = sorted({r["judge"] for r in outcome.summary})
-    table = Table(title=f"judge accuracy on valid answers — {outcome.output}", caption=f"judge: {', '.join(judges)}")
-    for col in ("protocol", "task", "n", "invalid", "accuracy"):
-        table.add_column(col, justify="right" if col in ("n", "invalid", "accuracy") else "left", no_wrap=True)
+    table = Table(title=f"judge accuracy on valid answers — {outcome.output}",
+                  caption=f"judge: {', '.join(judges)}. % of agent turns without an argument, forced (thinking budget "
+                          f"spent) or cut (argument budget spent), – unknown; ans. 1: the judge's share of answer 1; "
+                          f"⚑ fails the quality bar; invalid = wrong: accuracy with invalid answers counted wrong",
+                  collapse_padding=True)
+    cols = _columns(outcome.summary)
+    table.add_column("protocol", no_wrap=True)
+    table.add_column("task", no_wrap=True)
+    for head, _ in cols:
+        table.add_column(head, justify="right", no_wrap=True)
     for r in outcome.summary:
-        acc = "-" if r["accuracy"] is None else f"{r['accuracy']:.3f}"
-        table.add_row(r["protocol"], r["task"], str(r["n"]), str(r["invalid"]), acc)
+        table.add_row(r["protocol"], r["task"], *(cell(r) for _, cell in cols))
     console.print(table)
+    for r in outcome.summary:
+        if r.get("flagged"):
+            console.print(f"⚑ {r['protocol']} · {r['task']}: " + "; ".join(r["flagged"]), markup=False, soft_wrap=True)
     devs = getattr(outcome, "deviations", None) or []
     console.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
                   markup=False, soft_wrap=True)

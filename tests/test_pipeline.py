@@ -58,6 +58,28 @@ def test_end_of_run_table_equals_report_for_a_real_run(tmp_path):
     assert table == report and len(table) == 6
 
 
+def test_end_of_run_quality_equals_report(tmp_path):
+    """The streamed summary's quality figures are `report`'s (turns read through load_run)."""
+    from oversight_bench.analysis.quality import turns_lookup
+
+    out = tmp_path / "run"
+    res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "3",
+              "--protocols", "qa_without_article,debate", "--answer-order", "both", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    st = Store.open(out)
+    try:
+        table = {r["protocol"]: r for r in summarize(st)}
+    finally:
+        st.close()
+    run = load_run(out, with_turns=True)
+    rows = {r["protocol"]: r for r in group_rows(run.decisions, run.calls, turns_lookup([run])) if r["level"] == "task"}
+    keys = ("n_agent_turns", "forced_rate", "cut_rate", "argumentless_rate", "mean_argument_words", "answer1_share",
+            "accuracy_invalid_wrong", "flagged")
+    for p in ("qa_without_article", "debate"):
+        assert {k: table[p]["quality"][k] for k in keys} == {k: rows[p][k] for k in keys}
+    assert table["debate"]["quality"]["n_agent_turns"] > 0 and table["debate"]["quality"]["n_budget_turns"] > 0
+
+
 def test_commands_are_short_functions_over_one_pipeline():
     for command in (evaluate.run_eval, evaluate.rejudge, evaluate.run_crossplay):
         src = inspect.getsource(command)

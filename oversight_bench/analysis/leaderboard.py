@@ -3,14 +3,19 @@
 results.json (`schema` = "oversight-bench/leaderboard/v2"):
 * `judges`: one row per judge (`kind` "model" or "human"), with `cells` = {"<protocol> · <scope>":
   {protocol, scope, n (questions), n_records, accuracy, ci_low, ci_high, small (n < 64), agents,
-  transcripts (relative link), reference (human judges on the same rooms, with the paired p-value) }},
-  where scope is a task type, or `suite:<name>` for imported transcript suites; `headlines` = the
+  transcripts (relative link), reference (human judges on the same rooms, with the paired p-value),
+  quality (`analysis/quality.py`: n_agent_turns, n_budget_turns, forced_rate, cut_rate (null: no
+  budget records), n_argumentless, argumentless_rate, mean_argument_words, n_records, n_invalid,
+  invalid_rate, n_valid, n_answer1, answer1_share, accuracy_invalid_wrong, invalid_wrong_ci_low,
+  invalid_wrong_ci_high), flagged (reasons the cell fails the quality bar; [] passes) }}, where
+  scope is a task type, or `suite:<name>` for imported transcript suites; `headlines` = the
   paper's debate − consultancy and debate − QA-without-article differences with paired p-values
-  (questions both have; permutation test, 10,000 resamples); `deviations` from the paper's protocol
+  (questions both have; permutation test, 10,000 resamples), without flagged cells (named in
+  `excluded`) unless `include_flagged` (then named in `flagged_included`); `deviations` from the paper's protocol
   (the runs' config `deviations` lists); `provenance` of the runs behind it.
 * `elo`: debater Elo from cross-play runs (players, games, rating, bootstrap CI); cross-play games
   never make judge rows.
-* `columns`, `min_n`, `generated`, `commit`.
+* `columns`, `min_n`, `include_flagged`, `quality_bar` (the bar in words), `generated`, `commit`.
 
 index.html needs no server: rows are embedded as JSON (escaped for a script block), a small script
 renders the table (sort by a column, filter by protocol/scope, show small cells on demand; URL
@@ -34,6 +39,7 @@ from typing import Any, Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
 from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance
@@ -45,6 +51,8 @@ SCHEMA = "oversight-bench/leaderboard/v2"
 MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
 MIN_N = 64  # cells with fewer questions are hidden by default (issue 14: evidence-grade cells)
 HEADLINES = (("debate", "consultancy"), ("debate", "qa_without_article"))  # the paper's two comparisons
+QUALITY_BAR = (f"flagged: any argument-less agent turn, > {quality_mod.CUT_BAR:.0%} of agent turns cut, or > "
+               f"{quality_mod.POSITION_BAR:.0%} of valid answers on one position")
 
 
 def _slug(*parts: Any) -> str:
@@ -70,7 +78,8 @@ th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}th.sorted-asc::after{
 .turn .who{font-weight:600;font-size:12px;color:#555}.transcript{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
 .correct{color:#070;font-weight:600}.verdict{background:#f8f8e8;padding:.3em .6em}.filters{margin:1em 0}
 tr.human{background:#f3f7ff}.ci,.ref{color:#666;font-size:11px}.small-cell{background:#fff3cd}.hidden-cell{color:#aaa}
-.dev{font-size:11px;color:#844}
+.dev{font-size:11px;color:#844}.flagged-cell{background:#fde2e2}.flag{color:#a22;font-size:11px}
+.budget{color:#a22;font-size:11px;font-weight:400}
 """
 
 INDEX_JS = r"""
@@ -78,6 +87,20 @@ const data = JSON.parse(document.getElementById('data').textContent);
 const q = new URLSearchParams(location.search);
 let sortKey = q.get('sort') || 'judge', sortDir = q.get('dir') === 'asc' ? 1 : (q.get('sort') ? -1 : 1);
 const pct = v => v == null ? '–' : (100 * v).toFixed(1);
+const pctU = v => v == null ? '–' : (100 * v).toFixed(1) + '%';  // '–': unknown (no budget records)
+function quality(td, c) {
+  const qv = c.quality;
+  if (!qv) { td.appendChild(el('div', 'ref q', 'quality –')); return; }
+  td.appendChild(el('div', 'ref inv', 'invalid ' + pctU(qv.invalid_rate) + ' · answer 1 ' + pctU(qv.answer1_share)));
+  if (qv.n_agent_turns) td.appendChild(el('div', 'ref q', 'no-arg ' + pctU(qv.argumentless_rate) + ' · forced ' +
+    pctU(qv.forced_rate) + ' · cut ' + pctU(qv.cut_rate)));
+  if (c.flagged && c.flagged.length) td.appendChild(el('div', 'flag', '⚑ ' + c.flagged.join('; ')));
+}
+function excluded(h) {
+  if (h.excluded && h.excluded.length) return ' (without ⚑ ' + h.excluded.join(', ') + ')';
+  if (h.flagged_included && h.flagged_included.length) return ' (with ⚑ ' + h.flagged_included.join(', ') + ')';
+  return '';
+}
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls;
   if (text != null) e.textContent = text; return e; };
 function fill(id, values, preset) {
@@ -118,14 +141,17 @@ function render() {
       else if (c.small && !small.checked) { hidden++; td.className = 'cell hidden-cell'; td.textContent = 'n<' + data.min_n + (c.carried ? ' †' : '');
         td.title = 'n = ' + c.n + ' questions: hidden (tick "show cells with n < ' + data.min_n + '")'; }
       else { if (c.small) { td.className = 'cell small-cell'; td.title = 'n = ' + c.n + ' < ' + data.min_n + ': weak evidence'; }
-        const a = el('a', 'acc', pct(c.accuracy) + (c.small ? ' ⚠' : '')); a.href = c.transcripts || '#'; td.appendChild(a);
+        const flagged = c.flagged && c.flagged.length; if (flagged) td.className += ' flagged-cell';
+        const a = el('a', 'acc', pct(c.accuracy) + (c.small ? ' ⚠' : '') + (flagged ? ' ⚑' : '')); a.href = c.transcripts || '#'; td.appendChild(a);
         td.appendChild(el('div', 'ci', '[' + pct(c.ci_low) + ', ' + pct(c.ci_high) + '] n=' + c.n));
+        quality(td, c);
         if (c.carried) td.appendChild(el('div', 'ref carried', '† from the build of ' + String(c.carried.generated || 'unknown').slice(0, 10)));
         if (c.reference) td.appendChild(el('div', 'ref', 'human ' + pct(c.reference.accuracy) + ' on same rooms (n=' +
           c.reference.n + ', p=' + (c.reference.p_value == null ? '–' : c.reference.p_value.toPrecision(2)) + ')')); }
       tr.appendChild(td); });
     r.headlines.forEach((h, i) => { const td = el('td', 'headline h' + i);
       td.textContent = h.diff == null ? '–' : (h.diff >= 0 ? '+' : '') + pct(h.diff) + ' pts, p=' + h.p_value.toPrecision(2) + ' (n=' + h.n + ')' + (h.carried ? ' †' : '');
+      td.textContent += excluded(h);
       tr.appendChild(td); });
     tr.appendChild(el('td', 'dev', r.deviations.length ? r.deviations.join('; ') : 'none recorded'));
     body.appendChild(tr); });
@@ -174,8 +200,9 @@ def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], quest
              f"<ol class=\"answers\">{ans_html}</ol>"]
     for t in sorted(turns, key=lambda t: t.get("seq", 0)):
         defends = f" (answer {t['defends']})" if t.get("defends") else ""
+        marks = "".join(f" <span class=\"budget\">{html.escape(m)}</span>" for m in quality_mod.budget_marks(t))
         parts.append(f"<div class=\"turn {html.escape(str(t.get('role')))}\"><div class=\"who\">Round {t.get('round')} · "
-                     f"{html.escape(str(t.get('speaker')))}{defends}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
+                     f"{html.escape(str(t.get('speaker')))}{defends}{marks}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
     for i, d in enumerate(verdicts or [decision]):
         ans = d.get("answer")
         verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if d.get('correct') else 'incorrect'}"
@@ -250,6 +277,16 @@ def _cell_stats(ds: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: a[k] for k in ("n", "n_records", "accuracy", "ci_low", "ci_high", "n_invalid")}
 
 
+def _cell_quality(ds: list[dict[str, Any]], turns_for) -> dict[str, Any]:
+    """A cell's `quality` (`analysis.quality`: agent turns forced / cut / argument-less, mean argument
+    words, invalid answers, accuracy with them counted wrong, answer-1 share) and `flagged` (the
+    reasons it fails the quality bar, empty when it passes)."""
+    fig = quality_mod.quality(ds, turns_for)
+    flagged = fig.pop("flagged")
+    fig.pop("accuracy_valid")  # the cell's own `accuracy`
+    return {"quality": fig, "flagged": flagged}
+
+
 def _label(judge: str) -> str:
     """A judge's axis label: the model without backend prefix and options, "(debiased)" kept."""
     if judge.startswith("human:"):
@@ -315,8 +352,12 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
 
     cols = result["columns"]
     lines = ["# oversight-bench leaderboard: judges", "",
-             f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). Accuracy % [95% CI] n (questions; "
-             "replicates of a question averaged, normal approximation). "
+             f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). Accuracy % over valid answers "
+             "[95% CI] n (questions; replicates of a question averaged, normal approximation), with the invalid rate "
+             f"beside it; the transcript quality of each cell is in the table below. ⚑ marks a cell failing the quality "
+             f"bar ({result.get('quality_bar') or QUALITY_BAR}), with its reasons; flagged cells are "
+             + ("included in the headline differences (--include-flagged). " if result.get("include_flagged")
+                else "left out of the headline differences (`--include-flagged` puts them in). ")
              + (f"Cells with n < {result['min_n']} are flagged ⚠." if show_small else
                 f"Cells with n < {result['min_n']} are hidden (`leaderboard --show-small` shows them)."), "",
              "| judge | " + " | ".join(c["key"] for c in cols) + " | " + " | ".join(result["headline_names"]) + " | deviations |",
@@ -332,10 +373,12 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
             else:
                 ref = f" (human {_fmt(x['reference']['accuracy'], True)}, p={_fmt(x['reference']['p_value'])})" if x.get("reference") else ""
                 cells.append(f"{_fmt(x['accuracy'], True)} [{_fmt(x['ci_low'], True)}, {_fmt(x['ci_high'], True)}] n={x['n']}"
-                             + (" ⚠" if x["small"] else "") + (" †" if x.get("carried") else "") + ref)
-        heads = [("–" if h["diff"] is None else f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})" + (" †" if h.get("carried") else "")) for h in j["headlines"]]
+                             + _invalid_md(x) + (" ⚠" if x["small"] else "") + (" †" if x.get("carried") else "") + ref
+                             + (" ⚑ " + "; ".join(x["flagged"]) if x.get("flagged") else ""))
+        heads = [_headline_md(h) for h in j["headlines"]]
         name = j["judge"] + (" (human reference)" if j["kind"] == "human" else "")
         lines.append("| " + " | ".join(v.replace("|", "\\|") for v in [name, *cells, *heads, "; ".join(j["deviations"]) or "none recorded"]) + " |")
+    lines += _quality_md(result, show_small)
     carried = sorted({(x["carried"].get("generated") or "?", x["carried"].get("commit") or "?")
                       for j in result["judges"] for x in j["cells"].values() if x.get("carried")})
     if carried:
@@ -352,6 +395,51 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
     else:
         lines.append("No cross-play runs given.")
     return "\n".join(lines) + "\n"
+
+
+def _invalid_md(cell: dict[str, Any]) -> str:
+    q = cell.get("quality")
+    return "" if not q else f", invalid {quality_mod.pct_sign(q['invalid_rate'])}"
+
+
+def _headline_md(h: dict[str, Any]) -> str:
+    from oversight_bench.analysis.report import _fmt
+
+    if h["diff"] is None:
+        text = "–"
+    else:
+        text = f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})" + (" †" if h.get("carried") else "")
+    if h.get("excluded"):
+        text += " (without ⚑ " + ", ".join(h["excluded"]) + ")"
+    elif h.get("flagged_included"):
+        text += " (with ⚑ " + ", ".join(h["flagged_included"]) + ")"
+    return text
+
+
+def _quality_md(result: dict[str, Any], show_small: bool) -> list[str]:
+    """The transcript quality of every shown cell: invalid answers, accuracy with them counted wrong,
+    agent turns argument-less / forced / cut ('–': unknown, no budget records), answer-1 share, flags."""
+    pc = quality_mod.pct_sign
+    rows = []
+    for j in result["judges"]:
+        for key, x in j["cells"].items():
+            q = x.get("quality")
+            if not q or (x["small"] and not show_small):
+                continue
+            words = "–" if q["mean_argument_words"] is None else f"{q['mean_argument_words']:.0f}"
+            turns = [str(q["n_agent_turns"]), pc(q["argumentless_rate"]), pc(q["forced_rate"]), pc(q["cut_rate"]), words] \
+                if q["n_agent_turns"] else ["0", "", "", "", ""]
+            rows.append("| " + " | ".join(v.replace("|", "\\|") for v in [
+                j["judge"], key, f"{q['n_invalid']}/{q['n_records']}", pc(q["accuracy_invalid_wrong"]), *turns,
+                pc(q["answer1_share"]), "; ".join(x.get("flagged") or [])]) + " |")
+    if not rows:
+        return []
+    return ["", "## Transcript quality", "",
+            "Accuracy above is over valid answers; here invalid answers are counted as wrong. Agent turns: the share "
+            "without an argument, forced (thinking budget spent, continued from \"Argument:\") and cut (argument budget "
+            "spent) — – where the runs recorded no budgets. Answer 1: the judge's share of answer 1 among valid answers.", "",
+            "| judge | cell | invalid | acc % (invalid = wrong) | agent turns | no-arg | forced | cut | words | answer 1 | flags |",
+            "|" + "---|" * 11, *rows]
 
 
 def _r(v: float | None) -> str:
@@ -389,6 +477,8 @@ class _CarriedCell(_Checked):
     transcripts: Optional[str] = None
     carried: Optional[_Build] = None
     reference: Optional[_Reference] = None
+    quality: Optional[dict[str, Any]] = None
+    flagged: Optional[list[str]] = None
 
 
 class _Headline(_Checked):
@@ -507,23 +597,28 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
     return n
 
 
-def _headlines(row: dict[str, Any], n_resamples: int) -> list[dict[str, Any]]:
+def _headlines(row: dict[str, Any], n_resamples: int, include_flagged: bool = False) -> list[dict[str, Any]]:
     """The paper's two comparisons from the row's cells (their per-question accuracies, paired on the
-    questions both protocols have). Cells carried without per-question scores cannot pair: when all
-    of a comparison's cells are such, the earlier build's figure is kept, marked carried."""
+    questions both protocols have). A flagged cell (failing the quality bar) is left out and named in
+    `excluded`, unless `include_flagged` (then it is named in `flagged_included`): a difference built
+    on missing arguments or a position picker would not measure the protocols. Cells carried without
+    per-question scores cannot pair: when all of a comparison's cells are such, the earlier build's
+    figure is kept, marked carried."""
     out = []
     old = {(h["a"], h["b"]): h for h in row.pop("_old_headlines", [])}
     for a, b in HEADLINES:
+        flagged = sorted(k for k, c in row["cells"].items() if c["protocol"] in (a, b) and c.get("flagged"))
         pq = {}
         for proto in (a, b):
             vals: dict[str, list[float]] = defaultdict(list)
-            for c in row["cells"].values():
-                if c["protocol"] == proto:
+            for key, c in row["cells"].items():
+                if c["protocol"] == proto and (include_flagged or key not in flagged):
                     for k, v in (c.get("per_question") or {}).items():
                         vals[k].append(v)
             pq[proto] = {k: sum(v) / len(v) for k, v in vals.items()}
-        h = {"a": a, "b": b, **stats.paired_permutation_test(pq[a], pq[b], n_resamples=n_resamples)}
-        cells = [c for c in row["cells"].values() if c["protocol"] in (a, b)]
+        h = {"a": a, "b": b, **stats.paired_permutation_test(pq[a], pq[b], n_resamples=n_resamples),
+             "excluded": [] if include_flagged else flagged, "flagged_included": flagged if include_flagged else []}
+        cells = [c for k, c in row["cells"].items() if c["protocol"] in (a, b) and (include_flagged or k not in flagged)]
         if h["diff"] is None and (a, b) in old and cells and all(c.get("carried") and not c.get("per_question") for c in cells):
             h = old[(a, b)]
         out.append(h)
@@ -532,9 +627,10 @@ def _headlines(row: dict[str, Any], n_resamples: int) -> list[dict[str, Any]]:
 
 def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderboards", *, show_small: bool = False,
                       min_n: int = MIN_N, n_resamples: int = stats.N_RESAMPLES, figures: bool = True,
-                      carry: str | Path | None = None) -> dict[str, Any]:
+                      carry: str | Path | None = None, include_flagged: bool = False) -> dict[str, Any]:
     """Build from run folders; with `carry` (a previous results.json), keep its cells that no run given
-    measures (each marked with the build it came from), so a leaderboard can grow across machines."""
+    measures (each marked with the build it came from), so a leaderboard can grow across machines.
+    Flagged cells stay out of the headline tests unless `include_flagged`."""
     prev = load_carry(carry) if carry else None
     runs = load_runs(list(dirs), with_turns=True)
     cells: dict[tuple[str, str, str], list] = defaultdict(list)  # (judge, protocol, scope) -> decisions
@@ -559,6 +655,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     except OSError as exc:
         raise BenchError(f"cannot create leaderboard folder {out}: {exc.strerror}; expected a writable path") from None
     turns_of = {(str(r.dir), k): v for r in runs for k, v in r.turns.items()}
+    turns_for = quality_mod.turns_lookup(runs)
     questions = {(str(r.dir), k): q for r in runs for k, q in r.questions.items()}
     humans = {j for j in by_judge if _judge_kind(j) == "human"}
     human_by_key = {(d["protocol"], d["scope"], d["job_key"]): d for h in humans for d in by_judge[h]}
@@ -573,6 +670,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                 continue
             c = {"protocol": p, "scope": s, **_cell_stats(ds), "agents": sorted({str(d.get("agent")) for d in ds})}
             c["small"] = c["n"] < min_n
+            c.update(_cell_quality(ds, turns_for))
             c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
             if row["kind"] == "model":
                 ref = [human_by_key[(p, s, d["job_key"])] for d in ds if (p, s, d["job_key"]) in human_by_key]
@@ -598,7 +696,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                 if not c.get("carried") and c["scope"].startswith("suite:") and "reference" not in c
                 and any(h["kind"] == "human" and h["cells"].get(key, {}).get("carried") for h in judges_out)]
     for row in judges_out:
-        row["headlines"] = _headlines(row, n_resamples)
+        row["headlines"] = _headlines(row, n_resamples, include_flagged)
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
     for page in tdir.glob("*.html"):  # pages of cells neither measured nor carried are stale
         if f"transcripts/{page.name}" not in linked:
@@ -608,7 +706,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
     if elo is None and prev and prev.get("elo"):
         elo = {**prev["elo"], "carried": prev["elo"].get("carried") or {"generated": prev.get("generated"), "commit": prev.get("commit")}}
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                     "commit": _git_commit(), "min_n": min_n,
+                     "commit": _git_commit(), "min_n": min_n, "include_flagged": include_flagged,
+                     "quality_bar": QUALITY_BAR,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in HEADLINES], "judges": judges_out,
                      "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None})
@@ -616,7 +715,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         result["figure"] = "fig2_judges.png"
     _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
     _write(out / "leaderboard.md", markdown(result, show_small))
-    page_data = {k: result[k] for k in ("columns", "headline_names", "min_n")}
+    page_data = {k: result[k] for k in ("columns", "headline_names", "min_n", "include_flagged")}
     page_data["judges"] = [{k: j[k] for k in ("judge", "kind", "headlines", "deviations")}
                            | {"cells": {key: {f: v for f, v in c.items() if f != "per_question"} for key, c in j["cells"].items()}}
                            for j in result["judges"]]
@@ -632,8 +731,15 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
                     f"<tbody>{rows}</tbody></table>")
     fig_html = f"<p><img src=\"{result['figure']}\" alt=\"judge accuracy by protocol\" style=\"max-width:100%\"></p>" if result["figure"] else ""
     body = (f"<h1>oversight-bench leaderboard: judges</h1><p>Generated {html.escape(result['generated'])}. "
-            "One row per judge; a cell is accuracy % with its 95% CI and n (questions; replicates averaged per question, "
-            f"normal approximation). Cells with n &lt; {min_n} are hidden unless you tick the box. Click a cell for its "
+            "One row per judge; a cell is accuracy % over the judge's valid answers (invalid answers excluded; the "
+            "invalid rate is beside it) with its 95% CI and n (questions; replicates averaged per question, "
+            "normal approximation), then the transcript quality: the judge's share of answer 1, and for protocols with "
+            "agent turns the share of turns without an argument, forced (thinking budget spent) or cut (argument "
+            "budget spent; – where the runs recorded no budgets). "
+            f"⚑ marks a cell failing the quality bar ({html.escape(QUALITY_BAR)}), with its reasons; flagged cells are "
+            + ("included in the headline differences (built with --include-flagged). " if include_flagged else
+               "left out of the headline differences (--include-flagged puts them in). ")
+            + f"Cells with n &lt; {min_n} are hidden unless you tick the box. Click a cell for its "
             "transcripts, a column head to sort. The human row is Michael et al.'s live judges; a model's suite cell "
             "shows the humans on the same rooms with the paired permutation p-value.</p>"
             "<div class=\"filters\">Protocol <select id=\"f-protocol\"><option value=\"\">all</option></select> "
