@@ -85,6 +85,8 @@ class ScriptedModel(Model):
         texts = self.script(messages, n, seed)
         if not texts or any(t is None for t in texts):
             raise MalformedResponse(f"script {self.spec.model!r} gave no text (as a server answering with empty choices or null content)")
+        if prefix:  # a script that wrote the whole reply again: what follows the begun part
+            texts = [t[len(prefix):] if t.startswith(prefix) else t for t in texts]
         return [self._budgeted(t, stop, max_tokens, len(json.dumps(messages)) // 4) for t in texts]
 
     @staticmethod

@@ -56,6 +56,12 @@ class Instruction:
     modes: frozenset = frozenset(MODES)
 
 
+
+def last_user(messages: list[dict]) -> dict:
+    """The prompt a script answers: a begun reply (the agent continued from "Argument:") is the
+    scripted model's to strip (the script writes its whole reply again)."""
+    return messages[-2] if messages[-1]["role"] == "assistant" else messages[-1]
+
 def ins(id_, section, kinds, *markers, tasks=EVERY_TASK, rounds=None, modes=MODES):
     kinds = {kinds} if isinstance(kinds, str) else kinds
     return Instruction(id_, section, frozenset(kinds), markers, frozenset(tasks),
@@ -252,7 +258,7 @@ def _judge(prompt: str, n: int) -> list[str]:
 
 def _model(fn, options=",images=true") -> ScriptedModel:
     name = f"test-prompts-{next(_ids)}"
-    register_script(name, lambda messages, n, seed: fn(text_of(messages[-1]["content"]), n))
+    register_script(name, lambda messages, n, seed: fn(text_of(last_user(messages)["content"]), n))
     return ScriptedModel(parse_spec(f"scripted:{name}{options}"))
 
 

@@ -27,15 +27,23 @@ CLOSED = Question("q2", "toy", "closed", "What is 2 + 2?", "4", "5")
 _ids = itertools.count()
 
 
+
+def last_user(messages: list[dict]) -> dict:
+    """The prompt a script answers: a begun reply (the agent continued from "Argument:") is the
+    scripted model's to strip (the script writes its whole reply again)."""
+    return messages[-2] if messages[-1]["role"] == "assistant" else messages[-1]
+
 def scripted(fn, options: str = "") -> ScriptedModel:
     """A scripted model answering with `fn(prompt_text, n)`; its `.calls` record every request."""
     name = f"test-protocols-{next(_ids)}"
-    register_script(name, lambda messages, n, seed: fn(text_of(messages[-1]["content"]), n))
+    register_script(name, lambda messages, n, seed: fn(text_of(last_user(messages)["content"]), n))
     return ScriptedModel(parse_spec(f"scripted:{name}{options}"))
 
 
 def prompts_of(model: ScriptedModel, kind: str = "generate") -> list[str]:
-    return [text_of(c["messages"][-1]["content"]) for c in model.calls if c["kind"] == kind]
+    """The prompts a model was sent (a call continuing a begun reply repeats its turn's prompt: left out)."""
+    return [text_of(c["messages"][-1]["content"]) for c in model.calls
+            if c["kind"] == kind and c["messages"][-1]["role"] != "assistant"]
 
 
 SPEAKER = re.compile(r"expert (?:debater|consultant) named (\w+)")
