@@ -152,6 +152,7 @@ def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, boot
     if not sources:
         raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
     res = _clean(elo_from_store(sources, scale=scale, n_bootstrap=bootstrap, prior_games=prior_games))
+    res["deviations"] = _elo_deviations(prior_games)
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     (out / "elo.json").write_text(json.dumps(res, indent=1))
@@ -160,6 +161,7 @@ def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, boot
     click.echo(f"Elo: {len(agg['players'])} debaters, {agg['n_games']} cross-play games on {agg['n_units']} "
                f"{agg['bootstrap_unit']}(s); scale {agg['scale']:g}; 95% CI from a {agg['n_bootstrap']}-seed bootstrap "
                f"over {agg['bootstrap_unit']}s; prior: {agg['prior']}")
+    click.echo("deviations from the paper's Elo fit: " + ("; ".join(res["deviations"]) or "none"))
     click.echo(f"{'debater':<40} {'games':>5} {'Elo':>8}  {'95% CI':<18} self-play judge accuracy")
     for p in agg["players"]:
         lo, hi = agg["ci_low"][p], agg["ci_high"][p]
@@ -168,6 +170,14 @@ def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, boot
         acc = "no self-play" if a.get("accuracy") is None else f"{100 * a['accuracy']:.1f}% (n={a['n']})"
         click.echo(f"{p:<40} {agg['games_by_player'][p]:>5} {agg['ratings'][p]:8.1f}  {ci:<18} {acc}")
     click.echo(f"-> {out / 'elo.json'}")
+
+
+def _elo_deviations(prior_games: float) -> list[str]:
+    """How this Elo fit differs from App. E's (its games' own deviations are in their run's config)."""
+    from oversight_bench.deviations import elo_prior_deviation
+
+    line = elo_prior_deviation(prior_games)
+    return [line] if line else []
 
 
 ELO_KEYS = {"debaters", "judge", "tasks", "pairings", "selfplay", "scale", "bootstrap", "prior_games", "output"}

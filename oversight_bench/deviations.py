@@ -7,7 +7,10 @@ paper's when its run was set up differently (e.g. the CPU-sized main job).
 
 The paper's values (arXiv 2407.04622v2): 3 rounds and simultaneous turns (§3.2.2), debaters
 best-of-4 (§4.1), judges 0-shot predict without debiasing (§4.1), both answer orders (App. D),
-150 words asked for and not cut (App. H), 128 questions per task on nine tasks (§1, App. F).
+150 words asked for and not cut (App. H), 128 questions per task on nine tasks (§1, App. F), Elo
+fitted without a prior (App. E). Besides the options, a run declares what the data decided: which
+of the nine tasks it ran, each dataset substitution its task files name (with the loaders' counts:
+`LoadResult.deviations`, stored as `data_substitutions`), and how invalid judge answers are counted.
 """
 
 from __future__ import annotations
@@ -26,9 +29,17 @@ def paper_options() -> dict[str, Any]:
 #: the options whose value is the paper's (or that the paper leaves unset): kept for readers
 PAPER_OPTIONS: dict[str, Any] = paper_options()
 PAPER_QUESTIONS_PER_TASK = 128
-PAPER_TASKS = ("quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu",
-               # the other readings of GPQA's "full dataset" and of PrOntoQA's negation (configs/paper/tasks)
-               "gpqa_full", "prontoqa_negate_all")
+#: the paper's nine tasks and their types (App. F), in its order
+PAPER_TASK_TYPES = {"quality": "extractive", "boolq": "extractive", "gpqa_extractive": "extractive",
+                    "mmlu": "closed", "gsm8kqa": "closed", "prontoqa": "closed", "truthfulqa": "closed",
+                    "gpqa": "closed", "mmmu": "multimodal"}
+#: the other readings of GPQA's "full dataset" and of PrOntoQA's negation (configs/paper/tasks): the
+#: paper task each stands for
+PAPER_READINGS = {"gpqa_full": "gpqa", "prontoqa_negate_all": "prontoqa"}
+PAPER_TASKS = (*PAPER_TASK_TYPES, *PAPER_READINGS)
+_GROUPS = ("all", "extractive", "closed", "multimodal")
+#: virtual drawn games per pair in our Elo fit (`analysis.elo`); App. E fits without a prior
+ELO_PRIOR_GAMES = 1.0
 
 #: a label for one value of an option, where it reads better than the option's own label
 _VALUE_LABELS = {
@@ -67,6 +78,62 @@ def _get(config: Any, key: str, default: Any = None) -> Any:
     return getattr(config, key, default)
 
 
+def elo_prior_text(prior_games: float = ELO_PRIOR_GAMES) -> str:
+    """An Elo fit's prior in words, saying where it differs from App. E's bare fit."""
+    if not prior_games:
+        return "none (the paper's bare fit, App. E; a perfect record diverges)"
+    return (f"{prior_games:g} virtual drawn game(s) per pair of debaters that met, so a perfect record stays finite "
+            f"(paper App. E: no prior; --prior-games 0 for its bare fit)")
+
+
+def elo_prior_deviation(prior_games: float = ELO_PRIOR_GAMES) -> str | None:
+    """The deviation line of an Elo fit's prior (None: no prior, the paper's)."""
+    return f"Elo prior: {elo_prior_text(prior_games)}" if prior_games else None
+
+
+def invalid_answer_deviation(kind: str | None = None) -> str:
+    """How invalid (unparsed) judge answers are treated: the paper does not say (Fig. B.11 reports
+    their rate), so the choice is declared."""
+    line = ("accuracy is over valid judge answers; invalid (unparsed) answers are counted separately, not scored "
+            "as wrong (paper: not stated; Fig. B.11 reports invalid rates)")
+    return line + ("; a cross-play game with an invalid verdict is left out of the Elo fit" if kind == "crossplay" else "")
+
+
+def _task_names(config: Any) -> list[str]:
+    """The run's tasks by name: as resolved when its questions loaded (`task_types`), else as
+    configured, a group standing for the paper's tasks of that type."""
+    resolved = _get(config, "task_types")
+    if isinstance(resolved, dict) and resolved:
+        return list(resolved)
+    tasks = _get(config, "tasks") or []
+    if isinstance(tasks, str):
+        tasks = [t.strip() for t in tasks.split(",") if t.strip()]
+    names: list[str] = []
+    for t in tasks:
+        group = [n for n, ty in PAPER_TASK_TYPES.items() if t == "all" or ty == t] if t in _GROUPS else [t]
+        names += [n for n in group if n not in names]
+    return names
+
+
+def task_deviations(config: Any) -> list[str]:
+    """The paper's tasks a run leaves out, those it adds, and each substituted dataset (as its task
+    file words it, with counts), in the run's task order."""
+    names = _task_names(config)
+    out: list[str] = []
+    covered = [n for n in PAPER_TASK_TYPES if n in {PAPER_READINGS.get(t, t) for t in names}]
+    if names and len(covered) < len(PAPER_TASK_TYPES):
+        out.append(f"{len(covered)} of the paper's {len(PAPER_TASK_TYPES)} tasks ({', '.join(covered) or 'none'})")
+    extra = [t for t in names if t not in PAPER_TASKS]
+    if extra:
+        out.append(f"tasks not in the paper: {', '.join(extra)}")
+    subs = _get(config, "data_substitutions")
+    if subs is None and isinstance(_get(config, "source_config"), dict):  # a re-judged run: its source's data
+        subs = _get(config, "source_config").get("data_substitutions")
+    for task, lines in (subs or {}).items():
+        out += [f"{task} data: {line}" for line in lines]
+    return out
+
+
 def deviations(config: Any) -> list[str]:
     """Each setting of `config` that differs from the paper's, as "what (paper value)"; [] when none.
 
@@ -86,12 +153,10 @@ def deviations(config: Any) -> list[str]:
         limit = _get(config, "source_config").get("limit")
     if limit is not None and limit != PAPER_QUESTIONS_PER_TASK:
         out.append(f"limit {limit} questions/task (paper {PAPER_QUESTIONS_PER_TASK})")
-    tasks = _get(config, "tasks") or []
-    if isinstance(tasks, str):
-        tasks = [t.strip() for t in tasks.split(",") if t.strip()]
-    extra = [t for t in tasks if t not in PAPER_TASKS and t not in ("all", "extractive", "closed", "multimodal")]
-    if extra:
-        out.append(f"tasks not in the paper: {', '.join(extra)}")
+    out += task_deviations(config)
+    if _get(config, "kind") == "crossplay":  # its games are fitted by `elo`, with our default prior
+        out.append(elo_prior_deviation())
+    out.append(invalid_answer_deviation(_get(config, "kind")))
     return out
 
 

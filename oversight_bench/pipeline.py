@@ -64,6 +64,8 @@ class Prepared:
     few_shot_pool: dict[str, list[Question]] = field(default_factory=dict)
     #: task -> {data file: content hash} of the files each task read (part of the run's identity)
     data: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: task -> how its data differs from the paper's (`LoadResult.deviations`), declared with the run
+    substitutions: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -124,7 +126,6 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
         check_spec(spec_text)  # syntax, backend and every option, before anything is built or written
     judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
     config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
-    config["deviations"] = deviations(config)
     cast = plan.models(build_model(judge_text), judge_text)
     created = _first_missing(out)
     before = None if created is not None else {p.name for p in out.iterdir()}
@@ -137,10 +138,12 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
         prior = check_identity(store, config)
         prepared = plan.questions(store, prior, log)
         config.update(provenance(), **prepared.config)
+        declare(config, prepared)
         check_data(store, prepared.data)
         uses_agent = any(p.uses_agent for p in plan.protocols)
         check_capabilities(cast.judge, cast.agent if uses_agent else None, debias, plan.protocols, prepared.held,
-                           judge_name, plan.agent_name, plan.options, image_tasks=prepared.image_tasks)
+                           judge_name, plan.agent_name, plan.options, image_tasks=prepared.image_tasks,
+                           debaters=cast.debaters)
 
         started = True  # every check passed: from here on the run writes
         store.write_identity(identity_of(config, prepared.data))
@@ -169,6 +172,15 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
 
 
 # -- before the first write --------------------------------------------------------------------------
+
+
+def declare(config: dict[str, Any], prepared: Prepared) -> None:
+    """Set `config["deviations"]` once the questions are loaded: the options decide some lines, the
+    data others (which tasks ran, which sources the loaders substituted, with their counts)."""
+    if prepared.substitutions:
+        config["data_substitutions"] = prepared.substitutions
+    config["deviations"] = deviations(config)
+
 
 
 def check_output(output: Any) -> Path:
@@ -326,9 +338,10 @@ def shared_model(judge: Model, judge_text: str, spec_text: str) -> Model:
 
 def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocols: list[Protocol],
                        questions: list[Question], judge_name: str, agent_name: str, options=None,
-                       image_tasks: set[str] = frozenset()) -> None:
+                       image_tasks: set[str] = frozenset(), debaters: dict[str, tuple[Model, int]] | None = None) -> None:
     """Fail before any call when a protocol or task needs what a model lacks. `image_tasks`
-    names tasks whose questions are not at hand (streamed) but show images."""
+    names tasks whose questions are not at hand (streamed) but show images; cross-play `debaters`
+    are checked one by one, since each speaks through its own model."""
     if debias and not judge.capabilities.logprobs:
         raise BenchError(f"judge {judge_name} cannot give answer probabilities, which debias=true needs; drop debias or use a backend with logprobs")
     if options is not None and options.judge_mode == "probs" and not judge.capabilities.logprobs:
@@ -340,6 +353,7 @@ def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocol
             raise BenchError(f"task {image_tasks[0]} shows images but judge {judge_name} is text-only; use an image-capable judge or drop the task")
         if agent is not None and any(p.uses_agent for p in protocols) and not agent.capabilities.images:
             raise BenchError(f"task {image_tasks[0]} shows images but agent {agent_name} is text-only; use an image-capable agent or drop the task")
+    check_debaters(debaters or {}, image_tasks)
     for p in protocols:
         if agent is not None and p.uses_agent and p.agent_needs.multi_sample and not agent.capabilities.multi_sample:
             raise BenchError(f"protocol {p.name} needs n>1 samples but agent {agent_name} cannot sample several")
@@ -348,6 +362,17 @@ def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocol
             raise BenchError("debias=true reads answer probabilities, which chain-of-thought judging does not give; use judge_mode predict or drop debias")
         if options.best_of_n > 1 and agent is not None and not agent.capabilities.multi_sample:
             raise BenchError(f"best_of_n={options.best_of_n} needs several samples per call but agent {agent_name} gives one; use best_of_n 1")
+
+
+def check_debaters(debaters: dict[str, tuple[Model, int]], image_tasks: list[str]) -> None:
+    """Each cross-play debater's own model must read the run's images and give its best-of-N samples."""
+    for name, (model, best_of_n) in debaters.items():
+        if image_tasks and not model.capabilities.images:
+            raise BenchError(f"task {image_tasks[0]} shows images but debater {name} is text-only; use image-capable "
+                             f"debaters or drop the task")
+        if best_of_n > 1 and not model.capabilities.multi_sample:
+            raise BenchError(f"debater {name} plays best-of-{best_of_n} but its model gives one sample per call; "
+                             f"drop best_of_n from its spec")
 
 
 def all_protocols() -> dict[str, Protocol]:

@@ -75,3 +75,6 @@ class LoadResult:
     #: the data files the task read: name -> content hash (`sources.file_fingerprints`); part of
     #: a run's identity, so a resume never mixes in questions from other data
     files: dict[str, str] = field(default_factory=dict)
+    #: how this task's data differs from the paper's (a substituted source or split, with counts):
+    #: declared in the run's deviations, so a number is never read as measured on the paper's data
+    deviations: list[str] = field(default_factory=list)

@@ -30,6 +30,9 @@ class Records:
     rows: list[dict[str, Any]]
     skipped: Counter = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    #: what the task's `substitution` text is filled with (counts), and `case`: which of its texts
+    #: applies when the loader chose among sources (e.g. QuALITY's T_L split or its fallback subsets)
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -105,6 +105,10 @@ class TaskConfig(_Strict):
     seed: int = 0
     needs_images: bool | None = None
     version: int | float | str = Field(1, description="bump when the task's questions change; stored with each run")
+    substitution: str | dict[str, str | None] | None = Field(
+        None, description="how this task's data differs from the paper's, declared in every run that uses it; "
+        "`{n}` (questions available) and the loader's counts are filled in. A mapping picks the text by the "
+        "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
 
 
 def _err(path: Path, exc: ValidationError) -> BenchError:
@@ -157,8 +161,11 @@ def parse_config(path: Path) -> TaskConfig:
 
 
 def config_hash(cfg: TaskConfig) -> str:
-    """A hash of the resolved, validated task YAML (defaults filled in, comments and layout ignored)."""
-    return hashlib.sha256(json.dumps(cfg.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()[:16]
+    """A hash of the resolved, validated task YAML (defaults filled in, comments and layout ignored).
+    `substitution` is left out: it words the declaration, not the questions, so rewording it leaves
+    stored runs resumable (their deviations are recomputed when they resume)."""
+    data = cfg.model_dump(mode="json", exclude={"substitution"})
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 # -- conversion -------------------------------------------------------------------------------
@@ -302,6 +309,8 @@ class Pool:
     source: str
     #: the data files read for the pool (`sources.file_fingerprints`)
     files: dict[str, str] = field(default_factory=dict)
+    #: the loader's counts and case (`Records.facts`), for the task's `substitution` text
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 class YamlTask:
@@ -394,7 +403,23 @@ class YamlTask:
             else:
                 by_id[cand.id] = cand
         cands = [by_id[k] for k in sorted(by_id)]
-        return Pool(cands, skipped, list(records.notes), source)
+        return Pool(cands, skipped, list(records.notes), source, facts=dict(records.facts))
+
+    def substitution(self, pool: Pool) -> str | None:
+        """The YAML's `substitution` for the data this load used, its counts filled in; None when
+        the data is the paper's. The text sits in the task file, next to the source it describes."""
+        text = self.config.substitution
+        if isinstance(text, dict):
+            case = pool.facts.get("case", pool.source)
+            text = text[case] if case in text else text.get("default")
+        if not text:
+            return None
+        values = {"n": len(pool.candidates), "source": pool.source, **pool.facts}
+        try:
+            return " ".join(text.split()).format_map(values)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise BenchError(f"{self.path or self.name}: field 'substitution': cannot fill in {exc} "
+                             f"(known: {', '.join(sorted(values))})") from None
 
     def available(self, data_dir: Path | None) -> int:
         """How many convertible questions the source holds."""
@@ -417,7 +442,9 @@ class YamlTask:
         notes = list(pool.notes)
         if len(questions) < n:
             notes.append(f"only {len(questions)} of {n} requested questions available")
-        return LoadResult(questions, Counter(pool.skipped), notes, files=dict(pool.files))
+        declared = self.substitution(pool)
+        return LoadResult(questions, Counter(pool.skipped), notes, files=dict(pool.files),
+                          deviations=[declared] if declared else [])
 
 
 def load_yaml_dir(directory: Path) -> list[YamlTask]:

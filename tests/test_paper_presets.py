@@ -11,12 +11,14 @@ import pytest
 
 from helpers import REPO, cli
 from oversight_bench.config import RunConfig, expand_variants, load_run_config
-from oversight_bench.deviations import PAPER_OPTIONS, deviations
+from oversight_bench.deviations import PAPER_OPTIONS, deviations, elo_prior_deviation, invalid_answer_deviation
 from oversight_bench.errors import BenchError
 from oversight_bench.models import DEFAULT_JUDGE, parse_spec
-from oversight_bench.protocol import ProtocolOptions
+from oversight_bench.protocol import NO_PAPER_VALUE, ProtocolOptions
 
 PRESETS = REPO / "configs" / "paper"
+#: the tasks whose data here is not the paper's (their task files say how)
+SUBSTITUTED = ("quality", "gsm8kqa", "prontoqa", "gpqa", "mmmu")
 # scripted stand-ins that can see MMMU's images; never a result
 MODEL = "scripted:default,images=true"
 FIGURE_OF = {  # preset -> the figure `report` must draw for it
@@ -31,12 +33,30 @@ FIGURE_OF = {  # preset -> the figure `report` must draw for it
 }
 
 
+#: option defaults that are not the paper's: our reading of "default sampling options" for judges,
+#: and the token budgets, which the paper leaves to the API; each is declared in every run
+DECLARED_DEFAULTS = {"judge_temperature": (0.0, 1.0), "thinking_max_tokens": (1024, NO_PAPER_VALUE),
+                     "argument_max_tokens": (512, NO_PAPER_VALUE), "judge_max_tokens": (256, NO_PAPER_VALUE),
+                     "predict_max_tokens": (24, NO_PAPER_VALUE)}
+
+
 def test_defaults_are_the_papers():
     opts = ProtocolOptions()
-    assert {k: getattr(opts, k) for k in PAPER_OPTIONS} == PAPER_OPTIONS
+    differ = {k: (getattr(opts, k), v) for k, v in PAPER_OPTIONS.items() if getattr(opts, k) != v}
+    assert differ == DECLARED_DEFAULTS
     assert opts.rounds == 3 and opts.best_of_n == 4 and opts.answer_order == "both" and opts.truncate_words is False
     assert "debias" not in parse_spec(DEFAULT_JUDGE).options
-    assert deviations(RunConfig()) == []
+    # a bare run: the declared defaults, the three default tasks and how invalid answers count; nothing else
+    assert deviations(RunConfig()) == [
+        'judge temperature 0.0 (paper: "default sampling options", read as the API default 1.0)',
+        'agent thinking budget 1024 tokens, then the turn is continued from "Argument:" (paper: no cap)',
+        "agent argument budget 512 tokens, a longer argument is cut and marked (paper: no cap)",
+        "judge question and chain-of-thought budget 256 tokens (paper: no cap)",
+        "judge predict-mode verdict budget 24 tokens (paper: no cap)",
+        "3 of the paper's 9 tasks (boolq, mmlu, prontoqa)",
+        invalid_answer_deviation()]
+    paper = RunConfig(tasks=["all"], options=ProtocolOptions(judge_temperature=1.0))
+    assert [d for d in deviations(paper) if "budget" not in d] == [invalid_answer_deviation()]
 
 
 def test_deviations_name_each_setting_that_differs():
@@ -49,7 +69,8 @@ def test_deviations_name_each_setting_that_differs():
     assert any(d.startswith("judge debiased") and "(paper: plain)" in d for d in devs)
     # a stored config of an older version (judge name carrying the option) says the same
     assert any(d.startswith("judge debiased") for d in deviations({"judge": "llamacpp:x,debias=True", "options": {}}))
-    assert deviations({"kind": "crossplay", "judge": "j", "options": {"rounds": 1, "best_of_n": 4}}) == []
+    assert deviations({"kind": "crossplay", "judge": "j", "options": {"rounds": 1, "best_of_n": 4}}) == [
+        elo_prior_deviation(), invalid_answer_deviation("crossplay")]
 
 
 def test_main_job_keeps_its_small_settings_and_says_so():
@@ -108,13 +129,18 @@ def test_preset_runs_and_report_draws_its_figure(name, tmp_path):
     assert res.exit_code == 0, res.output
     configs = sorted(out.glob("**/config.json"))
     assert configs
-    always = set(deviations({"options": ProtocolOptions().model_dump(mode="json")}))  # budgets the paper leaves unset
     for c in configs:
         devs = json.loads(c.read_text())["deviations"]
         assert "limit 2 questions/task (paper 128)" in devs
-        # the preset itself is the paper's setting but for the ablated option
-        assert all(d in always or d.startswith(("limit", "rounds 1", "best-of-N 1", "judge 6-shot", "judge mode cot", "answer order random",
-                                 "turn style sequential")) for d in devs), devs
+        # the preset itself is the paper's setting but for the ablated option, the declared defaults
+        # (judge temperature, token budgets, invalid answers), the task subset and the substituted data
+        assert all(d.startswith(("limit", "rounds 1", "best-of-N 1", "judge 6-shot", "judge mode cot", "answer order random",
+                                 "turn style sequential", "judge temperature 0.0", "agent thinking budget",
+                                 "agent argument budget", "judge question and", "judge predict-mode", "accuracy is over valid",
+                                 "2 of the paper's 9 tasks (boolq, mmlu)", *(f"{t} data: " for t in SUBSTITUTED)))
+                   for d in devs), devs
+        if not tasks:  # all nine: each substituted dataset is named, with its count
+            assert {d.split(" data: ")[0] for d in devs if " data: " in d} == set(SUBSTITUTED)
     rep = cli("report", str(out), "-o", str(tmp_path / "report"))
     assert rep.exit_code == 0, rep.output
     report = json.loads((tmp_path / "report" / "report.json").read_text())
@@ -131,6 +157,41 @@ def test_elo_preset_runs_and_draws_figure_4(tmp_path):
               "--bootstrap", "20", "--output", str(tmp_path / "elo"))
     assert res.exit_code == 0, res.output
     assert (tmp_path / "elo" / "elo.json").exists() and (tmp_path / "elo" / "fig4_elo.png").stat().st_size > 1000
+
+
+NINE = ["quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu"]
+
+
+def test_elo_preset_plays_all_nine_tasks_mmmu_included(tmp_path):
+    """Fig. 4's preset as written (its nine tasks) on image-reading scripted debaters and judge, two
+    cross-play games per task (--pairings 18; `elo` has no --limit): each debater's own model is
+    checked for images, so MMMU is played, not refused or failed."""
+    from oversight_bench.store import Store
+
+    res = cli("elo", "--config", str(PRESETS / "fig4_elo.yaml"), "--judge", MODEL,
+              "--debaters", f"{MODEL},{MODEL},delay=0", "--pairings", "18", "--bootstrap", "10", "--output", str(tmp_path / "elo"))
+    assert res.exit_code == 0, res.output
+    store = Store.open(tmp_path / "elo" / "crossplay")
+    try:
+        decisions = list(store.iter_records("decision"))
+    finally:
+        store.close()
+    assert {d["task"] for d in decisions} == set(NINE)
+    mmmu = [d for d in decisions if d["task"] == "mmmu"]
+    assert mmmu and all(d["answer"] in (1, 2) for d in mmmu)
+    assert any(len(set(d["extra"]["debaters"])) == 2 for d in mmmu)  # cross-play, not only self-play
+    cfg = json.loads((tmp_path / "elo" / "crossplay" / "config.json").read_text())
+    assert not any("of the paper's 9 tasks" in d for d in cfg["deviations"])
+
+
+def test_a_text_only_debater_is_refused_for_mmmu(tmp_path):
+    out = tmp_path / "elo"
+    res = cli("elo", "--judge", MODEL, "--debaters", f"{MODEL},scripted:default,delay=0", "--tasks", "mmmu",
+              "--pairings", "2", "--output", str(out))
+    assert res.exit_code == 2
+    assert res.output.strip() == ("error: task mmmu shows images but debater scripted:default,delay=0 is text-only; "
+                                  "use image-capable debaters or drop the task")
+    assert not (out / "crossplay" / "results.sqlite").exists()
 
 
 def test_ambiguous_readings_are_options():

@@ -153,7 +153,9 @@ def test_report_head_lists_deviations_and_new_sections(built):
     md = (base / "out" / "report.md").read_text()
     assert "rounds 2 (paper 3)" in md  # the synthetic run's config says rounds 2
     assert "## Positional bias" in md and "## Consultancy by the consultant's side" in md
-    assert rep["runs"][0]["deviations"] == ["rounds 2 (paper 3)"]
+    from oversight_bench.deviations import invalid_answer_deviation
+
+    assert rep["runs"][0]["deviations"] == ["rounds 2 (paper 3)", invalid_answer_deviation()]
     for name in ("figA8_position_bias.png", "figA9_consultancy.png", "figB1_accuracy_by_task.png", "position_bias.csv",
                  "consultancy_split.csv"):
         assert (base / "out" / name).stat().st_size > 100, name

@@ -29,12 +29,14 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
+from oversight_bench.deviations import ELO_PRIOR_GAMES, elo_prior_text
 from oversight_bench.errors import BenchError
 
 SCALE = 500.0
 N_BOOTSTRAP = 500
-#: virtual drawn games per pair of players that met (see the module docstring)
-PRIOR_GAMES = 1.0
+#: virtual drawn games per pair of players that met (see the module docstring); declared as a
+#: deviation wherever ratings are shown (`deviations.elo_prior_deviation`)
+PRIOR_GAMES = ELO_PRIOR_GAMES
 
 #: a game: player_1, player_2, winner (1 or 2); optional side_1/side_2 ('correct'/'incorrect'),
 #: question (the bootstrap unit) and task (the bootstrap stratum)
@@ -46,9 +48,8 @@ def expected_win(ei: float, ej: float, scale: float = SCALE) -> float:
 
 
 def prior_text(prior_games: float) -> str:
-    if not prior_games:
-        return "none (paper's bare fit; a perfect record diverges)"
-    return f"{prior_games:g} virtual drawn game(s) per pair of players that met"
+    """The prior in words, with the paper's (none) beside it: every Elo table shows this."""
+    return elo_prior_text(prior_games)
 
 
 def win_matrix(games: Iterable[Game], players: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -387,7 +387,7 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
     elo = result.get("elo")
     lines += ["", "## Debater Elo (cross-play)", ""]
     if elo:
-        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({elo.get('bootstrap_unit') or 'games'}). {elo.get('prior') or ''}"
+        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({elo.get('bootstrap_unit') or 'games'}). Prior: {elo.get('prior') or 'not recorded'}."
                   + (f" Carried from the build of {elo['carried'].get('generated')}." if elo.get("carried") else ""), "",
                   "| debater | games | Elo | 95% CI |", "|---|---|---|---|"]
         for p in sorted(elo["players"], key=lambda p: -p["rating"]):
@@ -725,7 +725,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderbo
         rows = "".join(f"<tr><td>{html.escape(p['player'])}</td><td>{p['games']}</td><td>{p['rating']:.0f}</td>"
                        f"<td>[{_r(p['ci_low'])}, {_r(p['ci_high'])}]</td></tr>"
                        for p in sorted(elo["players"], key=lambda p: -p["rating"]))
-        elo_html = (f"<p>{elo['n_games']} cross-play games; 95% bootstrap CIs. {html.escape(elo.get('prior') or '')}"
+        elo_html = (f"<p>{elo['n_games']} cross-play games; 95% bootstrap CIs. Prior: {html.escape(elo.get('prior') or 'not recorded')}."
                     f"{html.escape(' Carried from the build of ' + str(elo['carried'].get('generated')) + '.') if elo.get('carried') else ''}</p>"
                     f"<table id=\"elo\"><thead><tr><th>debater</th><th>games</th><th>Elo</th><th>95% CI</th></tr></thead>"
                     f"<tbody>{rows}</tbody></table>")

@@ -199,12 +199,13 @@ def balance_runs(rows: dict) -> tuple[dict, int]:
 def load(cfg, ctx: LoadContext) -> Records:
     golds = load_golds(ctx)
     rows, skipped = _pot_rows(ctx, golds)
-    notes = []
+    notes, dropped = [], 0
     if cfg.options.get("balance_runs", True):
         rows, dropped = balance_runs(rows)
         if dropped:
             notes.append(f"left out {dropped} Program-of-Thoughts pairs so the few-shot and zero-shot runs are "
                          "each the correct program equally often")
+    facts = {"pot": len(rows), "balanced_out": dropped, "built": 0}  # for the task's `substitution` text
     if cfg.options.get("use_built", True):
         built, sk = _built_rows(built_paths(cfg, ctx), golds)
         skipped.update(sk)
@@ -212,4 +213,5 @@ def load(cfg, ctx: LoadContext) -> Records:
         if added:
             notes.append(f"{len(added)} questions from built program sets")
         rows.update(added)
-    return Records([rows[k] for k in sorted(rows)], +skipped, notes)
+        facts["built"] = len(added)
+    return Records([rows[k] for k in sorted(rows)], +skipped, notes, facts)

@@ -50,10 +50,11 @@ def _image(path: str, size: int, mtime: int) -> Image | None:
 
 
 def load(cfg, ctx: LoadContext) -> Records:
-    rows, skipped = [], Counter()
+    rows, skipped, read = [], Counter(), 0
     for path in ctx.glob(cfg.source.local.files, cfg.source.local.exclude):
         file_rows, bad = read_rows(path, "jsonl")
         skipped["malformed_row"] += bad
+        read += len(file_rows)
         for r in file_rows:
             if r.get("question_type") != "multiple-choice":
                 skipped["not_multiple_choice"] += 1
@@ -78,4 +79,4 @@ def load(cfg, ctx: LoadContext) -> Records:
                 continue
             meta = {k: r.get(k) for k in ("subject", "split", "subfield", "topic_difficulty", "image_tags_in_question")}
             rows.append({**r, "images": images, "_meta": meta})
-    return Records(rows, +skipped)
+    return Records(rows, +skipped, facts={"rows": read})  # the subset's size, for the task's `substitution`

@@ -83,9 +83,11 @@ def load(cfg, ctx: LoadContext) -> Records:
         from task_configs.loaders.prontoqa_gen import generate_rows
 
         gen = cfg.source.generator or {}
-        rows = generate_rows(int(gen.get("count", 500)), tuple(gen.get("hops", (3, 5))), int(gen.get("seed", 0)), negation)
-        return Records(rows, notes=["PrOntoQA questions generated (no data directory)"])
-    rows, skipped = [], Counter()
+        hops, seed = tuple(gen.get("hops", (3, 5))), int(gen.get("seed", 0))
+        rows = generate_rows(int(gen.get("count", 500)), hops, seed, negation)
+        return Records(rows, notes=["PrOntoQA questions generated (no data directory)"],
+                       facts={"hops": "-".join(map(str, hops)), "seed": seed})
+    rows, skipped, facts = [], Counter(), {"logic_llm": 0, "reasoners": 0}  # rows per copy, for `substitution`
     for path in ctx.glob(cfg.source.local.files, cfg.source.local.exclude):
         file_rows, bad = read_rows(path, "json")
         skipped["malformed_row"] += bad
@@ -95,4 +97,5 @@ def load(cfg, ctx: LoadContext) -> Records:
                 skipped[out] += 1
             else:
                 rows.append(out)
-    return Records(rows, +skipped)
+                facts["reasoners" if "test_example" in r else "logic_llm"] += 1
+    return Records(rows, +skipped, facts=facts)

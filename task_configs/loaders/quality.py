@@ -192,6 +192,7 @@ def load(cfg, ctx: LoadContext) -> Records:
     if unknown:
         raise BenchError(f"task {cfg.name}: options.subsets: unknown {unknown}; expected 'auto' or a list of {', '.join(SUBSETS)}")
     rows, skipped, notes, seen = [], Counter(), [], set()
+    facts: dict = {"case": "+".join(subsets)}  # for the task's `substitution` text: which subsets, how many each
     for subset in subsets:
         if subset == "khan_tl":
             if not tl_path.exists():
@@ -206,6 +207,7 @@ def load(cfg, ctx: LoadContext) -> Records:
         else:
             part, sk = (_khan_th if subset == "khan_th" else _michael)(ctx), Counter()
         skipped.update(sk)
+        facts[subset] = len(part)
         for r in part:
             key = " ".join(str(r.get("question", "")).split()).casefold() + "|" + " ".join(str(r.get("correct", "")).split()).casefold()
             if key in seen:
@@ -213,4 +215,5 @@ def load(cfg, ctx: LoadContext) -> Records:
                 continue
             seen.add(key)
             rows.append(r)
-    return Records(rows, +skipped, notes)
+    facts["duplicates"] = skipped["duplicate_across_subsets"]
+    return Records(rows, +skipped, notes, facts)
