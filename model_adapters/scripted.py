@@ -53,6 +53,22 @@ def default_script(messages, n, seed):
 register_script("default", default_script)
 
 
+def prompt_script(fn: Callable[[str, int], list[str]], *, replays: bool = False) -> Script:
+    """A script from `fn(prompt_text, n)`, which writes whole replies (tests). A begun reply (the
+    final assistant message of a continued call) goes on with the rest of the first of fn's
+    replies to the same prompt (16 asked) that begins with it, else with nothing; a script that
+    `replays` a fixed sequence is not asked again, and adds nothing."""
+    def script(messages, n, seed):
+        if messages[-1]["role"] != "assistant":
+            return fn(text_of(messages[-1]["content"]), n)
+        begun = text_of(messages[-1]["content"])
+        whole = [] if replays else fn(text_of(messages[-2]["content"]), 16)
+        rest = [t[len(begun):] for t in whole if isinstance(t, str) and t.startswith(begun)]
+        return (rest[:1] or [""]) * n
+
+    return script
+
+
 class ScriptedModel(Model):
     options_model = ScriptedOptions
 
@@ -76,17 +92,14 @@ class ScriptedModel(Model):
         self.calls: list[dict] = []  # every request, for tests
 
     async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
-        if prefix:  # the script sees the begun reply as a final assistant message
-            messages = [*messages, {"role": "assistant", "content": prefix}]
-        self.calls.append({"kind": "generate", "messages": messages, "n": n, "seed": seed, "stop": stop,
+        asked = [*messages, {"role": "assistant", "content": prefix}] if prefix else messages
+        self.calls.append({"kind": "generate", "messages": asked, "n": n, "seed": seed, "stop": stop,
                            "max_tokens": max_tokens})
         if self.delay:
             await asyncio.sleep(self.delay)
-        texts = self.script(messages, n, seed)
+        texts = self.script(asked, n, seed)
         if not texts or any(t is None for t in texts):
             raise MalformedResponse(f"script {self.spec.model!r} gave no text (as a server answering with empty choices or null content)")
-        if prefix:  # a script that wrote the whole reply again: what follows the begun part
-            texts = [t[len(prefix):] if t.startswith(prefix) else t for t in texts]
         return [self._budgeted(t, stop, max_tokens, len(json.dumps(messages)) // 4) for t in texts]
 
     @staticmethod

@@ -108,6 +108,14 @@ ARGUMENT_ONLY = ("Your thinking above is private: nobody else will read it. Now 
                  "the judge will read, within {words} words, without repeating your thinking.")
 
 
+def _header_after(thinking: str) -> str:
+    """The thinking, then "Argument:" as the model would have written it: right where the stop string
+    cut (the line start, or markdown such as "**" before it), else on a line of its own (the model
+    ended its reply without one)."""
+    joined = not thinking or thinking[-1] in " \t\n*_#>"
+    return thinking + ("" if joined else "\n") + ARGUMENT_HEADER
+
+
 def _spent(completion: Completion, budget: int) -> bool:
     """Whether a completion ended because its token budget ran out."""
     if completion.finish_reason is not None:
@@ -133,7 +141,7 @@ async def argue(ctx: Context, messages: list[Message], *, n: int, tag: str, spea
         if not forced and split_thinking(thought.text)[1]:  # the argument came in the same reply (a header
             budget["continued"] = None                       # form the stop string does not match)
             return thought.text, budget
-        head = thought.text.rstrip() + "\n\n" + ARGUMENT_HEADER if forced else thought.text + ARGUMENT_HEADER
+        head = thought.text.rstrip() + "\n\n" + ARGUMENT_HEADER if forced else _header_after(thought.text)
         sub = f"{tag}/argument" + (f"/{i}" if i else "")
         if ctx.can_continue("agent", speaker):
             arg = (await ctx.sample("agent", messages, tag=sub, speaker=speaker, max_tokens=o.argument_max_tokens,

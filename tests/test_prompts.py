@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from model_adapters.scripted import ScriptedModel, register_script
+from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.models import parse_spec, text_of
 from oversight_bench.protocol import Job, ProtocolOptions
 from oversight_bench.questions import Image, Question
@@ -56,11 +56,6 @@ class Instruction:
     modes: frozenset = frozenset(MODES)
 
 
-
-def last_user(messages: list[dict]) -> dict:
-    """The prompt a script answers: a begun reply (the agent continued from "Argument:") is the
-    scripted model's to strip (the script writes its whole reply again)."""
-    return messages[-2] if messages[-1]["role"] == "assistant" else messages[-1]
 
 def ins(id_, section, kinds, *markers, tasks=EVERY_TASK, rounds=None, modes=MODES):
     kinds = {kinds} if isinstance(kinds, str) else kinds
@@ -256,9 +251,9 @@ def _judge(prompt: str, n: int) -> list[str]:
     return ["Why do you claim that?"] * n if "to ask the consultant" in prompt else ["Answer: 1"] * n
 
 
-def _model(fn, options=",images=true") -> ScriptedModel:
+def _model(fn, options=",images=true", replays=False) -> ScriptedModel:
     name = f"test-prompts-{next(_ids)}"
-    register_script(name, lambda messages, n, seed: fn(text_of(last_user(messages)["content"]), n))
+    register_script(name, prompt_script(fn, replays=replays))
     return ScriptedModel(parse_spec(f"scripted:{name}{options}"))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from model_adapters.scripted import ScriptedModel, register_script
+from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
 from oversight_bench.processing import NO_ARGUMENT
@@ -28,15 +28,11 @@ _ids = itertools.count()
 
 
 
-def last_user(messages: list[dict]) -> dict:
-    """The prompt a script answers: a begun reply (the agent continued from "Argument:") is the
-    scripted model's to strip (the script writes its whole reply again)."""
-    return messages[-2] if messages[-1]["role"] == "assistant" else messages[-1]
-
-def scripted(fn, options: str = "") -> ScriptedModel:
-    """A scripted model answering with `fn(prompt_text, n)`; its `.calls` record every request."""
+def scripted(fn, options: str = "", replays: bool = False) -> ScriptedModel:
+    """A scripted model answering with `fn(prompt_text, n)` (whole replies; see `prompt_script`);
+    its `.calls` record every request."""
     name = f"test-protocols-{next(_ids)}"
-    register_script(name, lambda messages, n, seed: fn(text_of(last_user(messages)["content"]), n))
+    register_script(name, prompt_script(fn, replays=replays))
     return ScriptedModel(parse_spec(f"scripted:{name}{options}"))
 
 
@@ -265,7 +261,8 @@ def test_best_of_n_samples_once_and_keeps_the_pick(tmp_path):
 
     bench = Bench(tmp_path, agent=scripted(agent), rounds=1, best_of_n=4)
     turns, _ = bench.run("debate", CLOSED)
-    assert [c["n"] for c in bench.agent.calls if "most persuasive" not in text_of(c["messages"][-1]["content"])] == [4, 4]
+    first = [c for c in bench.agent.calls if c["messages"][-1]["role"] == "user"]  # not the argument continuations
+    assert [c["n"] for c in first if "most persuasive" not in text_of(c["messages"][-1]["content"])] == [4, 4]
     assert turns[0].shown == "SAMPLE-3" and turns[0].content == "Thinking: SECRET2\nArgument: SAMPLE-3"
     assert turns[0].extra["best_of_n"]["picked"] == 3 and "pick_fallback" not in turns[0].extra["best_of_n"]
     pick_prompt = next(p for p in prompts_of(bench.agent) if "most persuasive" in p)
@@ -280,7 +277,7 @@ def test_best_of_n_scorer_is_the_debate_judge_prompt(tmp_path):
         if "most persuasive" in prompt:
             return ["Answer: b"]
         turn = turn_of(prompt)
-        return [f"Thinking: SECRET\nArgument: {turn[0]}-r{turn[1]}-S{i} <passage>The sky is blue</passage>" for i in range(n)]
+        return [f"Thinking: SECRET{i}\nArgument: {turn[0]}-r{turn[1]}-S{i} <passage>The sky is blue</passage>" for i in range(n)]
 
     bench = Bench(tmp_path, agent=scripted(agent), rounds=2, best_of_n=2)
     turns, _ = bench.run("debate")
@@ -301,7 +298,7 @@ def test_best_of_n_pick_is_parsed_strictly(tmp_path, reply, picked):
     def agent(prompt, n):
         if "most persuasive" in prompt:
             return [reply]
-        return [f"Thinking: t\nArgument: SAMPLE-{i + 1}" for i in range(n)]
+        return [f"Thinking: t{i}\nArgument: SAMPLE-{i + 1}" for i in range(n)]
 
     bench = Bench(tmp_path, agent=scripted(agent), rounds=1, best_of_n=2)
     turns, _ = bench.run("debate", CLOSED)
@@ -311,13 +308,18 @@ def test_best_of_n_pick_is_parsed_strictly(tmp_path, reply, picked):
 
 
 def test_malformed_agent_output_is_recorded_not_fatal(tmp_path):
+    """A model that writes nothing, or thinks and stops, is continued from "Argument:"; one that
+    adds nothing there either leaves the notice, and the record says so."""
     outputs = iter(["", "Thinking: I forgot the argument"])
-    bench = Bench(tmp_path, agent=scripted(lambda prompt, n: [next(outputs)]), rounds=1, turn_style="sequential")
+    bench = Bench(tmp_path, agent=scripted(lambda prompt, n: [next(outputs)], replays=True), rounds=1,
+                  turn_style="sequential")
     turns, decision = bench.run("debate", CLOSED)
     assert [t.shown for t in turns] == [NO_ARGUMENT, NO_ARGUMENT]
     assert "I forgot" not in prompts_of(bench.judge)[0]
-    assert turns[0].extra["format"] == {"empty_output": True}
-    assert turns[1].extra["format"] == {"no_argument_section": True}
+    assert [t.content for t in turns] == ["Argument:", "Thinking: I forgot the argument\nArgument:"]
+    assert turns[0].extra["format"] == turns[1].extra["format"] == {"empty_argument": True}
+    assert turns[1].extra["budget"] == {"thinking_tokens": 7, "argument_tokens": 0, "forced": False, "cut": False,
+                                        "continued": "same generation"}
     assert decision.answer == 1
 
 
@@ -344,8 +346,9 @@ def test_consultancy_questions_reach_the_consultant(tmp_path):
     question_prompt = next(p for p in prompts_of(bench.judge) if "question with real impact" in p)
     assert "second person" in question_prompt and "Why do you claim that" in question_prompt
     assert "SECRET" not in "".join(prompts_of(bench.judge))
-    assert bench.tags() == ["round1/Consultant", "round1/question", "round2/Consultant", "round2/question",
-                            "round3/Consultant", "judge"]
+    assert bench.tags() == ["round1/Consultant", "round1/Consultant/argument", "round1/question", "round2/Consultant",
+                            "round2/Consultant/argument", "round2/question", "round3/Consultant",
+                            "round3/Consultant/argument", "judge"]
     assert decision.answer == 1
 
 
@@ -359,7 +362,7 @@ def test_consultant_defends_its_assignment(tmp_path, order, assignment, defends,
     assert turns[0].defends == defends
     assert f'is "{text}" and not' in agent_prompt(bench.agent, "Consultant", 1)
     assert f"<your_answer>{text}</your_answer>" in agent_prompt(bench.agent, "Consultant", 1)
-    assert f'The consultant argues for answer {defends}: "{text}"' in prompts_of(bench.judge)[0]
+    assert "The consultant argues for answer" not in prompts_of(bench.judge)[0]  # H.3 has no such line
 
 
 def test_consultancy_runs_both_assignments(tmp_path):
@@ -416,7 +419,7 @@ def test_debias_relabels_the_consultant_side(tmp_path):
     _, decision = bench.run("consultancy", assignment="correct", order="correct_second")
     assert decision.answer == 1  # "green" is answer 1 in this job's order
     swapped = next(p for p in prompts_of(bench.judge) if "1: blue\n2: green" in p)
-    assert 'The consultant argues for answer 1: "blue"' in swapped
+    assert "The consultant argues for answer" not in swapped  # H.3: the judge learns the side from the consultant
 
 
 class IndifferentJudge(BiasedJudge):
@@ -504,7 +507,7 @@ def test_images_come_before_the_text_for_judge_and_agents(tmp_path):
     bench = Bench(tmp_path, agent=scripted(agent_fn(), ",images=true"), judge=scripted(judge_fn(), ",images=true"), rounds=1)
     bench.run("debate", IMAGE_Q)
     for call in bench.agent.calls + bench.judge.calls:
-        [message] = call["messages"]
+        message = call["messages"][0]  # an argument continuation adds the begun reply after it
         assert message["role"] == "user"
         assert [p["type"] for p in message["content"]] == ["image_url", "text"]
         assert message["content"][0]["image_url"]["url"] == Image(b"PNG").data_url()
@@ -520,7 +523,9 @@ def test_no_system_role_anywhere(tmp_path):
     bench = Bench(tmp_path, rounds=2)
     bench.run("consultancy", assignment="correct")
     bench.run("debate")
-    assert {m["role"] for c in bench.agent.calls + bench.judge.calls for m in c["messages"]} == {"user"}
+    # the only assistant message is a begun reply being continued (the agent's own thinking, then "Argument:")
+    assert {m["role"] for c in bench.agent.calls + bench.judge.calls for m in c["messages"]} == {"user", "assistant"}
+    assert all(c["messages"][-1]["content"].endswith("Argument:") for c in bench.agent.calls if len(c["messages"]) > 1)
 
 
 def test_real_model_outputs_never_show_thinking_to_judge_or_opponent(tmp_path):
@@ -531,14 +536,21 @@ def test_real_model_outputs_never_show_thinking_to_judge_or_opponent(tmp_path):
     replay = itertools.cycle([c["raw"] for c in cases])
     q = Question("r1", "toy", "extractive", "Why did the lamp fail?", "late oil", "neglect", article=real["article"])
 
-    def agent(prompt, n):
+    def agent(messages, n, seed):
+        prompt = text_of(messages[-1]["content"])
+        if messages[-1]["role"] == "assistant":  # continued from "Argument:": the rest of the raw turn begun
+            return [next((c["raw"][len(prompt):] for c in cases if c["raw"].startswith(prompt)), "")] * n
         return ["Answer: a"] if "most persuasive" in prompt else [next(replay) for _ in range(n)]
 
-    bench = Bench(tmp_path, agent=scripted(agent), rounds=3, best_of_n=2)
+    name = "test-protocols-replay"
+    register_script(name, agent)
+    bench = Bench(tmp_path, agent=ScriptedModel(parse_spec(f"scripted:{name}")), rounds=3, best_of_n=2)
     turns, _ = bench.run("debate", q)
     seen = prompts_of(bench.judge) + prompts_of(bench.agent)
     for case in cases:
         for private in case["private"]:
             assert not any(private in p for p in seen), (case["id"], private)
     assert len(cases) <= 12  # 3 rounds x 2 debaters x 2 samples: every case is drawn and scored
-    assert all(any(t.content == c["raw"] for c in cases) for t in turns)  # the record keeps the raw turn
+    # the record keeps the raw turn (continued from "Argument:" where it had none)
+    assert all(any(t.content in (c["raw"], c["raw"] + "Argument:", c["raw"].rstrip() + "\n\nArgument:") for c in cases)
+               for t in turns)

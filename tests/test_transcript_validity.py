@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import DATA, cli
-from model_adapters.scripted import register_script
+from model_adapters.scripted import prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.processing import NO_ARGUMENT
 from oversight_bench.store import Store
@@ -37,19 +37,15 @@ def _ponderer(messages, n, seed):
     return out
 
 
-def _rambler(messages, n, seed):
-    """Thinks briefly, then argues far past any budget."""
-    last = messages[-1]
-    text = last["content"] if isinstance(last["content"], str) else ""
-    if last["role"] == "assistant":
-        return [" " + " ".join(["because"] * 2000)] * n
-    if "Thinking:" in text and "Argument:" in text:
-        return ["Thinking: short plan.\nArgument:"] * n
+def _rambler(prompt, n):
+    """Thinks briefly, then argues far past any budget (whole replies: see `prompt_script`)."""
+    if "Thinking:" in prompt and "Argument:" in prompt:
+        return ["Thinking: short plan.\nArgument: " + " ".join(["because"] * 2000)] * n
     return ["Answer: 2"] * n
 
 
 register_script("ponderer", _ponderer)
-register_script("rambler", _rambler)
+register_script("rambler", prompt_script(_rambler))
 
 
 def _run(tmp_path: Path, agent: str, *opts: str, protocols: str = "consultancy,debate") -> Path:
