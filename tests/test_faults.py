@@ -130,11 +130,11 @@ DISK_ARGS = ["--judge", "scripted:default", "--agent", "scripted:default", "--ta
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """An 8 MiB tmpfs (a real file system that answers ENOSPC), and `fill(room)` that leaves about
+    """A 16 MiB tmpfs (a real file system that answers ENOSPC), and `fill(room)` that leaves about
     `room` bytes free on it (None: all free)."""
     mnt = tmp_path / "disk"
     mnt.mkdir()
-    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mnt)], capture_output=True, text=True)
+    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)], capture_output=True, text=True)
     if res.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here ({res.stderr.strip()}); the full-disk test needs root")
 
@@ -199,7 +199,7 @@ def test_full_disk_during_a_run_resumes_exactly(small_disk, tmp_path):
         by_job.setdefault(json.loads(r)["job_key"], set()).add(r)
     out = mnt / "run"
     stored = []
-    for room in (0, 300 << 10, 600 << 10, 900 << 10, 1200 << 10, 1800 << 10):  # the WAL grows by pages a commit
+    for room in (0, 600 << 10, 1200 << 10, 2000 << 10, 3000 << 10, 4500 << 10, 6000 << 10):  # the WAL grows by pages a commit
         fill(room)
         res = _cli_run(["run", *DISK_ARGS, "--output", str(out)])
         if res.returncode == 0:
