@@ -398,3 +398,29 @@ def test_carry_rejects_each_malformed_field_before_writing(tmp_path, damage, whe
     assert out.exit_code == 2, out.output
     assert where in out.output and len(out.output.strip().splitlines()) == 1
     assert not (tmp_path / "lb").exists()
+
+
+def test_carried_cells_without_quality_are_flagged_from_their_data(tmp_path):
+    """A cell carried from a build that recorded no transcript quality: a debate or consultancy cell
+    is flagged (its arguments cannot be checked) and leaves the headlines; a QA cell whose every
+    question was right in exactly one answer order is flagged as a position picker's."""
+    a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=6, judge="sim:judge-b", seed=1)
+    build_leaderboard([a], tmp_path / "old", n_resamples=200, figures=False)
+    prev = json.loads((tmp_path / "old" / "results.json").read_text())
+    row = prev["judges"][0]
+    for c in row["cells"].values():
+        c.pop("quality", None)
+        c.pop("flagged", None)
+    qa = next(c for c in row["cells"].values() if c["protocol"] == "qa_without_article")
+    qa["per_question"] = dict.fromkeys(qa["per_question"], 0.5)
+    (tmp_path / "prev.json").write_text(json.dumps(prev))
+    out = build_leaderboard([b], tmp_path / "new", n_resamples=200, figures=False, carry=tmp_path / "prev.json")
+    carried = next(r for r in out["judges"] if r["judge"] == "sim:judge-a")
+    for c in carried["cells"].values():
+        if c["protocol"] in ("debate", "consultancy"):
+            assert c["flagged"][0].startswith("transcript quality not measured")
+        elif c is not None and c["protocol"] == qa["protocol"] and c["scope"] == qa["scope"]:
+            assert c["flagged"] == ["every one of its 6 questions right in exactly one of its two answer orders (a position picker)"]
+    assert all(h["diff"] is None or not {"debate", "consultancy"} & {h["a"], h["b"]} for h in carried["headlines"])
+    assert any(h.get("excluded") for h in carried["headlines"])

@@ -555,6 +555,29 @@ def load_carry(path: str | Path) -> dict[str, Any]:
     return prev
 
 
+#: why a carried cell of an argued protocol is flagged when its build recorded no transcript quality
+UNMEASURED = "transcript quality not measured (carried from a build that did not record it)"
+
+
+def _argued(protocol: str) -> bool:
+    """Whether a protocol's transcripts hold agent arguments (an unknown protocol is assumed to)."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    return protocol not in reg.names("protocols") or bool(reg.get("protocols", protocol).uses_agent)
+
+
+def _unmeasured_flags(cell: dict[str, Any]) -> list[str]:
+    """Flags of a carried cell whose build recorded no quality: an argued protocol's arguments cannot
+    be checked; a cell whose every question was right in exactly one of its two answer orders is a
+    position picker's (its CI has zero width for that reason)."""
+    flags = [UNMEASURED] if _argued(cell["protocol"]) else []
+    scores = list((cell.get("per_question") or {}).values())
+    if len(scores) > 1 and all(s == 0.5 for s in scores):
+        flags.append(f"every one of its {len(scores)} questions right in exactly one of its two answer orders (a position picker)")
+    return flags
+
+
 def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns: list[tuple[str, str]],
                  min_n: int, out: Path, carry_dir: Path) -> int:
     """Add the previous build's cells (and rows) this build did not measure, each marked `carried`
@@ -579,6 +602,8 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
             if key in row["cells"]:
                 continue
             cell = {**cell, "carried": cell.get("carried") or since, "small": cell["n"] < min_n}
+            if cell.get("quality") is None:  # a build that recorded no quality: what its data still shows
+                cell["flagged"] = _unmeasured_flags(cell)
             page = cell.get("transcripts")
             if page and not (out / page).exists():
                 if (carry_dir / page).is_file() and (out / page).parent == out / "transcripts":
