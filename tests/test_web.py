@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 but still works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from helpers import REPO, cli  # noqa: E402
+from helpers import DATA, REPO, cli  # noqa: E402
 from web_helpers import form_fields, free_port, make_source, question_text, register_plugin, start_server  # noqa: E402
 
 
@@ -425,3 +425,25 @@ def test_failing_agent_is_one_line_and_recoverable(source, tmp_path):
     finally:
         study.close()
     assert len(decisions(out)[0]) == 1
+
+
+@pytest.mark.skipif(not (DATA / "quality" / "michael2023_debates").is_dir(), reason="needs the NYU debates")
+def test_debate_intro_names_the_speakers_its_transcript_shows(tmp_path, monkeypatch):
+    """Imported nyu-2023 rooms: the page introduces "Debater A" and "Debater B", the names every
+    turn below it carries (and the debaters use for each other), never Alice and Bob."""
+    from oversight_bench.suites import get_suite
+
+    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    src = get_suite("nyu-2023").materialize()
+    judge = Judge(app_for(make_study(src, tmp_path / "out", live=[], option_overrides={}, per_judge=3)), "ann")
+    seen = 0
+    for _ in range(3):
+        page = judge.get("/judge").text
+        if "Two debaters argue" in page:
+            seen += 1
+            intro = re.search(r"Two debaters argue over the answer\.(.*?)Decide", page, re.S).group(1)
+            assert re.sub(r"<[^>]+>", "", intro).strip() == "Debater A argues for answer 1 and Debater B argues for answer 2."
+            assert "Alice" not in intro and "Debater A (round 1)" in page
+        if judge.step()[0] == "finished":
+            break
+    assert seen
