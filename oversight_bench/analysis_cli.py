@@ -91,6 +91,8 @@ def llm_debate(path, output, agent, task):
 @click.option("--judge", help="judge spec for new cross-play debates")
 @click.option("--tasks", help="comma-separated tasks (each contributes an equal number of games)")
 @click.option("--pairings", type=int, help="cross-play pairings to run (default 512, the paper's)")
+@click.option("--limit", type=int, help="cross-play games per task instead of --pairings (a quick check: "
+              "--limit 2 on nine tasks plays 18)")
 @click.option("--selfplay", type=int,
               help="self-play questions per task (each played by every debater; default: as many self-play games as "
                    "cross-play, for Fig. 4's accuracy axis; 0: cross-play only)")
@@ -101,7 +103,7 @@ def llm_debate(path, output, agent, task):
               help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
 @click.option("--config", "config_path", type=click.Path(), help="YAML with the same fields (configs/paper/fig4_elo.yaml); flags win")
 @click.option("--output", "-o", help="folder for elo.json and the figure")
-def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, bootstrap, prior_games, config_path, output):
+def elo(dirs, debaters, judge, tasks, pairings, limit, selfplay, from_dirs, scale, bootstrap, prior_games, config_path, output):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.
 
@@ -124,10 +126,15 @@ def elo(dirs, debaters, judge, tasks, pairings, selfplay, from_dirs, scale, boot
             raise BenchError(f"elo: {key} is {value!r}; expected {what}")
         return value
 
+    pairings_flag = pairings
     debaters, judge, tasks, output = pick(debaters, "debaters"), pick(judge, "judge"), pick(tasks, "tasks"), pick(output, "output")
     pairings, scale = pick(pairings, "pairings", 512, int), pick(scale, "scale", 500.0, (int, float))
     bootstrap, prior_games = pick(bootstrap, "bootstrap", 500, int), pick(prior_games, "prior_games", 1.0, (int, float))
     selfplay = pick(selfplay, "selfplay", None, int)
+    if limit is not None:
+        if limit < 1 or pairings_flag is not None:
+            raise BenchError(f"elo: --limit {limit}: expected a whole number >= 1 of games per task, without --pairings")
+        pairings = limit * len([t for t in str(tasks or "").split(",") if t.strip()])
     if not output:
         raise BenchError("elo: no output folder; give --output DIR (or `output:` in --config)")
     if bootstrap < 0 or prior_games < 0:

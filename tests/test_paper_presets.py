@@ -164,12 +164,12 @@ NINE = ["quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "t
 
 def test_elo_preset_plays_all_nine_tasks_mmmu_included(tmp_path):
     """Fig. 4's preset as written (its nine tasks) on image-reading scripted debaters and judge, two
-    cross-play games per task (--pairings 18; `elo` has no --limit): each debater's own model is
-    checked for images, so MMMU is played, not refused or failed."""
+    cross-play games per task (--limit 2): each debater's own model is checked for images, so MMMU
+    is played, not refused or failed."""
     from oversight_bench.store import Store
 
     res = cli("elo", "--config", str(PRESETS / "fig4_elo.yaml"), "--judge", MODEL,
-              "--debaters", f"{MODEL},{MODEL},delay=0", "--pairings", "18", "--bootstrap", "10", "--output", str(tmp_path / "elo"))
+              "--debaters", f"{MODEL},{MODEL},delay=0", "--limit", "2", "--bootstrap", "10", "--output", str(tmp_path / "elo"))
     assert res.exit_code == 0, res.output
     store = Store.open(tmp_path / "elo" / "crossplay")
     try:
@@ -180,6 +180,7 @@ def test_elo_preset_plays_all_nine_tasks_mmmu_included(tmp_path):
     mmmu = [d for d in decisions if d["task"] == "mmmu"]
     assert mmmu and all(d["answer"] in (1, 2) for d in mmmu)
     assert any(len(set(d["extra"]["debaters"])) == 2 for d in mmmu)  # cross-play, not only self-play
+    assert sum(len(set(d["extra"]["debaters"])) == 2 for d in decisions) == 2 * len(NINE)
     cfg = json.loads((tmp_path / "elo" / "crossplay" / "config.json").read_text())
     assert not any("of the paper's 9 tasks" in d for d in cfg["deviations"])
 
