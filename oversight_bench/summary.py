@@ -31,6 +31,8 @@ def _columns(rows: list[dict]) -> list[tuple[str, object]]:
 
 def print_summary(outcome) -> None:
     console = Console()
+    if not console.is_terminal:  # a log or a pipe: rich's 80 columns would cut the numbers; the table needs ~100
+        console = Console(width=max(console.width, 110))
     s = outcome.stats
     judges = sorted({r["judge"] for r in outcome.summary})
     table = Table(title=f"judge accuracy on valid answers — {outcome.output}",
