@@ -132,7 +132,9 @@ def test_quality_of_decisions_and_turns():
     q = quality(ds, lambda d: turns.get(d["question_id"]) if d["answer"] == 1 else [])
     assert (q["n_records"], q["n_invalid"], q["accuracy_valid"], q["accuracy_invalid_wrong"]) == (2, 1, 1.0, 0.5)
     assert (q["n_agent_turns"], q["mean_argument_words"], q["forced_rate"]) == (1, 3.0, None)
-    assert q["flagged"] == ["answers 1 in 1/1"]
+    assert q["flagged"] == []  # one answer is no evidence of position picking (POSITION_MIN)
+    many = [{"task": "t", "question_id": str(i), "answer": 1, "correct": i % 2 == 0} for i in range(8)]
+    assert quality(many[:7])["flagged"] == [] and quality(many)["flagged"] == ["answers 1 in 8/8"]
 
 
 # -- the end-of-run summary ------------------------------------------------------------------------------

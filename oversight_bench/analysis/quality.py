@@ -25,6 +25,9 @@ ARGUING_ROLES = ("consultant", "debater")
 #: the quality bar: a cell is flagged above these
 CUT_BAR = 0.10
 POSITION_BAR = 0.9
+#: valid answers below which a share of one position is not read as position picking: one answer is
+#: always 100% on one position, while 8 of 8 on one side happens by chance under 1% of the time
+POSITION_MIN = 8
 
 
 def is_argument(turn: dict[str, Any]) -> bool:
@@ -114,14 +117,14 @@ def _rate(k: float, n: int) -> float | None:
 
 def flags(fig: dict[str, Any]) -> list[str]:
     """The quality bar: any argument-less agent turn, > 10% of agent turns cut, or > 90% of valid
-    answers on one position. Empty: the cell passes."""
+    answers on one position (read from `POSITION_MIN` valid answers up). Empty: the cell passes."""
     out = []
     if fig.get("n_argumentless"):
         out.append(f"argument-less agent turns {fig['n_argumentless']}/{fig['n_agent_turns']}")
     if fig.get("cut_rate") is not None and fig["cut_rate"] > CUT_BAR:
         out.append(f"cut {round(fig['cut_rate'] * fig['n_budget_turns'])}/{fig['n_budget_turns']} agent turns (> {CUT_BAR:.0%})")
     share, n = fig.get("answer1_share"), fig.get("n_valid") or 0
-    if share is not None and (share > POSITION_BAR or share < 1 - POSITION_BAR):
+    if share is not None and n >= POSITION_MIN and (share > POSITION_BAR or share < 1 - POSITION_BAR):
         pos, k = (1, fig["n_answer1"]) if share > 0.5 else (2, n - fig["n_answer1"])
         out.append(f"answers {pos} in {k}/{n}")
     return out
