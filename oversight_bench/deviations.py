@@ -49,10 +49,11 @@ _VALUE_LABELS = {
 _LEGACY_AGENT_CAP = "agent output cap {v} tokens for thinking and argument together, no forced argument (paper: no cap)"
 
 
-def option_deviations(opts: dict[str, Any], *, kind: str | None = None) -> list[str]:
+def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_only: bool = False) -> list[str]:
     """Each option in `opts` whose value is not the paper's, worded by the option's own label; an
     option the paper leaves unset (token caps) is declared at any value. Options a stored run does
-    not hold (written before they existed) are not guessed."""
+    not hold (written before they existed) are not guessed. `judge_only`: the transcripts were
+    imported (made by others), so only the options that shape the judge's requests are this run's."""
     out: list[str] = []
     paper = paper_options()
     if kind == "crossplay":  # App. E: one-round debates; best-of-N is per player, the order per game
@@ -60,7 +61,7 @@ def option_deviations(opts: dict[str, Any], *, kind: str | None = None) -> list[
         for key in ("best_of_n", "answer_order"):
             paper.pop(key)
     for key, paper_value in paper.items():
-        if key not in opts:
+        if key not in opts or (judge_only and not ProtocolOptions.model_fields[key].json_schema_extra["judge"]):
             continue
         value = opts[key]
         if value == paper_value:
@@ -142,7 +143,10 @@ def deviations(config: Any) -> list[str]:
     opts = _get(config, "options") or {}
     if not isinstance(opts, dict):
         opts = opts.model_dump(mode="json")
-    out = option_deviations(opts, kind=_get(config, "kind"))
+    source = _get(config, "source_config")
+    # transcripts imported from others (a suite): only the judge's own settings are this run's
+    imported = isinstance(source, dict) and "import" in source
+    out = option_deviations(opts, kind=_get(config, "kind"), judge_only=imported)
     judge = _get(config, "judge")
     if isinstance(judge, str):
         _, debias = judge_of_record(judge, _get(config, "judge_debias"))
@@ -153,7 +157,7 @@ def deviations(config: Any) -> list[str]:
         limit = _get(config, "source_config").get("limit")
     if limit is not None and limit != PAPER_QUESTIONS_PER_TASK:
         out.append(f"limit {limit} questions/task (paper {PAPER_QUESTIONS_PER_TASK})")
-    out += task_deviations(config)
+    out += [] if imported else task_deviations(config)
     if _get(config, "kind") == "crossplay":  # its games are fitted by `elo`, with our default prior
         out.append(elo_prior_deviation())
     out.append(invalid_answer_deviation(_get(config, "kind")))

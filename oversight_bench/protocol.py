@@ -22,10 +22,12 @@ from oversight_bench.questions import Question, correct_index
 NO_PAPER_VALUE = "not set by the paper"
 
 
-def _opt(default: Any, paper: Any, label: str, **kw: Any) -> Any:
+def _opt(default: Any, paper: Any, label: str, *, judge: bool = False, **kw: Any) -> Any:
     """An option field with its paper value and how a deviation from it reads (`{v}`: this run's
-    value, `{p}`: the paper's); `oversight_bench.deviations` derives its rules from these."""
-    return Field(default, json_schema_extra={"paper": paper, "label": label}, **kw)
+    value, `{p}`: the paper's); `oversight_bench.deviations` derives its rules from these. `judge`:
+    the option shapes the judge's requests only (the others shape the transcripts, so they say
+    nothing about imported transcripts, which others made)."""
+    return Field(default, json_schema_extra={"paper": paper, "label": label, "judge": judge}, **kw)
 
 
 class ProtocolOptions(BaseModel):
@@ -53,10 +55,10 @@ class ProtocolOptions(BaseModel):
                           "(paper: 4 for debaters, §4.1; consultants always sample once)")
     judge_mode: Literal["predict", "cot", "probs"] = _opt(
         "predict", "predict", "judge mode {v} (paper: {p})",
-        description="predict: the judge writes 'Answer: N' (paper); cot: reasons first; probs (not the "
+        judge=True, description="predict: the judge writes 'Answer: N' (paper); cot: reasons first; probs (not the "
         "paper's): the predict prompt, its answer read as the more probable of the answer tokens after 'Answer: ', "
         "nothing generated, so a judge too small to follow the format still answers (needs logprobs)")
-    few_shot: int = _opt(0, 0, "judge {v}-shot (paper {p}-shot)", ge=0, le=16,
+    few_shot: int = _opt(0, 0, "judge {v}-shot (paper {p}-shot)", judge=True, ge=0, le=16,
                          description="judge few-shot examples, balanced answer order (paper: 0)")
     answer_order: Literal["random", "both"] = _opt("both", "both", "answer order {v} (paper: {p})",
                                                    description="both answer orders per question, the "
@@ -69,7 +71,7 @@ class ProtocolOptions(BaseModel):
     agent_temperature: float = _opt(1.0, 1.0, "agent temperature {v} (paper: API default, {p})", ge=0.0, le=2.0,
                                     description="consultants/debaters (§3.3: API default)")
     judge_temperature: float = _opt(0.0, 1.0, "judge temperature {v} (paper: \"default sampling options\", read as the API default {p})",
-                                    ge=0.0, le=2.0, description="judge answers, questions and best-of-N picks")
+                                    judge=True, ge=0.0, le=2.0, description="judge answers, questions and best-of-N picks")
     thinking_max_tokens: int = _opt(1024, NO_PAPER_VALUE, "agent thinking budget {v} tokens, then the turn is "
                                     "continued from \"Argument:\" (paper: no cap)", ge=16,
                                     description="tokens an agent may spend under 'Thinking:' before its turn is "
@@ -78,10 +80,10 @@ class ProtocolOptions(BaseModel):
                                     "cut and marked (paper: no cap)", ge=16,
                                     description="tokens an agent's argument may take (cut there, and marked cut)")
     judge_max_tokens: int = _opt(256, NO_PAPER_VALUE, "judge question and chain-of-thought budget {v} tokens (paper: no cap)",
-                                 ge=4, description="judge questions and chain-of-thought verdicts")
+                                 judge=True, ge=4, description="judge questions and chain-of-thought verdicts")
     predict_max_tokens: int = _opt(24, NO_PAPER_VALUE, "judge predict-mode verdict budget {v} tokens (paper: no cap)",
-                                   ge=4, description='predict-mode verdicts ("Answer: N" and little else)')
-    qa_samples: int = _opt(0, 0, "{v} extra sampled QA answers for a majority vote (paper: {p})", ge=0, le=64,
+                                   judge=True, ge=4, description='predict-mode verdicts ("Answer: N" and little else)')
+    qa_samples: int = _opt(0, 0, "{v} extra sampled QA answers for a majority vote (paper: {p})", judge=True, ge=0, le=64,
                            description="extra sampled judge answers on QA without article, for the "
                            "compute-matched majority-vote baseline")
 

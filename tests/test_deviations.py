@@ -206,3 +206,17 @@ def test_elo_output_and_leaderboard_note_declare_the_prior(tmp_path):
     md = (tmp_path / "lb" / "leaderboard.md").read_text()
     assert "Prior: 1 virtual drawn game(s) per pair of debaters that met" in md and "paper App. E: no prior" in md
     assert "paper App. E: no prior" in (tmp_path / "lb" / "index.html").read_text()
+
+
+def test_a_suite_rejudge_declares_only_the_judges_settings(tmp_path, monkeypatch):
+    """Re-judging imported transcripts (nyu-2023): the agent budgets, rounds and task subset are the
+    source's, not this run's, so only the judge's own settings are declared."""
+    if not (DATA / "quality" / "michael2023_debates").is_dir():
+        pytest.skip("needs the NYU debates")
+    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "nyu"
+    res = cli("judge", "--suite", "nyu-2023", "--judge", "scripted:default", "--limit", "2", "--output", str(out))
+    assert res.exit_code == 0, res.output
+    devs = json.loads((out / "config.json").read_text())["deviations"]
+    assert any(d.startswith("judge temperature") for d in devs) and any(d.startswith("judge predict-mode") for d in devs)
+    assert not any(d.startswith(("agent ", "best-of-N", "rounds", "1 of the paper's")) for d in devs), devs
