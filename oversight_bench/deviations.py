@@ -169,4 +169,6 @@ def recorded_deviations(config: dict[str, Any]) -> list[str]:
     computed for a run written before they were recorded; imported transcripts have none."""
     if "deviations" in config:
         return list(config["deviations"])
+    if "import" in config:  # transcripts and verdicts made by others (a suite's source), not by our settings
+        return []
     return deviations(config) if config.get("kind") in (None, "run", "judge", "crossplay") else []

@@ -220,3 +220,13 @@ def test_a_suite_rejudge_declares_only_the_judges_settings(tmp_path, monkeypatch
     devs = json.loads((out / "config.json").read_text())["deviations"]
     assert any(d.startswith("judge temperature") for d in devs) and any(d.startswith("judge predict-mode") for d in devs)
     assert not any(d.startswith(("agent ", "best-of-N", "rounds", "1 of the paper's")) for d in devs), devs
+
+
+def test_an_imported_store_declares_no_deviations():
+    """The source of a suite holds others' transcripts and verdicts: no setting of ours made them."""
+    from oversight_bench.deviations import recorded_deviations
+
+    imported = {"judge": "human:nyu-2023", "options": ProtocolOptions().model_dump(mode="json"), "tasks": ["quality"],
+                "import": {"kind": "nyu-debate"}}
+    assert recorded_deviations(imported) == []
+    assert recorded_deviations({k: v for k, v in imported.items() if k != "import"})  # the same config made here would

@@ -424,3 +424,21 @@ def test_carried_cells_without_quality_are_flagged_from_their_data(tmp_path):
             assert c["flagged"] == ["every one of its 6 questions right in exactly one of its two answer orders (a position picker)"]
     assert all(h["diff"] is None or not {"debate", "consultancy"} & {h["a"], h["b"]} for h in carried["headlines"])
     assert any(h.get("excluded") for h in carried["headlines"])
+
+
+def test_carried_rows_declare_their_options_again_from_provenance(tmp_path):
+    """A carried row's deviations are derived again from the options its runs recorded, so what an
+    older build left undeclared (here a single agent cap and the judge temperature) is declared."""
+    a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=6, judge="sim:judge-b", seed=1)
+    build_leaderboard([a], tmp_path / "old", n_resamples=200, figures=False)
+    prev = json.loads((tmp_path / "old" / "results.json").read_text())
+    row = prev["judges"][0]
+    row["deviations"] = []
+    for p in row["provenance"]:
+        p["options"] = {"agent_max_tokens": 320, "judge_temperature": 0.0, "rounds": 3}
+    (tmp_path / "prev.json").write_text(json.dumps(prev))
+    out = build_leaderboard([b], tmp_path / "new", n_resamples=200, figures=False, carry=tmp_path / "prev.json")
+    devs = next(r for r in out["judges"] if r["judge"] == "sim:judge-a")["deviations"]
+    assert any(d.startswith("agent output cap 320 tokens") for d in devs)
+    assert any(d.startswith("judge temperature 0.0") for d in devs) and not any(d.startswith("rounds") for d in devs)

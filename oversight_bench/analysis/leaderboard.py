@@ -90,10 +90,12 @@ const pct = v => v == null ? '–' : (100 * v).toFixed(1);
 const pctU = v => v == null ? '–' : (100 * v).toFixed(1) + '%';  // '–': unknown (no budget records)
 function quality(td, c) {
   const qv = c.quality;
-  if (!qv) { td.appendChild(el('div', 'ref q', 'quality –')); return; }
-  td.appendChild(el('div', 'ref inv', 'invalid ' + pctU(qv.invalid_rate) + ' · answer 1 ' + pctU(qv.answer1_share)));
-  if (qv.n_agent_turns) td.appendChild(el('div', 'ref q', 'no-arg ' + pctU(qv.argumentless_rate) + ' · forced ' +
-    pctU(qv.forced_rate) + ' · cut ' + pctU(qv.cut_rate)));
+  if (!qv) td.appendChild(el('div', 'ref q', 'quality –'));
+  else {
+    td.appendChild(el('div', 'ref inv', 'invalid ' + pctU(qv.invalid_rate) + ' · answer 1 ' + pctU(qv.answer1_share)));
+    if (qv.n_agent_turns) td.appendChild(el('div', 'ref q', 'no-arg ' + pctU(qv.argumentless_rate) + ' · forced ' +
+      pctU(qv.forced_rate) + ' · cut ' + pctU(qv.cut_rate)));
+  }
   if (c.flagged && c.flagged.length) td.appendChild(el('div', 'flag', '⚑ ' + c.flagged.join('; ')));
 }
 function excluded(h) {
@@ -296,7 +298,8 @@ def _label(judge: str) -> str:
 
 
 def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path) -> bool:
-    """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells hatched."""
+    """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells
+    hatched, cells failing the quality bar pale with a ⚑ above them (the figure is read alone)."""
     from oversight_bench.analysis.report import _plt
 
     scopes = sorted({c["scope"] for c in columns})
@@ -319,8 +322,12 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
                     continue
                 lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
                 hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
-                ax.bar(i + (k - (len(ps) - 1) / 2) * width, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
-                       hatch="//" if c["small"] else None, alpha=0.45 if c["small"] else 1.0, edgecolor="k" if c["small"] else None)
+                x, flagged = i + (k - (len(ps) - 1) / 2) * width, bool(c.get("flagged"))
+                ax.bar(x, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
+                       hatch="//" if c["small"] else None, alpha=0.45 if c["small"] or flagged else 1.0,
+                       edgecolor="k" if c["small"] else None)
+                if flagged:
+                    ax.text(x, min(0.97, c["accuracy"] + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
@@ -329,7 +336,8 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
         ax.set_ylabel("judge accuracy (95% CI)")
     from matplotlib.patches import Patch
 
-    handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}")]
+    handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}"),
+                                                                   Patch(facecolor="white", edgecolor="white", label="⚑ fails the quality bar")]
     fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (3.3 * len(scopes) + 0.6)))
     fig.savefig(path, dpi=110)
@@ -567,6 +575,14 @@ def _argued(protocol: str) -> bool:
     return protocol not in reg.names("protocols") or bool(reg.get("protocols", protocol).uses_agent)
 
 
+def _option_deviations(provenance: list[dict[str, Any]]) -> set[str]:
+    """The option deviations of carried runs, derived again from the options their provenance
+    recorded: an older build may have declared fewer (token caps, judge temperature)."""
+    from oversight_bench.deviations import option_deviations
+
+    return {d for p in provenance if isinstance(p.get("options"), dict) for d in option_deviations(p["options"])}
+
+
 def _unmeasured_flags(cell: dict[str, Any]) -> list[str]:
     """Flags of a carried cell whose build recorded no quality: an argued protocol's arguments cannot
     be checked; a cell whose every question was right in exactly one of its two answer orders is a
@@ -616,8 +632,10 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
             n += 1
             fresh = True
         if fresh:
-            row["deviations"] = sorted(set(row["deviations"]) | set(old.get("deviations") or []))
-            row["provenance"] = list(row["provenance"]) + [p for p in old.get("provenance") or [] if p not in row["provenance"]]
+            dirs = {p.get("dir") for p in row["provenance"]}
+            kept = [p for p in old.get("provenance") or [] if p.get("dir") not in dirs]  # not runs measured again here
+            row["deviations"] = sorted(set(row["deviations"]) | set(old.get("deviations") or []) | _option_deviations(kept))
+            row["provenance"] = list(row["provenance"]) + kept
     judges_out.sort(key=lambda r: (r["kind"] == "human", r["judge"]))
     return n
 
