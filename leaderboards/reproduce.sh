@@ -140,14 +140,16 @@ elo() {
 # The tables: judge rows (QA, suite and agent cells), the human reference, Elo on its own. Cells of
 # the committed leaderboard that no run here measures are carried over (marked †, with the build they
 # came from; CARRY=0 rebuilds from these runs alone), so the steps can run on different machines.
+# It rebuilds the committed board in place, hence --force (the build refuses a folder holding a
+# leaderboard without it, and any other non-empty folder always): results.json stays until the build
+# replaces it, so the folder is still recognised as a leaderboard; transcript pages the new build
+# does not link are deleted by the build itself.
 board() {
   step "leaderboard"
   local carry=()
   if [ "${CARRY:-1}" != 0 ] && [ -f leaderboards/results.json ]; then
     cp leaderboards/results.json "$RUNS/previous-results.json"
     carry=(--carry "$RUNS/previous-results.json")
-  else
-    rm -rf leaderboards/transcripts leaderboards/results.json
   fi
   rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/fig2_judges.png leaderboards/report  # generated
   local nyu_source="${OVERSIGHT_BENCH_SUITE_CACHE:-$HOME/.cache/oversight-bench/suites}/nyu-2023-1"  # imported by nyu
@@ -155,7 +157,7 @@ board() {
   for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$nyu_source" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] && dirs+=("$d")   # the steps that were run
   done
-  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ "${carry[@]}"
+  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ --force "${carry[@]}"
 }
 
 for s in "${STEPS[@]}"; do "$s"; done

@@ -34,17 +34,22 @@ def report(dirs, output, no_figures):
 
 @click.command()
 @click.argument("dirs", nargs=-1, required=True)
-@click.option("--output", "-o", default="leaderboards", show_default=True, help="leaderboard folder")
+@click.option("--output", "-o", default=None,
+              help="leaderboard folder (required): new, empty, or holding a leaderboard (then with --force)")
+@click.option("--force", is_flag=True, help="rebuild a folder that holds a leaderboard: its pages are replaced")
 @click.option("--show-small", is_flag=True, help="leaderboard.md: show (flagged) cells with n < 64 instead of hiding them")
 @click.option("--carry", type=click.Path(dir_okay=False), default=None,
               help="a previous results.json: keep its cells that none of DIRS measures (marked † with their build)")
 @click.option("--include-flagged", is_flag=True,
               help="count cells failing the quality bar (⚑) in the headline differences; by default they are left out")
-def leaderboard(dirs, output, show_small, carry, include_flagged):
+def leaderboard(dirs, output, force, show_small, carry, include_flagged):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page with transcripts and a figure."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
-    res = build_leaderboard(dirs, output, show_small=show_small, carry=carry, include_flagged=include_flagged)
+    if not output:  # no default: one pointing into the repository overwrote the committed board
+        raise BenchError("leaderboard: no output folder; give --output DIR")
+    res = build_leaderboard(dirs, output, show_small=show_small, carry=carry, include_flagged=include_flagged,
+                            force=force)
     for w in res.get("warnings") or []:
         click.echo(f"warning: {w}", err=True)
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})

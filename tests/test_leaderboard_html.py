@@ -260,7 +260,7 @@ def test_carry_keeps_unmeasured_cells_with_their_pages_and_headlines(tmp_path):
     saved = tmp_path / "first.json"
     shutil.copy(lb / "results.json", saved)
 
-    second = build_leaderboard([b], lb, n_resamples=200, carry=saved)
+    second = build_leaderboard([b], lb, n_resamples=200, carry=saved, force=True)
     rows = {r["judge"]: r for r in second["judges"]}
     carried = rows["sim:judge-a"]
     assert carried["cells"].keys() == row_a["cells"].keys()
@@ -272,7 +272,7 @@ def test_carry_keeps_unmeasured_cells_with_their_pages_and_headlines(tmp_path):
     assert "† carried from an earlier build" in (lb / "leaderboard.md").read_text()
 
     shutil.copy(lb / "results.json", saved)
-    third = build_leaderboard([a], lb, n_resamples=200, carry=saved)
+    third = build_leaderboard([a], lb, n_resamples=200, carry=saved, force=True)
     rows = {r["judge"]: r for r in third["judges"]}
     assert not any(c.get("carried") for c in rows["sim:judge-a"]["cells"].values())
     assert all(c.get("carried") for c in rows["sim:judge-b"]["cells"].values())
@@ -291,7 +291,8 @@ def test_carry_keeps_elo_marked(tmp_path):
     first = build_leaderboard([xp, run], tmp_path / "lb", n_resamples=100, figures=False)
     assert first["elo"] and "carried" not in first["elo"]
     shutil.copy(tmp_path / "lb" / "results.json", tmp_path / "prev.json")
-    second = build_leaderboard([run], tmp_path / "lb", n_resamples=100, figures=False, carry=tmp_path / "prev.json")
+    second = build_leaderboard([run], tmp_path / "lb", n_resamples=100, figures=False, carry=tmp_path / "prev.json",
+                               force=True)
     assert second["elo"]["players"] == first["elo"]["players"] and second["elo"]["carried"]["generated"] == first["generated"]
     assert "Carried from the build of" in (tmp_path / "lb" / "leaderboard.md").read_text()
 

@@ -537,6 +537,36 @@ class _Carried(_Checked):
     elo: Optional[_CarriedElo] = None
 
 
+def check_output(output: str | Path, force: bool = False) -> None:
+    """Refuse, before anything is written or deleted, an output folder a build would damage. A build
+    overwrites results.json, leaderboard.md, index.html and the figure and deletes transcript pages
+    it does not link, so: a missing or empty folder is fine; a folder holding a leaderboard (a
+    results.json of this SCHEMA) only with `force`; any other non-empty folder never, `force` or not."""
+    out = Path(output)
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise BenchError(f"{out} is not a folder; give --output a new or empty folder")
+    try:
+        if not any(out.iterdir()):
+            return
+    except OSError as exc:
+        raise BenchError(f"cannot read leaderboard folder {out}: {exc.strerror}; expected a readable folder") from None
+    board = None
+    try:
+        data = json.loads((out / "results.json").read_text())
+        if isinstance(data, dict) and data.get("schema") == SCHEMA:
+            board = data
+    except (OSError, ValueError):
+        pass
+    if board is None:
+        raise BenchError(f"{out} is not empty and holds no leaderboard (no {SCHEMA} results.json); "
+                         "give --output a new or empty folder")
+    if not force:
+        raise BenchError(f"{out} holds a leaderboard (generated {board.get('generated') or 'unknown'}); "
+                         "rebuilding it replaces its pages: add --force")
+
+
 def load_carry(path: str | Path) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
@@ -668,12 +698,15 @@ def _headlines(row: dict[str, Any], n_resamples: int, include_flagged: bool = Fa
     return out
 
 
-def build_leaderboard(dirs: Iterable[str | Path], output: str | Path = "leaderboards", *, show_small: bool = False,
+def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_small: bool = False,
                       min_n: int = MIN_N, n_resamples: int = stats.N_RESAMPLES, figures: bool = True,
-                      carry: str | Path | None = None, include_flagged: bool = False) -> dict[str, Any]:
+                      carry: str | Path | None = None, include_flagged: bool = False,
+                      force: bool = False) -> dict[str, Any]:
     """Build from run folders; with `carry` (a previous results.json), keep its cells that no run given
     measures (each marked with the build it came from), so a leaderboard can grow across machines.
-    Flagged cells stay out of the headline tests unless `include_flagged`."""
+    Flagged cells stay out of the headline tests unless `include_flagged`. `output` must be missing,
+    empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
+    check_output(output, force)
     prev = load_carry(carry) if carry else None
     runs = load_runs(list(dirs), with_turns=True)
     cells: dict[tuple[str, str, str], list] = defaultdict(list)  # (judge, protocol, scope) -> decisions
