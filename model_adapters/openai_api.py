@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.redact import MASK, is_secret_name, register_secret
 from oversight_bench.runner import note_retry
 
 OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs", "images",
@@ -136,7 +137,16 @@ class OpenAIModel(Model):
         # A query in base_url (`...?api-version=1`) is sent with every request: the SDK would glue
         # the path after it. Its values may be secrets, so errors hide them.
         self._query = dict(parse_qsl(urlsplit(self.base_url).query))
-        self._secrets = [s for s in [self._api_key, *self._query.values()] if s and s != "none" and len(s) >= 4]
+        parts = urlsplit(self.base_url)
+        self._secrets = [s for s in [self._api_key, *self._query.values(), parts.username, parts.password]
+                         if s and s != "none" and len(s) >= 4]
+        # A body value (pass-through or extra_body.) that is a configured secret, or is named like a
+        # credential, is one wherever it shows: registered, and masked in the fingerprint (which
+        # every stored request carries) as in the name. The request itself still sends it.
+        for k, v in list(self.params.items()):
+            if is_secret_name(k) or str(v) in self._secrets:
+                register_secret(v)
+                self._secrets.append(str(v))
         self.timeout = float(o.get("timeout", 120))
         self.max_retries = int(o.get("max_retries", 5))
         self.max_concurrency = int(o.get("concurrency", 8))
@@ -151,7 +161,7 @@ class OpenAIModel(Model):
         # version (stored runs re-run without a call); pass-through parameters join it when set.
         self._fingerprint: dict[str, Any] = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
         if self.params:
-            self._fingerprint["params"] = dict(sorted(self.params.items()))
+            self._fingerprint["params"] = {k: MASK if str(v) in self._secrets else v for k, v in sorted(self.params.items())}
         self._client: openai.AsyncOpenAI | None = None  # one per event loop (tests and CLI commands run several)
         self._client_loop = None
 
@@ -159,8 +169,8 @@ class OpenAIModel(Model):
         return self._fingerprint
 
     def redact(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, MASK)
         return _KEY_PATTERN.sub("***", text)
 
     # -- the SDK client ---------------------------------------------------------------------------

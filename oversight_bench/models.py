@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oversight_bench.errors import BenchError
-from oversight_bench.redact import redact_options, redact_text, redact_url, register_secret
+from oversight_bench.redact import MASK, redact_options, redact_text, redact_url, register_secret
 
 Message = dict[str, Any]
 
@@ -106,14 +106,25 @@ def parse_spec(text: str) -> Spec:
 
 
 def _register_secrets(spec: Spec) -> None:
-    """Remember the spec's secrets (credential options, URL userinfo and query credentials, the
-    key in the variable `api_key_env` names) so every later output is scrubbed of them."""
+    """Remember the spec's secrets (credential options, URL userinfo, the value of every query
+    parameter of `base_url`, the key in the variable `api_key_env` names) so every later output is scrubbed of them."""
     import os
+    from urllib.parse import parse_qsl, unquote, urlsplit
 
     redact_options(spec.options)
     for k, v in spec.options.items():
         if k.endswith("_env") and isinstance(v, str):
             register_secret(os.environ.get(v))
+    url = spec.options.get("base_url")
+    if isinstance(url, str):  # every query value and the userinfo: secrets by rule, whatever their names
+        try:
+            parts = urlsplit(url)
+            for piece in (parts.username, parts.password):
+                register_secret(piece and unquote(piece))
+            for _, value in parse_qsl(parts.query, keep_blank_values=True):
+                register_secret(value)
+        except ValueError:  # a malformed URL: _check_common_options refuses it; redact_url masked what it could
+            pass
 
 
 #: options that mean the same on every backend that takes them: (check, what is expected)
@@ -192,10 +203,31 @@ def split_specs(text: str) -> list[str]:
 
 
 def redact_spec(spec: Spec | str) -> str:
-    """The spec as text with every secret masked (credential options, URL userinfo, credential
-    query parameters; see `oversight_bench.redact`): safe for records, logs and errors."""
+    """The spec as text with every secret masked (credential options, URL userinfo, the value of
+    every URL query parameter; see `oversight_bench.redact`): safe for records, logs and errors."""
     spec = parse_spec(spec) if isinstance(spec, str) else spec
-    return redact_text(str(Spec(spec.backend, spec.model, redact_options(spec.options))))
+    own = _spec_secrets(spec)  # an option whose value is one of them is masked too, however short
+    shown = {k: MASK if not k.endswith("_env") and str(v) in own else v for k, v in redact_options(spec.options).items()}
+    return redact_text(str(Spec(spec.backend, spec.model, shown)))
+
+
+def _spec_secrets(spec: Spec) -> set[str]:
+    """The secret values a spec configures (4 characters or more: shorter ones are not keys):
+    credential-named options, `base_url`'s userinfo and every value of its query."""
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    from oversight_bench.redact import is_secret_name
+
+    found = {str(v) for k, v in spec.options.items() if not k.endswith("_env") and is_secret_name(k)}
+    url = spec.options.get("base_url")
+    if isinstance(url, str):
+        try:
+            parts = urlsplit(url)
+            found.update(unquote(p) for p in (parts.username, parts.password) if p)
+            found.update(v for _, v in parse_qsl(parts.query, keep_blank_values=True))
+        except ValueError:
+            pass
+    return {s for s in found if len(s) >= 4 and s != MASK}
 
 
 def split_debias(spec_text: str) -> tuple[str, bool]:

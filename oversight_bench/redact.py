@@ -1,8 +1,11 @@
 """Secret redaction: the one function every display and storage path goes through.
 
 What counts as a secret:
-- the value of a spec option or URL query parameter whose name looks like a credential
-  (`api_key`, `api-key`, `key`, `token`, `access_token`, `sig`, `password`, ... any case);
+- the value of EVERY query parameter of a URL (`base_url=...?authToken=X&code=Y`: a rule, not a
+  list of names, since servers take keys under any name), as shown and stored; the request
+  itself still carries the query;
+- the value of a spec option whose name looks like a credential (`api_key`, `api-key`, `key`,
+  `token`, `access_token`, `sig`, `password`, ... any case);
 - the userinfo of a URL (`http://user:pass@host`);
 - every such value seen once (`register_secret`), wherever it shows up later, matched
   case-insensitively: a server that echoes a key back in an error message, or a library that logs
@@ -82,26 +85,44 @@ def forget_secrets() -> None:
 #: userinfo (up to the last @ before the path) and query-like parameters (`,` too: spec options)
 _USERINFO = re.compile(r"(://)([^/\s?#]*)@")
 _PARAM = re.compile(r"([?&;,])([^=&;,#\s]+)=([^&;,#\s]*)")
+#: a parameter of a URL's query (between its `?` and the first `#` or `,`), and that end
+_QUERY_PARAM = re.compile(r"([?&;])([^=&;#\s]+)=([^&;#\s]*)")
+_QUERY_END = re.compile(r"[#,]")
 
 
 def redact_url(url: str) -> str:
-    """A URL without userinfo and with credential-like parameter values masked; every other
-    character as it was (the text need not even parse: `http://u:p@[::1`). Registers what it
-    removes, so it is also gone from any other text."""
+    """A URL without userinfo and with the value of every query parameter masked; every other
+    character as it was (the text need not even parse: `http://u:p@[::1`). The query is what
+    follows the first `?`, up to a `#` or a `,` (a spec's next option: `base_url` cannot hold a
+    comma); after it, as in a spec's options or a fragment, only credential-named values are
+    masked. Registers what it removes, so it is also gone from any other text.
+
+    Every query value, not only credential-named ones: servers take keys under any name
+    (`?authToken=`, Azure's `?code=`, `?sv=...&sig=`), so a list of names always misses one. A
+    harmless value (`?api-version=2024-06-01`) is masked too, in what is shown and stored only."""
     def userinfo(m: re.Match) -> str:
         for piece in (m[2], *m[2].split(":", 1)):
             register_secret(piece)
             register_secret(unquote(piece))
         return f"{m[1]}{MASK}@"
 
+    def any_param(m: re.Match) -> str:
+        register_secret(m[3])
+        register_secret(unquote_plus(m[3]))
+        return f"{m[1]}{m[2]}={MASK}" if m[3] else m[0]
+
     def param(m: re.Match) -> str:
         if not is_secret_name(unquote(m[2])):
             return m[0]
-        register_secret(m[3])
-        register_secret(unquote_plus(m[3]))
-        return f"{m[1]}{m[2]}={MASK}"
+        return any_param(m)
 
-    return _PARAM.sub(param, _USERINFO.sub(userinfo, url, count=1))
+    url = _USERINFO.sub(userinfo, url, count=1)
+    start = url.find("?")
+    if start < 0:
+        return _PARAM.sub(param, url)
+    end = _QUERY_END.search(url, start)
+    end = len(url) if end is None else end.start()
+    return url[:start] + _QUERY_PARAM.sub(any_param, url[start:end]) + _PARAM.sub(param, url[end:])
 
 
 def scrub_known(text: str) -> str:

@@ -209,14 +209,19 @@ def test_redaction_rules():
     spec = parse_spec(f"openai:m,base_url=http://{USER}:{PASSWORD}@h:8/v1?API_KEY={QUERY_KEY}&x=1,api_key={SPEC_KEY}")
     assert spec.options["base_url"].endswith(f"?API_KEY={QUERY_KEY}&x=1")  # the request gets the real URL
     shown = redact_spec(spec)
-    assert shown == "openai:m,base_url=http://***@h:8/v1?API_KEY=***&x=1,api_key=***", shown
+    # every query value is masked by rule, a harmless `x=1` too (display and storage only)
+    assert shown == "openai:m,base_url=http://***@h:8/v1?API_KEY=***&x=***,api_key=***", shown
     # once seen, a secret is removed wherever it shows up, in any case
     echo = f"401: key {SPEC_KEY.upper()} rejected for {USER}; try {QUERY_KEY.lower()} or {PASSWORD.swapcase()}"
     assert redact_text(echo) == "401: key *** rejected for ***; try *** or ***"
     for name in ("api-key", "api_key", "key", "token", "access_token", "sig", "password", "Signature", "X-Api-Key",
                  "client_secret", "AUTH"):
-        assert redact_text(f"see https://h/p?a=1&{name}=v4lue-123") == f"see https://h/p?a=1&{name}=***", name
-    assert redact_text("https://h/p?max_tokens=5&page=2") == "https://h/p?max_tokens=5&page=2"
+        assert redact_text(f"see https://h/p?a=1&{name}=v4lue-123") == f"see https://h/p?a=***&{name}=***", name
+    # a rule, not a list of names: every query value of a URL is masked, harmless ones too (the
+    # request still carries them); after the query (a spec's next options) only credential names
+    assert redact_text("https://h/p?max_tokens=5&page=2") == "https://h/p?max_tokens=***&page=***"
+    assert redact_text("x=http://h/v1?authToken=abcd&code=Zz-9,timeout=5,token=tttt") == \
+        "x=http://h/v1?authToken=***&code=***,timeout=5,token=***"
     assert redact_text("bad url http://u:p@[::1 here") == "bad url http://***@[::1 here"
     assert redact_text("Authorization: Bearer abc.def-123") == "Authorization: Bearer ***"
     assert redact_obj({"api_key": "zzzzzzzz", "nested": [f"http://a:{PASSWORD}@h"]}) == {
@@ -245,3 +250,153 @@ def test_log_records_redacted(capsys):
     err = capsys.readouterr().err
     assert "pw-123456" not in err and "qq-123456" not in err and "logged-secret" not in err.lower()
     assert "http://***@h/v1?api-key=***" in err
+
+
+# -- every query value of base_url, by rule (issue: `?authToken=`, Azure's `?code=` leaked) ------------
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+_VALUE_CHARS = _NAME_CHARS + ".~"
+try:
+    from hypothesis import HealthCheck, assume, given, settings
+    from hypothesis import strategies as st
+except ImportError:  # the `test` extra installs it; without it, a seeded random generator below
+    given = None
+
+
+def _leaderboard_slug(*parts):
+    from oversight_bench.analysis.leaderboard import _slug
+
+    return _slug(*parts)
+
+
+def _check_query_value(name: str, value: str, tmp_path: Path, assume) -> None:
+    """Whatever a query parameter is called and whatever it holds, its value is in no name, spec
+    text, fingerprint, config.json or file name; the request's URL still holds it."""
+    import json
+
+    from oversight_bench.models import build_model, parse_spec, redact_spec
+    from oversight_bench.redact import forget_secrets, redact_text
+    from oversight_bench.store import Store
+
+    forget_secrets()
+    expected = f"openai:gpt-x,base_url=http://127.0.0.1:9/v1?{name}=***"
+    shown_anyway = expected + '{"model": "openai:gpt-x", "base_url": "http://127.0.0.1:9/v1"} judge agent specs nested url'
+    # the value may happen to be a piece of what is shown anyway ("gpt-", "127.0", "mode", the name)
+    assume(value.lower() not in shown_anyway.lower() and "sk-" not in name and "hf_" not in name)
+    assume("api.openai.com" not in value)  # the adapter then asks for an OpenAI key (a substring test of the URL)
+    text = f"openai:gpt-x,base_url=http://127.0.0.1:9/v1?{name}={value}"
+    spec = parse_spec(text)
+    assert spec.options["base_url"].endswith(f"?{name}={value}")  # the request gets the real URL
+    assert redact_spec(spec) == expected
+    assert redact_spec(text) == expected
+    model = build_model(text)
+    assert model.name == expected
+    assert model.request_fingerprint() == {"model": "openai:gpt-x", "base_url": "http://127.0.0.1:9/v1"}
+    assert model._query == {name: value}  # sent to the server with every request
+    assert value.lower() not in redact_text(f"error: POST http://127.0.0.1:9/v1/chat/completions?{name}={value} refused").lower()
+    # file names are made of the redacted names (the slug's hash too): the same whatever the value
+    assert _leaderboard_slug("job", model.name, redact_spec(text)) == _leaderboard_slug("job", expected, expected)
+    import tempfile
+
+    out = Path(tempfile.mkdtemp(dir=tmp_path))  # hypothesis may repeat an example
+    store = Store.open(out, write=True)
+    try:  # what `run` writes: the names, and (harsher) the raw spec text
+        store.write_config({"judge": model.name, "agent": text, "specs": [text], "nested": {"url": spec.options["base_url"]}})
+    finally:
+        store.close()
+    assert value.lower() not in (out / "config.json").read_text().lower()
+    forget_secrets()
+
+
+if given is not None:
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(name=st.text(_NAME_CHARS, min_size=1, max_size=16).filter(lambda n: n[0].isalpha()),
+           value=st.text(_VALUE_CHARS, min_size=4, max_size=24))
+    def test_any_query_value_redacted(name, value, tmp_path):
+        _check_query_value(name, value, tmp_path, assume)
+else:
+    def test_any_query_value_redacted(tmp_path):
+        import random
+
+        rng = random.Random(20261201)
+        checked = 0
+        while checked < 150:
+            name = rng.choice(_NAME_CHARS[:52]) + "".join(rng.choice(_NAME_CHARS) for _ in range(rng.randrange(16)))
+            value = "".join(rng.choice(_VALUE_CHARS) for _ in range(rng.randrange(4, 25)))
+            try:
+                _check_query_value(name, value, tmp_path, _skip_unless)
+            except _Skip:
+                continue
+            checked += 1
+
+
+class _Skip(Exception):
+    pass
+
+
+def _skip_unless(condition: bool) -> None:
+    if not condition:
+        raise _Skip
+
+
+def test_body_value_equal_to_a_secret_redacted():
+    """A pass-through or extra_body value that equals a configured secret (a query value, the key)
+    or is named like a credential is masked in the name and the fingerprint, however short."""
+    import json
+
+    from oversight_bench.models import build_model, redact_spec
+    from oversight_bench.redact import forget_secrets, scrub_known
+
+    forget_secrets()
+    text = ("openai:m,base_url=http://127.0.0.1:9/v1?code=Az-9&sig=azure-sig-0123456789,extra_body.note=Az-9,"
+            "extra_body.copy=azure-sig-0123456789,extra_body.user_token=tok1,top_p=0.5")
+    model = build_model(text)
+    shown = redact_spec(text) + model.name + json.dumps(model.request_fingerprint())
+    for secret in ("Az-9", "azure-sig-0123456789", "tok1"):
+        assert secret not in shown, secret
+    assert model.request_fingerprint()["params"] == {"copy": "***", "note": "***", "top_p": 0.5, "user_token": "***"}
+    assert model.params["note"] == "Az-9"  # the request still sends it
+    # a stored request or response holding a long one loses it (registered at parse time)
+    assert "azure-sig-0123456789" not in scrub_known('{"echo": "AZURE-SIG-0123456789"}')
+    forget_secrets()
+
+
+def test_run_config_masks_any_query_value(tmp_path):
+    """A real `run` with an openai agent whose base_url has an oddly named credential: config.json
+    (written before the first call fails on the closed port) and the terminal never show it."""
+    import random
+
+    rng = random.Random(7)
+    token = "".join(rng.choice(_VALUE_CHARS) for _ in range(12))
+    short = "Zq4x"  # a 4-character value: too short to register, masked by the rule
+    url = f"http://127.0.0.1:9/v1?authToken={token}&code={short}"
+    agent = f"openai:gpt-x,base_url={url},max_retries=0,timeout=2"
+    res = subprocess.run(
+        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", "scripted:default", "--agent", agent,
+         "--tasks", "arith", "--protocols", "debate", "--limit", "1", "--output", str(tmp_path / "o"), "--quiet"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=100,
+        env={**os.environ, "OPENAI_API_KEY": GOOD, "OPENAI_LOG": "debug", "PYTHONPATH": str(REPO)})
+    assert "Traceback" not in res.stderr, res.stderr[-2000:]
+    cfg = (tmp_path / "o" / "config.json").read_text()
+    assert "authToken=***&code=***" in cfg, cfg
+    for secret in (token, short):
+        assert secret not in res.stdout + res.stderr
+    assert _scan_ci(tmp_path, [token]) == []
+    assert short.lower() not in cfg.lower()
+
+
+def test_any_query_value_reaches_the_server(tmp_path):
+    """The rule is for what is shown and stored: the server still gets every query parameter."""
+    with start_server(ServerConfig(api_key=GOOD, record=True)) as srv:
+        url = f"{srv.url}?authToken=tok-2b7c9d1e&code=Zq4x&api-version=2024-06-01"
+        spec = f"openai:m,base_url={url},max_retries=0,timeout=5"
+        res = subprocess.run(
+            [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
+             "--protocols", "qa_without_article", "--limit", "1", "--output", str(tmp_path / "q"), "--quiet"],
+            capture_output=True, text=True, cwd=tmp_path, timeout=100,
+            env={**os.environ, "OPENAI_API_KEY": GOOD, "PYTHONPATH": str(REPO)})
+        assert res.returncode == 0, res.stderr[-1500:]
+        log = srv.requests_log()
+    assert log and all({"authToken=tok-2b7c9d1e", "code=Zq4x", "api-version=2024-06-01"} <= set(r["query"].split("&"))
+                       for r in log), log[:1]
+    assert "tok-2b7c9d1e" not in (tmp_path / "q" / "config.json").read_text()
+    assert _scan_ci(tmp_path, ["tok-2b7c9d1e"]) == []
