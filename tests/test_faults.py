@@ -130,11 +130,11 @@ DISK_ARGS = ["--judge", "scripted:default", "--agent", "scripted:default", "--ta
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """A 16 MiB tmpfs (a real file system that answers ENOSPC), and `fill(room)` that leaves about
+    """A 32 MiB tmpfs (a real file system that answers ENOSPC), and `fill(room)` that leaves about
     `room` bytes free on it (None: all free)."""
     mnt = tmp_path / "disk"
     mnt.mkdir()
-    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)], capture_output=True, text=True)
+    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mnt)], capture_output=True, text=True)
     if res.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here ({res.stderr.strip()}); the full-disk test needs root")
 
