@@ -182,7 +182,6 @@ def declare(config: dict[str, Any], prepared: Prepared) -> None:
     config["deviations"] = deviations(config)
 
 
-
 def check_output(output: Any) -> Path:
     """`--output` names a new folder, an empty one, or a run to resume; anything else is refused
     (an empty name would be the current folder; a folder of other files is no run)."""
@@ -395,17 +394,17 @@ def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
     def group(r: dict[str, Any]) -> dict[str, Any]:
         return groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "q": Quality()})
 
-    for r in store.iter_records("decision"):
+    for r in store.iter_records():  # one pass over turns and decisions
         if judge and r["judge"] != judge:
             continue
         g = group(r)
+        if r["kind"] == "turn":
+            g["q"].add_turn(r)
+            continue
         g["n"] += 1
         d = normalise_decision(r)
         g["invalid"] += d.get("answer") is None
         g["q"].add_decision(d)
-    for t in store.iter_records("turn"):
-        if (t["judge"], t["protocol"], t["task"]) in groups:
-            group(t)["q"].add_turn(t)
     rows = []
     for (j, p, t), g in sorted(groups.items()):
         fig = g["q"].figures()

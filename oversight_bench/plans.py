@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Model, Spec, parse_spec, redact_spec, split_debias
+from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
 from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, task_versions
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
@@ -292,25 +292,6 @@ def _split_best_of_n(spec_text: str) -> tuple[str, int]:
     return str(spec), n
 
 
-class DebaterPanel(Model):
-    """Cross-play's "agent": what every debater can do, and no calls of its own.
-
-    The runner answers a protocol's `supports_images("agent")` from the run's agent model; in
-    cross-play each debater speaks through its own model (`Protocol.speaker_slots`), so the panel
-    reports what all of them share (the pipeline has already refused a debater that lacks what a
-    task needs, naming it) and refuses any agent call that names no debater."""
-
-    def __init__(self, debaters: list[Model]):
-        super().__init__(Spec("crossplay", "debaters"))
-        caps = [m.capabilities for m in debaters]
-        self.capabilities = Capabilities(images=all(c.images for c in caps), multi_sample=all(c.multi_sample for c in caps))
-        jobs = [m.max_jobs for m in debaters]
-        self.max_jobs = max(jobs) if all(jobs) else None  # leaves the pipeline's job interleaving as the debaters set it
-
-    async def generate(self, messages, **kw):
-        raise BenchError("cross-play has no single agent model: an agent call must name its debater (speaker)")
-
-
 class CrossplayPlan(Plan):
     """`elo`: one-round simultaneous debates (§4.3, Appendix E): the cross-play and self-play games
     `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games."""
@@ -360,7 +341,7 @@ class CrossplayPlan(Plan):
             if base not in models:  # one model per base spec, whatever best-of-N its players use
                 models[base] = shared_model(judge, judge_text, base)
             players[name] = (models[base], bon)
-        return Cast(judge, agent=DebaterPanel(list(models.values())), debaters=players)
+        return Cast(judge, debaters=players)
 
     def jobs(self, prepared, store, config):
         pools = {t.name: [q for q in prepared.questions if q.task == t.name] for t in self.tasks}

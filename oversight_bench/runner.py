@@ -334,6 +334,10 @@ class JobContext(Context):
         return await self.runner.execute(self.runner.protocols[job.protocol], job)
 
     def supports_images(self, role: str) -> bool:
+        """The judge's or agent's model; in cross-play, the agent side is the job's debaters, each
+        speaking through its own model (all of them must read the images)."""
+        if role == "agent" and self.job.debaters:
+            return all(self.runner.debaters[d][0].capabilities.images for d in self.job.debaters)
         m = self.runner.models[role]
         return bool(m and m.capabilities.images)
 

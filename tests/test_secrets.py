@@ -187,15 +187,19 @@ def test_query_credentials_never_written_or_printed(rejecting, tmp_path):
         assert "api-key=***" in (tmp_path / "q" / "config.json").read_text()
 
 
+def _qa_run_against(url: str, out: Path, limit: int) -> subprocess.CompletedProcess:
+    """A QA run whose judge and agent are `openai:` at `url` (the key in $OPENAI_API_KEY)."""
+    spec = f"openai:m,base_url={url},max_retries=0,timeout=5"
+    return subprocess.run(
+        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
+         "--protocols", "qa_without_article", "--limit", str(limit), "--output", str(out), "--quiet"],
+        capture_output=True, text=True, cwd=out.parent, timeout=100,
+        env={**os.environ, "OPENAI_API_KEY": GOOD, "PYTHONPATH": str(REPO)})
+
+
 def test_query_in_base_url_reaches_the_server(rejecting, tmp_path):
     """Only display and storage are redacted: the request itself still carries base_url's query."""
-    url = f"{rejecting.url}?api-version=2024-06-01"
-    spec = f"openai:m,base_url={url},max_retries=0,timeout=5"
-    res = subprocess.run(
-        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-         "--protocols", "qa_without_article", "--limit", "2", "--output", str(tmp_path / "q"), "--quiet"],
-        capture_output=True, text=True, cwd=tmp_path, timeout=100,
-        env={**os.environ, "OPENAI_API_KEY": GOOD, "PYTHONPATH": str(REPO)})
+    res = _qa_run_against(f"{rejecting.url}?api-version=2024-06-01", tmp_path / "q", 2)
     assert res.returncode == 0, res.stderr[-1500:]
 
 
@@ -387,13 +391,7 @@ def test_run_config_masks_any_query_value(tmp_path):
 def test_any_query_value_reaches_the_server(tmp_path):
     """The rule is for what is shown and stored: the server still gets every query parameter."""
     with start_server(ServerConfig(api_key=GOOD, record=True)) as srv:
-        url = f"{srv.url}?authToken=tok-2b7c9d1e&code=Zq4x&api-version=2024-06-01"
-        spec = f"openai:m,base_url={url},max_retries=0,timeout=5"
-        res = subprocess.run(
-            [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-             "--protocols", "qa_without_article", "--limit", "1", "--output", str(tmp_path / "q"), "--quiet"],
-            capture_output=True, text=True, cwd=tmp_path, timeout=100,
-            env={**os.environ, "OPENAI_API_KEY": GOOD, "PYTHONPATH": str(REPO)})
+        res = _qa_run_against(f"{srv.url}?authToken=tok-2b7c9d1e&code=Zq4x&api-version=2024-06-01", tmp_path / "q", 1)
         assert res.returncode == 0, res.stderr[-1500:]
         log = srv.requests_log()
     assert log and all({"authToken=tok-2b7c9d1e", "code=Zq4x", "api-version=2024-06-01"} <= set(r["query"].split("&"))
