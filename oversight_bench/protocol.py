@@ -73,7 +73,8 @@ class ProtocolOptions(BaseModel):
     judge_temperature: float = _opt(0.0, 1.0, "judge temperature {v} (paper: \"default sampling options\", read as the API default {p})",
                                     judge=True, ge=0.0, le=2.0, description="judge answers, questions and best-of-N picks")
     thinking_max_tokens: int = _opt(1024, NO_PAPER_VALUE, "agent thinking budget {v} tokens, then the turn is "
-                                    "continued from \"Argument:\" (paper: no cap)", ge=16,
+                                    "continued from \"Argument:\" (in the same generation, or by a second call asking "
+                                    "for the argument alone where the backend cannot continue one; paper: no cap)", ge=16,
                                     description="tokens an agent may spend under 'Thinking:' before its turn is "
                                     "continued from 'Argument:' (a forced turn)")
     argument_max_tokens: int = _opt(512, NO_PAPER_VALUE, "agent argument budget {v} tokens, a longer argument is "

@@ -49,7 +49,8 @@ def test_defaults_are_the_papers():
     # a bare run: the declared defaults, the three default tasks and how invalid answers count; nothing else
     assert deviations(RunConfig()) == [
         'judge temperature 0.0 (paper: "default sampling options", read as the API default 1.0)',
-        'agent thinking budget 1024 tokens, then the turn is continued from "Argument:" (paper: no cap)',
+        'agent thinking budget 1024 tokens, then the turn is continued from "Argument:" (in the same generation, or by '
+        'a second call asking for the argument alone where the backend cannot continue one; paper: no cap)',
         "agent argument budget 512 tokens, a longer argument is cut and marked (paper: no cap)",
         "judge question and chain-of-thought budget 256 tokens (paper: no cap)",
         "judge predict-mode verdict budget 24 tokens (paper: no cap)",
