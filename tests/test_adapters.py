@@ -517,13 +517,15 @@ class FakeEngine:
     def __init__(self, **options):
         self.options = options
         self.chat_calls = []
+        self.chat_flags = []
         self.generate_calls = []
 
     def get_tokenizer(self):
         return FakeTokenizer()
 
-    def chat(self, conversations, params, use_tqdm=False):
+    def chat(self, conversations, params, use_tqdm=False, **flags):
         self.chat_calls.append((conversations, params))
+        self.chat_flags.append(flags)
         out = []
         for conv, p in zip(conversations, params):
             outs = [types.SimpleNamespace(text=f"{conv[-1]['content']}-{j} END", token_ids=[1, 2]) for j in range(p.kw["n"])]
@@ -695,3 +697,42 @@ def test_llamacpp_load_notices_stay_off_the_terminal_unless_loading_fails(monkey
     assert "SWA" not in capsys.readouterr().err
     with pytest.raises(BenchError, match=r"could not load /models/broken.gguf: Failed.*\(llama_model_load: tensor 'x'"):
         llamacpp.load("/models/broken.gguf", 512, 1, 64)
+
+
+def test_hf_and_vllm_continue_a_begun_reply():
+    """An agent forced from thinking to its argument: hf writes the begun reply after the chat
+    prompt; vLLM sends it as a final assistant message to continue, in a batch of its own."""
+    from model_adapters.hf import HFModel
+    from model_adapters.vllm_engine import VLLMModel
+
+    be = FakeHFBackend()
+    hf = HFModel(parse_spec("hf:org/model,device=cpu"), backend=be)
+    assert hf.capabilities.continuation
+    out = run(hf.generate([{"role": "user", "content": "q"}], max_tokens=4, prefix="Thinking: t\nArgument:"))
+    assert be.generate_calls[0][0] == ["q|A:Thinking: t\nArgument:"] and out[0].finish_reason == "length"
+
+    eng = FakeEngine()
+    vl = VLLMModel(parse_spec("vllm:org/model"), engine=eng, sampling_params=FakeSamplingParams)
+
+    async def main():
+        return await asyncio.gather(vl.generate([{"role": "user", "content": "a"}], max_tokens=50),
+                                    vl.generate([{"role": "user", "content": "b"}], max_tokens=50, prefix="Argument:"))
+
+    plain, continued = run(main())
+    assert eng.chat_flags == [{}, {"add_generation_prompt": False, "continue_final_message": True}]
+    assert eng.chat_calls[1][0] == [[{"role": "user", "content": "b"}, {"role": "assistant", "content": "Argument:"}]]
+    assert continued[0].finish_reason == "stop" and plain[0].text == "a-0 END"
+
+
+def test_openai_prefill_continues_a_begun_reply():
+    """openai with prefill=true (vLLM, llama.cpp servers): the begun reply is a final assistant
+    message the server is asked to continue; without prefill the backend says it cannot."""
+    from model_adapters.openai_api import OpenAIModel
+
+    m = OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1,api_key=sk-test1234,prefill=true"))
+    req = m.build_request([{"role": "user", "content": "q"}], n=1, max_tokens=8, temperature=1.0, stop=None, seed=1,
+                          prefix="Thinking: t\nArgument:")
+    assert m.capabilities.continuation and req["messages"][-1] == {"role": "assistant", "content": "Thinking: t\nArgument:"}
+    assert req["continue_final_message"] is True and req["add_generation_prompt"] is False
+    plain = OpenAIModel(parse_spec("openai:m,base_url=http://127.0.0.1:9/v1,api_key=sk-test1234"))
+    assert not plain.capabilities.continuation
