@@ -58,6 +58,13 @@ def _argument_start(text: str) -> tuple[int, int] | None:
     return (found[-1].start(), found[-1].end()) if found else None
 
 
+def argues_at_line_start(text: str) -> bool:
+    """Whether the output has begun its argument under an `Argument:` header at a line start (any
+    case, markdown aside): the header an agent is asked to write. An inline capitalised one counts
+    for `split_thinking` only in a whole reply; in a reply cut before its header it may be a mention."""
+    return any(m.group(1).lower() == "argument" for m in _HEADER.finditer(text)) and bool(split_thinking(text)[1])
+
+
 def split_thinking(text: str) -> tuple[str, str]:
     """(private, argument) of an agent output; only the argument may reach anyone else.
 

@@ -11,7 +11,7 @@ import pytest
 from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
-from oversight_bench.processing import NO_ARGUMENT
+from oversight_bench.processing import NO_ARGUMENT, process_turn
 from oversight_bench.protocol import Job, ProtocolOptions
 from oversight_bench.questions import Image, Question
 from oversight_bench.runner import JobContext, Runner
@@ -538,8 +538,10 @@ def test_real_model_outputs_never_show_thinking_to_judge_or_opponent(tmp_path):
 
     def agent(messages, n, seed):
         prompt = text_of(messages[-1]["content"])
-        if messages[-1]["role"] == "assistant":  # continued from "Argument:": the rest of the raw turn begun
-            return [next((c["raw"][len(prompt):] for c in cases if c["raw"].startswith(prompt)), "")] * n
+        if messages[-1]["role"] == "assistant":  # continued from "Argument:": what the raw turn argued after its header
+            thinking = prompt.removesuffix("Argument:").rstrip("\n")
+            rest = next((c["raw"][len(thinking):] for c in cases if thinking and c["raw"].startswith(thinking)), "")
+            return [re.sub(r"^\s*[>#*_ ]*Argument[*_ ]*:[*_ ]*", "", rest) if re.match(r"^\s*[>#*_ ]*Argument", rest) else ""] * n
         return ["Answer: a"] if "most persuasive" in prompt else [next(replay) for _ in range(n)]
 
     name = "test-protocols-replay"
@@ -551,6 +553,5 @@ def test_real_model_outputs_never_show_thinking_to_judge_or_opponent(tmp_path):
         for private in case["private"]:
             assert not any(private in p for p in seen), (case["id"], private)
     assert len(cases) <= 12  # 3 rounds x 2 debaters x 2 samples: every case is drawn and scored
-    # the record keeps the raw turn (continued from "Argument:" where it had none)
-    assert all(any(t.content in (c["raw"], c["raw"] + "Argument:", c["raw"].rstrip() + "\n\nArgument:") for c in cases)
-               for t in turns)
+    # in two calls the judge sees what the raw turn shows when read as one reply
+    assert all(any(t.shown == process_turn(c["raw"], q.article) for c in cases) for t in turns)

@@ -178,3 +178,22 @@ def test_store_refuses_a_job_whose_speakers_its_protocol_lacks(tmp_path):
         st.write_job("k", fields, [dict(turn, speaker="Alice")], {"answer": 1})
     finally:
         st.close()
+
+
+def _mentioner(prompt, n):
+    """Mentions the header inside its thinking before writing it at a line start."""
+    if "Thinking:" in prompt and "Argument:" in prompt:
+        return ['Thinking: I will put the case under "Argument:" below. Secret plan.\nArgument: final public case'] * n
+    return ["Answer: 1"] * n
+
+
+register_script("mentioner", prompt_script(_mentioner))
+
+
+def test_argument_mentioned_inside_the_thinking_does_not_end_it(tmp_path):
+    """Only a header at a line start ends the thinking, as the parser reads it: the judge reads the
+    argument, never the rest of the plan."""
+    out = _run(tmp_path, "scripted:mentioner", protocols="debate")
+    turns = _agent_turns(out)
+    assert turns and all(t["shown"] == "final public case" and not t["extra"]["budget"]["forced"] for t in turns)
+    assert all("Secret plan" not in p for p in _judge_prompts(out))
