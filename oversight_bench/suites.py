@@ -180,8 +180,9 @@ def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
         st.close()
 
 
-def load_turns(run_dir: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """The arguing turns of a run by (job_key, judge): what the quality figures read."""
+def load_turns(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    """The arguing turns of a suite's source by room (job_key): what the quality figures read. A
+    re-judge stores the same turns under the same keys, so the source serves both sides."""
     from oversight_bench.analysis.quality import is_argument
     from oversight_bench.store import Store
 
@@ -190,7 +191,7 @@ def load_turns(run_dir: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
         out: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for t in st.iter_records("turn"):
             if is_argument(t):
-                out.setdefault((t["job_key"], t["judge"]), []).append(t)
+                out.setdefault(t["job_key"], []).append(t)
         return out
     finally:
         st.close()
@@ -328,7 +329,7 @@ def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | No
 def _acc_rows(label: str, ds: list[dict], turns: dict | None = None) -> dict[str, Any]:
     """Accuracy per judgment and per question (over valid answers), the invalid answers, and the
     quality figures of `analysis.quality` (accuracy with invalid answers counted wrong, answer-1 share,
-    the judged transcripts' agent turns from `turns` by (job_key, judge), flags)."""
+    the judged transcripts' agent turns from `turns` by room, flags)."""
     from oversight_bench.analysis.load import normalise_decision
     from oversight_bench.analysis.quality import quality
     from oversight_bench.analysis.stats import accuracy, mean_ci
@@ -336,7 +337,7 @@ def _acc_rows(label: str, ds: list[dict], turns: dict | None = None) -> dict[str
     valid = [float(d["correct"]) for d in ds if d.get("correct") is not None]
     m, lo, hi = mean_ci(valid)
     pq = accuracy(ds)
-    turns_of = (lambda d: turns.get((d["job_key"], d["judge"]))) if turns is not None else None  # noqa: E731
+    turns_of = (lambda d: turns.get(d["job_key"])) if turns is not None else None  # noqa: E731
     return {"judge": label, "per_judgment": {"accuracy": m, "ci_low": lo, "ci_high": hi, "n": len(valid)},
             "per_question": {k: pq[k] for k in ("accuracy", "ci_low", "ci_high", "n")},
             "invalid": sum(1 for d in ds if d.get("answer") is None), "records": len(ds),
@@ -344,9 +345,9 @@ def _acc_rows(label: str, ds: list[dict], turns: dict | None = None) -> dict[str
 
 
 def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None = None,
-            turns: tuple[dict | None, dict | None] = (None, None)) -> dict[str, Any]:
-    """The new judge against the reference judges on the rooms both judged (`turns`: each side's
-    arguing turns by (job_key, judge), for the quality figures)."""
+            turns: dict | None = None) -> dict[str, Any]:
+    """The new judge against the reference judges on the rooms both judged (`turns`: the rooms'
+    arguing turns by job_key, for the quality figures)."""
     from oversight_bench.analysis.stats import N_RESAMPLES, paired_permutation_test, per_question
 
     shared = {d["job_key"] for d in new} & {d["job_key"] for d in reference}
@@ -354,8 +355,8 @@ def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None =
     reference = [d for d in reference if d["job_key"] in shared]
     nres = n_resamples or N_RESAMPLES
     by_room = lambda ds: {d["job_key"]: float(d["correct"]) for d in ds if d.get("correct") is not None}  # noqa: E731
-    return {"rooms": len(shared), "judge": _acc_rows(new[0]["judge"] if new else "?", new, turns[0]),
-            "reference": _acc_rows(reference[0]["judge"] if reference else "?", reference, turns[1]),
+    return {"rooms": len(shared), "judge": _acc_rows(new[0]["judge"] if new else "?", new, turns),
+            "reference": _acc_rows(reference[0]["judge"] if reference else "?", reference, turns),
             "test_per_question": paired_permutation_test(per_question(new), per_question(reference), n_resamples=nres),
             "test_per_judgment": paired_permutation_test(by_room(new), by_room(reference), n_resamples=nres)}
 
@@ -389,7 +390,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                       option_overrides=option_overrides, only=set(fit), cache_from=cache_from)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
     ref_all = [d for d in src if d["job_key"] in set(fit)]
-    turns = (load_turns(Path(output)), load_turns(source))
+    turns = load_turns(source)
     result: dict[str, Any] = {"suite": describe(suite), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
@@ -407,7 +408,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         sds = [d for d in src if d["protocol"] == p]
         if sds:
             result["static"].append({"protocol": p, "reason": getattr(suite, "static_reason", ""),
-                                     **_acc_rows(sds[0]["judge"], sds, turns[1])})
+                                     **_acc_rows(sds[0]["judge"], sds, turns)})
     Path(output, RESULT_FILE).write_text(json.dumps(result, indent=1, ensure_ascii=False, default=str))
     return outcome, result
 

@@ -216,7 +216,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
 
     monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
     ds = [d for d in load_decisions(new_run) if d["protocol"] == "debate"]
-    row = compare(ds, ds, n_resamples=100, turns=(load_turns(new_run), load_turns(new_run)))
+    row = compare(ds, ds, n_resamples=100, turns=load_turns(new_run))
     _check_debate(row["judge"]["quality"])
     assert row["judge"]["invalid"] == 1 and row["judge"]["quality"]["flagged"] == DEBATE_FLAGS
     row["subset"] = "all"
