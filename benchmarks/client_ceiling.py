@@ -108,7 +108,7 @@ def _child(variant: str, loop: str, url: str, C: int, n: int) -> None:
     if loop == "uvloop":
         import uvloop
 
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as r:
+        with asyncio.Scheduler(loop_factory=uvloop.new_event_loop) as r:
             r.run(_drive(variant, url, C, n))
     else:
         asyncio.run(_drive(variant, url, C, n))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 def bench(mode: str, n: int) -> dict:
-    from oversight_bench.store import Store, request_key
+    from oversight_bench.rundir.store import Store, request_key
 
     d = Path(tempfile.mkdtemp(prefix=f"obench-store-{mode}-"))
     st = Store.open(d, write=True)

@@ -33,8 +33,8 @@ from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
-from oversight_bench.runner import JobContext, Runner
-from oversight_bench.store import Store
+from oversight_bench.scheduler import JobContext, Scheduler
+from oversight_bench.rundir.store import Store
 
 STUDY_DB = "human_study.sqlite"
 LIVE_PROTOCOLS = ("consultancy", "debate")
@@ -82,7 +82,7 @@ class HumanModel(Model):
         return probs
 
 
-class HumanRunner(Runner):
+class HumanScheduler(Scheduler):
     """The runner for one human judge: the protocol's calls and record writing, no job pool."""
 
     def save(self, protocol: Protocol, job: Job, turns: list[Turn], decision, human: dict[str, Any]) -> None:
@@ -182,7 +182,7 @@ class Study:
             self.store.close()
             raise
         self._reconcile()
-        self._runners: dict[str, HumanRunner] = {}
+        self._runners: dict[str, HumanScheduler] = {}
 
     # -- items -------------------------------------------------------------------------------------
     def _static_items(self, transcripts, questions) -> list[Item]:
@@ -286,9 +286,9 @@ class Study:
         return item, job
 
     # -- judging ---------------------------------------------------------------------------------------
-    def runner(self, judge: str) -> HumanRunner:
+    def runner(self, judge: str) -> HumanScheduler:
         if judge not in self._runners:
-            self._runners[judge] = HumanRunner(
+            self._runners[judge] = HumanScheduler(
                 self.store, judge=HumanModel(judge), agent=self.agent, judge_name=f"human:{judge}",
                 agent_name=self.agent_name, options=self.options, seed=self.seed, protocols=self.protocols)
         return self._runners[judge]

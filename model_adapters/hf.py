@@ -20,7 +20,7 @@ from typing import Any
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, finish_of, truncate_at_stop
-from model_adapters._common import plain_prompt, text_messages
+from model_adapters.messages import plain_prompt, text_messages
 
 OPTIONS = {"device", "dtype", "batch_size", "concurrency", "trust_remote_code"}
 INSTALL_HINT = "pip install torch==2.13.0 'oversight-bench[hf]'"

@@ -28,7 +28,7 @@ from typing import Any
 from oversight_bench.errors import BenchError
 from oversight_bench.models import LOCAL_MODEL_NAMES, Capabilities, Completion, Model, Spec
 from model_adapters._batching import choice_token_ids, softmax_over
-from model_adapters._common import plain_prompt, text_messages
+from model_adapters.messages import plain_prompt, text_messages
 
 OPTIONS = {"n_ctx", "n_threads", "n_batch", "debias", "concurrency", "verbose"}
 

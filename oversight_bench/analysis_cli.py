@@ -151,7 +151,7 @@ def elo(dirs, debaters, judge, tasks, pairings, limit, selfplay, from_dirs, scal
         if not (debaters and judge and tasks):
             raise BenchError("elo: new cross-play needs --debaters SPEC,SPEC,... --judge SPEC --tasks ...; or give stored run directories")
         try:
-            from oversight_bench.evaluate import run_crossplay  # the runner's side, wired by the core
+            from oversight_bench.commands import run_crossplay  # the runner's side, wired by the core
         except ImportError:
             raise BenchError("elo: running new cross-play debates is not available in this build; "
                              "expected stored cross-play run directories as arguments") from None

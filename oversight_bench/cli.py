@@ -106,7 +106,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
         extra_options, cache_from, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory."""
     from oversight_bench.config import expand_variants, load_run_config
-    from oversight_bench.evaluate import run_eval
+    from oversight_bench.commands import run_eval
 
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
     opts.update(_parse_kv(extra_options))
@@ -133,7 +133,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
 @click.option("--quiet", is_flag=True)
 def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_options, cache_from, quiet):
     """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only."""
-    from oversight_bench.evaluate import rejudge
+    from oversight_bench.commands import rejudge
 
     if bool(source) == bool(suite):
         raise BenchError("judge: give exactly one of --from RUN_DIR or --suite NAME")
@@ -160,7 +160,7 @@ def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_opti
 
 
 def _finish(outcome) -> None:
-    from oversight_bench.summary import print_summary
+    from oversight_bench.end_of_run import print_summary
 
     print_summary(outcome)
     if outcome.stats.jobs_failed:
@@ -197,7 +197,7 @@ def list_cmd(what):
 @click.argument("directory")
 def export(directory):
     """Write a run's records to stdout as JSONL (kind: call, turn or decision)."""
-    from oversight_bench.evaluate import export_jsonl
+    from oversight_bench.commands import export_jsonl
 
     export_jsonl(directory, lambda line: sys.stdout.write(line + "\n"))
 
@@ -206,7 +206,7 @@ def _add_analysis_commands() -> None:
     """The core's analysis commands live in their own module; plugins add theirs by `register_commands`."""
     from oversight_bench.analysis_cli import elo, import_cmd, leaderboard, report
 
-    from oversight_bench.salvage import salvage_cmd
+    from oversight_bench.rundir.salvage import salvage_cmd
 
     for command in (report, leaderboard, import_cmd, elo, salvage_cmd):
         cli.add_command(command)

@@ -24,13 +24,14 @@ from typing import Any, Callable, Iterable, Iterator
 from oversight_bench.errors import BenchError
 from oversight_bench.config import check_resumable
 from oversight_bench.deviations import deviations
+from oversight_bench.end_of_run import summarize
 from oversight_bench.models import Model, build_model, check_spec, parse_spec, redact_spec, split_debias
 from oversight_bench.protocol import Protocol, ProtocolOptions
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
 from oversight_bench.registry import get_registry
-from oversight_bench.runner import Runner, Stats
-from oversight_bench.store import CONFIG_NAME, DB_NAME, LOCK_NAME, SharedCalls, Store
+from oversight_bench.scheduler import Scheduler, Stats
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, SharedCalls, Store
 
 #: the stored settings a resumed run must share with the run it continues
 IDENTITY_KEYS = ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source")
@@ -152,7 +153,7 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
             store.record_skipped(task, reasons)
         store.put_questions(prepared.held)
 
-        runner = Runner(store, judge=cast.judge, agent=cast.agent, judge_name=judge_name, agent_name=plan.agent_name,
+        runner = Scheduler(store, judge=cast.judge, agent=cast.agent, judge_name=judge_name, agent_name=plan.agent_name,
                         options=plan.options, seed=plan.seed, judge_debias=debias, concurrency=plan.concurrency,
                         few_shot_pool=prepared.few_shot_pool, protocols=all_protocols(), debaters=cast.debaters,
                         shared=shared)
@@ -379,41 +380,6 @@ def all_protocols() -> dict[str, Protocol]:
     return {n: reg.get("protocols", n) for n in reg.names("protocols")}
 
 
-def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
-    """Accuracy per judge x protocol x task (the short end-of-run table), computed as `report`
-    computes it (`stats.per_question` then `stats.mean_ci`): the mean over questions of each
-    question's accuracy over its valid answers; beside it the accuracy with invalid answers counted
-    as wrong and the transcript quality (`analysis.quality`: forced, cut, argument-less agent
-    turns, answer-1 share, flags). Streams the records, keeping one running sum per question, so
-    the table does not grow the run's memory with its size."""
-    from oversight_bench.analysis.load import normalise_decision
-    from oversight_bench.analysis.quality import Quality
-
-    groups: dict[tuple, dict[str, Any]] = {}
-
-    def group(r: dict[str, Any]) -> dict[str, Any]:
-        return groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "q": Quality()})
-
-    for r in store.iter_records():  # one pass over turns and decisions
-        if judge and r["judge"] != judge:
-            continue
-        g = group(r)
-        if r["kind"] == "turn":
-            g["q"].add_turn(r)
-            continue
-        g["n"] += 1
-        d = normalise_decision(r)
-        g["invalid"] += d.get("answer") is None
-        g["q"].add_decision(d)
-    rows = []
-    for (j, p, t), g in sorted(groups.items()):
-        fig = g["q"].figures()
-        rows.append({"judge": j, "protocol": p, "task": t, "n": g["n"], "valid": g["n"] - g["invalid"],
-                     "invalid": g["invalid"], "accuracy": fig["accuracy_valid"],
-                     "accuracy_invalid_wrong": fig["accuracy_invalid_wrong"], "quality": fig, "flagged": fig["flagged"]})
-    return rows
-
-
 # -- the runner ----------------------------------------------------------------------------------
 
 
@@ -428,7 +394,7 @@ def _workers(models: list[Model | None], concurrency: int | None, n_jobs: int) -
     return max(1, workers)
 
 
-def _run(runner: Runner, work: Iterable, total: int | None, progress: bool, desc: str, concurrency: int | None) -> Stats:
+def _run(runner: Scheduler, work: Iterable, total: int | None, progress: bool, desc: str, concurrency: int | None) -> Stats:
     """Run the jobs (total None: a stream of unknown length), with a progress bar or without."""
     workers = _workers([*runner.models.values(), *(d[0] for d in runner.debaters.values())], concurrency,
                        total if total is not None else 1 << 30)
@@ -461,7 +427,7 @@ def _run(runner: Runner, work: Iterable, total: int | None, progress: bool, desc
         bar.close()
 
 
-async def _drive(runner: Runner, work, total, workers, on_progress) -> Stats:
+async def _drive(runner: Scheduler, work, total, workers, on_progress) -> Stats:
     try:
         return await runner.run(work, total=total, workers=workers, on_progress=on_progress)
     finally:

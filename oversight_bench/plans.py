@@ -17,9 +17,9 @@ from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, task_ve
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
-from oversight_bench.runner import derive_seed
+from oversight_bench.scheduler import derive_seed
 from oversight_bench.sources import file_fingerprints, track_reads
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 
 # -- run ---------------------------------------------------------------------------------------------

@@ -148,7 +148,7 @@ def _run_options(run_dir: Path | None, overrides: dict | None = None):
     """The options a re-judging of the stored run at `run_dir` uses (`plans.judge_options`); the
     paper's defaults where the run records none (for consultancy the stricter reading: three rounds)."""
     from oversight_bench.plans import judge_options
-    from oversight_bench.store import CONFIG_NAME
+    from oversight_bench.rundir.store import CONFIG_NAME
 
     cfg = {}
     path = Path(run_dir) / CONFIG_NAME if run_dir is not None else None
@@ -171,7 +171,7 @@ def _rejudgeable(protocol: str, options) -> bool:
 
 
 def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     st = Store.open(run_dir)
     try:
@@ -184,7 +184,7 @@ def load_turns(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
     """The arguing turns of a suite's source by room (job_key): what the quality figures read. A
     re-judge stores the same turns under the same keys, so the source serves both sides."""
     from oversight_bench.analysis.quality import is_argument
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     st = Store.open(run_dir)
     try:
@@ -365,7 +365,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                    progress: bool = True, concurrency: int | None = None, option_overrides: dict | None = None,
                    log: Callable[[str], None] = print, cache_from: tuple[str, ...] = ()):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
-    from oversight_bench.evaluate import rejudge
+    from oversight_bench.commands import rejudge
     from oversight_bench.models import redact_spec
 
     if limit is not None and limit < 1:

@@ -9,11 +9,27 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
+from typing import Protocol as _Protocol
 
 from oversight_bench.errors import BenchError
-from oversight_bench.task import GROUPS, TASK_TYPES, Task
+from oversight_bench.questions import LoadResult
 from oversight_bench.sources import LoadContext, Records
 from oversight_bench.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
+
+TASK_TYPES = ("extractive", "closed", "multimodal")
+GROUPS = {"extractive", "closed", "multimodal", "all"}
+
+
+class Task(_Protocol):
+    name: str
+    task_type: str
+    sample_size: int
+
+    def load(self, data_dir: Path | None, limit: int | None, seed: int) -> LoadResult:
+        """A seeded, stable sample of `limit` (default `sample_size`) binary questions: a list,
+        or an iterator that a run streams (see `LoadResult`)."""
+        ...
+
 
 DATA_ENV = "OVERSIGHT_BENCH_DATA"
 DEFAULT_DATA = Path("..") / "shared" / "datasets"

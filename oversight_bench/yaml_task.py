@@ -314,7 +314,7 @@ class Pool:
 
 
 class YamlTask:
-    """A Task (see oversight_bench.task) built from a TaskConfig."""
+    """A Task (see oversight_bench.tasks) built from a TaskConfig."""
 
     def __init__(self, config: TaskConfig, path: Path | None = None):
         self.config = config

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Completion, Message
-from oversight_bench.processing import (argues_at_line_start, parse_answer, parse_letter, process_turn, split_thinking,
+from oversight_bench.model_text import (argues_at_line_start, parse_answer, parse_letter, process_turn, split_thinking,
                                         turn_notes)
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
 from oversight_bench.questions import Question, correct_index, other_order

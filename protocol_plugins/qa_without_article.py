@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
-from oversight_bench.processing import parse_answer
+from oversight_bench.model_text import parse_answer
 from protocol_plugins.common import judge_decide, judge_examples, qa_messages
 
 

@@ -32,7 +32,7 @@ def cli_subprocess(*args: str, env: dict | None = None, timeout: float = 120) ->
 
 def records(directory: Path, kinds=("turn", "decision")) -> list[dict]:
     """Records as comparable dicts (no ids or timestamps)."""
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     store = Store.open(directory)
     try:

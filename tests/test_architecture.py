@@ -154,8 +154,8 @@ def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
     from oversight_bench.models import parse_spec
     from oversight_bench.protocol import Decision, Job, Protocol, ProtocolOptions
     from oversight_bench.questions import Question
-    from oversight_bench.runner import JobContext, Runner
-    from oversight_bench.store import Store
+    from oversight_bench.scheduler import JobContext, Scheduler
+    from oversight_bench.rundir.store import Store
 
     assert "Alice" not in (REPO / "oversight_bench" / "runner.py").read_text()
 
@@ -172,7 +172,7 @@ def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
     models = {n: ScriptedModel(parse_spec("scripted:default")) for n in ("judge", "x", "y")}
     store = Store.open(tmp_path / "run", write=True)
     try:
-        runner = Runner(store, judge=models["judge"], agent=None, judge_name="j", agent_name="crossplay",
+        runner = Scheduler(store, judge=models["judge"], agent=None, judge_name="j", agent_name="crossplay",
                         options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": ProCon()},
                         debaters={"x": (models["x"], 1), "y": (models["y"], 3)})
         q = Question(id="1", task="t", task_type="closed", question="?", correct="a", incorrect="b")
@@ -189,7 +189,7 @@ def test_message_flattening_is_written_once():
     for name in ("llamacpp", "hf", "vllm_engine", "lm_eval_adapter"):
         src = (REPO / "model_adapters" / f"{name}.py").read_text()
         assert "text_of(" not in src and '"\\n\\n".join(' not in src, name
-        assert "from model_adapters._common import" in src, name
+        assert "from model_adapters.messages import" in src, name
 
 
 def test_load_plugins_names_are_normalised_and_builtins_stay():

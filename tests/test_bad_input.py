@@ -476,7 +476,7 @@ def test_malformed_answers_fail_only_their_jobs(tmp_path, monkeypatch):
     import json
     from collections import Counter
 
-    import oversight_bench.runner as runner_mod
+    import oversight_bench.scheduler as runner_mod
     from helpers import cli
     from model_adapters.scripted import SCRIPTS, default_script, register_script
 

@@ -113,7 +113,7 @@ def test_run_cache_rerun_makes_zero_calls(tmp_path):
     assert records(out) == first
     # a fresh directory still replays nothing from the old one, but the same requests within
     # one run are cached: deleting the decisions only makes every call a cache hit
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
     st = Store.open(out, write=True)
     st.conn.execute("DELETE FROM records")
     st.close()
@@ -167,7 +167,7 @@ def test_resume_with_other_settings_refused(tmp_path):
 
 
 def test_output_dir_locked(tmp_path):
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     a = Store.open(tmp_path / "d", write=True)
     try:
@@ -179,7 +179,7 @@ def test_output_dir_locked(tmp_path):
 
 
 def test_store_job_is_atomic_and_unique(tmp_path):
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     st = Store.open(tmp_path, write=True)
     fields = dict(judge="j", agent="a", protocol="debate", task="t", question_id="q1", assignment=None,
@@ -194,7 +194,7 @@ def test_store_job_is_atomic_and_unique(tmp_path):
 def test_canonical_json_is_the_stdlib_form():
     """Cache keys hash the canonical JSON: orjson must write exactly what json.dumps(sort_keys=True,
     ensure_ascii=False, compact) wrote, or every stored call would miss."""
-    from oversight_bench.store import canonical_json, request_key
+    from oversight_bench.rundir.store import canonical_json, request_key
 
     request = {"kind": "generate", "model": "openai:m", "temperature": 0.7, "n": 2, "seed": 2**31 - 1, "stop": None,
                "top": 1.0, "tiny": 1e-7, "flag": True,

@@ -11,7 +11,7 @@ import pytest
 from oversight_bench.analysis.importers import detokenize, import_llm_debate, import_nyu_debate, verify_quotes
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import Turn
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 DATA = Path(os.environ.get("OVERSIGHT_BENCH_DATA") or Path(__file__).resolve().parents[2] / "shared" / "datasets")
 NYU = DATA / "quality" / "michael2023_debates"

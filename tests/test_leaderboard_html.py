@@ -14,9 +14,9 @@ from urllib.parse import quote
 import pytest
 
 from oversight_bench.analysis.leaderboard import build_leaderboard, render_passages
-from oversight_bench.analysis.synthetic import make_crossplay, make_run
+from oversight_bench.fake_runs import make_crossplay, make_run
 from oversight_bench.questions import Question
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
@@ -70,7 +70,7 @@ def _evil_run(directory):
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    from oversight_bench.evaluate import rejudge
+    from oversight_bench.commands import rejudge
 
     base = tmp_path_factory.mktemp("lb")
     big = make_run(base / "big", n_questions=40, judge="sim:judge-a")  # 80 extractive questions: cells n >= 64

@@ -130,7 +130,7 @@ def test_debate_and_qa_run_end_to_end(server, tmp_path):
     """`oversight-bench run` with openai: judge and agent on real data (BoolQ, extractive: passages
     verified) and the generated PrOntoQA, then a re-run that makes no model call."""
     from helpers import DATA, cli, records
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     judge = f"openai:smollm2,base_url={server},logprobs=true,concurrency=2,max_retries=1"
     agent = f"openai:smollm2,base_url={server},concurrency=2,max_retries=1,api_key=sk-test-not-a-secret"

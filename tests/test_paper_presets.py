@@ -103,7 +103,7 @@ def test_run_writes_deviations_and_plain_judge_name(tmp_path):
 
 
 def test_truncate_words_decides_whether_the_argument_is_cut(tmp_path):
-    from oversight_bench.processing import process_turn
+    from oversight_bench.model_text import process_turn
 
     long = "Thinking: plan.\nArgument: " + " ".join(f"w{i}" for i in range(30))
     assert len(process_turn(long, None, 10).split()) == 10  # a limit given: cut (truncate_words=true)
@@ -167,7 +167,7 @@ def test_elo_preset_plays_all_nine_tasks_mmmu_included(tmp_path):
     """Fig. 4's preset as written (its nine tasks) on image-reading scripted debaters and judge, two
     cross-play games per task (--limit 2): each debater's own model is checked for images, so MMMU
     is played, not refused or failed."""
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     res = cli("elo", "--config", str(PRESETS / "fig4_elo.yaml"), "--judge", MODEL,
               "--debaters", f"{MODEL},{MODEL},delay=0", "--limit", "2", "--bootstrap", "10", "--output", str(tmp_path / "elo"))
@@ -217,7 +217,7 @@ def test_ambiguous_readings_are_options():
 
 def test_best_of_n_applies_to_debaters_only_by_default(tmp_path):
     """§4.1: debaters best-of-4 (the debater model picks the most persuasive); consultants sample once."""
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     out = tmp_path / "run"
     res = cli("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "mmlu",

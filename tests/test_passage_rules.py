@@ -1,6 +1,6 @@
 """Two passage-verification rules, on purpose, and where they agree.
 
-Live runs (`oversight_bench.processing.verify_passages`) check an agent's `<passage>` against the
+Live runs (`oversight_bench.model_text.verify_passages`) check an agent's `<passage>` against the
 very article text the agent was shown: an exact substring (after NFC), so a paraphrase or a
 re-typeset quote is unverified. Imported transcripts (`analysis.importers.verify_quotes`) were
 written by other systems against their own copy of the story: the text we hold has hard line
@@ -17,7 +17,7 @@ import re
 import pytest
 
 from oversight_bench.analysis.importers import verify_quotes
-from oversight_bench.processing import verify_passages
+from oversight_bench.model_text import verify_passages
 
 ARTICLE = "The ship left port at dawn.\nIts captain, “Mara”, said nothing for an hour."
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from oversight_bench.processing import limit_words, process_turn, strip_passage_tags, verify_passages
+from oversight_bench.model_text import limit_words, process_turn, strip_passage_tags, verify_passages
 
 ARTICLE = "The crew saw the blue sands of Mars. Nobody spoke for an hour."
 

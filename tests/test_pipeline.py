@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import inspect
 
-from oversight_bench import evaluate
+from oversight_bench import commands
 from oversight_bench.analysis.load import load_run
 from oversight_bench.analysis.report import group_rows
-from oversight_bench.pipeline import Plan, summarize
+from oversight_bench.end_of_run import summarize
+from oversight_bench.pipeline import Plan
 from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan, crossplay_jobs
 from oversight_bench.questions import Question
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 from helpers import FAKE, cli
 
@@ -81,7 +82,7 @@ def test_end_of_run_quality_equals_report(tmp_path):
 
 
 def test_commands_are_short_functions_over_one_pipeline():
-    for command in (evaluate.run_eval, evaluate.rejudge, evaluate.run_crossplay):
+    for command in (commands.run_eval, commands.rejudge, commands.run_crossplay):
         src = inspect.getsource(command)
         assert "execute(" in src and len(src.splitlines()) <= 12, command.__name__
         assert "_protocols" not in src

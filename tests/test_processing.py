@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from oversight_bench.processing import (NO_ARGUMENT, limit_words, parse_answer, parse_choice, parse_letter,
+from oversight_bench.model_text import (NO_ARGUMENT, limit_words, parse_answer, parse_choice, parse_letter,
                                         process_turn, split_thinking, turn_notes, verify_passages)
 
 ARTICLE = "The quick brown fox jumps over the lazy dog.\nCaf\u00e9 au lait costs  two coins."

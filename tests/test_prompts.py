@@ -22,8 +22,8 @@ from model_adapters.scripted import ScriptedModel, prompt_script, register_scrip
 from oversight_bench.models import parse_spec, text_of
 from oversight_bench.protocol import Job, ProtocolOptions
 from oversight_bench.questions import Image, Question
-from oversight_bench.runner import JobContext, Runner
-from oversight_bench.store import Store
+from oversight_bench.scheduler import JobContext, Scheduler
+from oversight_bench.rundir.store import Store
 from protocol_plugins import prompts, register_protocols
 
 PROTOCOLS: dict = {}
@@ -274,7 +274,7 @@ def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[s
     """(kind, round, mode, prompt text) of every generate call of one run (rounds 3, best-of-2). The
     open roles' own direct-QA answer is always asked in predict mode."""
     store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
-    runner = Runner(store, judge=_model(_judge), agent=_model(_agent), judge_name="judge", agent_name="agent",
+    runner = Scheduler(store, judge=_model(_judge), agent=_model(_agent), judge_name="judge", agent_name="agent",
                     options=ProtocolOptions(rounds=3, best_of_n=2, judge_mode=mode), seed=1, protocols=PROTOCOLS)
     q = QUESTIONS[task]
     assignment = "correct" if protocol == "consultancy" else None

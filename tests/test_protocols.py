@@ -11,11 +11,11 @@ import pytest
 from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
-from oversight_bench.processing import NO_ARGUMENT, process_turn
+from oversight_bench.model_text import NO_ARGUMENT, process_turn
 from oversight_bench.protocol import Job, ProtocolOptions
 from oversight_bench.questions import Image, Question
-from oversight_bench.runner import JobContext, Runner
-from oversight_bench.store import Store
+from oversight_bench.scheduler import JobContext, Scheduler
+from oversight_bench.rundir.store import Store
 from protocol_plugins import register_protocols
 
 PROTOCOLS: dict = {}
@@ -82,7 +82,7 @@ class Bench:
         self.agent = agent or scripted(agent_fn())
         self.judge = judge or scripted(judge_fn(), judge_options)
         self.store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
-        self.runner = Runner(self.store, judge=self.judge, agent=self.agent, judge_name="judge", agent_name="agent",
+        self.runner = Scheduler(self.store, judge=self.judge, agent=self.agent, judge_name="judge", agent_name="agent",
                              options=ProtocolOptions(**options), seed=7, judge_debias=debias, few_shot_pool=pool,
                              protocols=PROTOCOLS)  # sub_run (open roles) needs them
 

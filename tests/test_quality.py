@@ -10,9 +10,9 @@ import json
 import pytest
 
 from oversight_bench.analysis.quality import Quality, budget_marks, flags, quality
-from oversight_bench.processing import NO_ARGUMENT
+from oversight_bench.model_text import NO_ARGUMENT
 from oversight_bench.questions import Question
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 from helpers import FAKE, cli
 
@@ -140,7 +140,7 @@ def test_quality_of_decisions_and_turns():
 # -- the end-of-run summary ------------------------------------------------------------------------------
 
 def _summary(directory):
-    from oversight_bench.pipeline import summarize
+    from oversight_bench.end_of_run import summarize
 
     st = Store.open(directory)
     try:
@@ -166,9 +166,9 @@ def test_summary_rows(new_run, old_run):
 
 def test_summary_table_prints_quality(new_run, old_run, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")  # rich reads the width; no column is shortened
-    from oversight_bench.runner import Stats
+    from oversight_bench.scheduler import Stats
     from oversight_bench.pipeline import Outcome
-    from oversight_bench.summary import print_summary
+    from oversight_bench.end_of_run import print_summary
 
     for run, forced in ((new_run, "12.5"), (old_run, "–")):
         print_summary(Outcome(Stats(), list(_summary(run).values()), [], str(run)))

@@ -28,7 +28,7 @@ def test_judge_from_makes_only_judge_calls(tmp_path):
     assert res.exit_code == 0, res.output
     assert set(_roles(dst)) == {"judge"}
     assert "consultancy is not re-judgeable" in res.output
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
     a, b = Store.open(src), Store.open(dst)
     try:
         src_debates = [r for r in a.iter_records("decision") if r["protocol"] == "debate"]
@@ -50,7 +50,7 @@ def test_one_round_consultancy_is_rejudged(tmp_path):
     assert res.exit_code == 0, res.output
     assert "not re-judgeable" not in res.output
     assert set(_roles(dst)) == {"judge"}
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
     a, b = Store.open(src), Store.open(dst)
     try:
         key = lambda r: (r["job_key"], r["assignment"], r["answer_order"])  # noqa: E731
@@ -68,7 +68,7 @@ def test_rejudge_imported_rooms_keeps_every_room(tmp_path):
     assert res.exit_code == 0, res.output
     res = cli("judge", "--from", str(imp), "--judge", FAKE, "--output", str(dst), "--quiet")
     assert res.exit_code == 0, res.output
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
     a, b = Store.open(imp), Store.open(dst)
     try:
         debates = [r for r in a.iter_records("decision") if r["protocol"] == "debate"]
@@ -85,7 +85,7 @@ def test_crossplay_elo(tmp_path):
               "--tasks", "prontoqa,truthfulqa", "--pairings", "24", "--output", str(out), "--bootstrap", "20")
     assert res.exit_code == 0, res.output
     assert (out / "elo.json").exists()
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
     st = Store.open(out / "crossplay")
     try:
         decisions = list(st.iter_records("decision"))

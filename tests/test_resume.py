@@ -105,7 +105,7 @@ def test_second_writer_refused_while_first_runs(tmp_path):
     slow = [a if not a.startswith("scripted:") else "scripted:default,delay=0.2" for a in _cmd(out)]
     first = subprocess.Popen(slow, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        from oversight_bench.store import LOCK_NAME
+        from oversight_bench.rundir.store import LOCK_NAME
         for _ in range(100):
             if (out / "config.json").exists():
                 break

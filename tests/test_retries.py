@@ -242,7 +242,7 @@ def test_cache_key_of_an_unchanged_request_is_what_it_was():
     """The key below was computed by the hand-written client this backend replaced (same
     fingerprint: model and base URL without credentials, query or trailing slash): a run stored
     before re-runs without a call."""
-    from oversight_bench.store import canonical_json, request_key
+    from oversight_bench.rundir.store import canonical_json, request_key
 
     m = _model("openai:gpt-4o-mini,base_url=http://127.0.0.1:8000/v1/,api_key=sk-abc,concurrency=64,logprobs=true")
     req = {"kind": "generate", **m.request_fingerprint(), "messages": [{"role": "user", "content": "Is 2 + 2 = 4?"}],

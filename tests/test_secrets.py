@@ -279,7 +279,7 @@ def _check_query_value(name: str, value: str, tmp_path: Path, assume) -> None:
 
     from oversight_bench.models import build_model, parse_spec, redact_spec
     from oversight_bench.redact import forget_secrets, redact_text
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     forget_secrets()
     expected = f"openai:gpt-x,base_url=http://127.0.0.1:9/v1?{name}=***"

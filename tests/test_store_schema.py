@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from oversight_bench.errors import BenchError
-from oversight_bench.store import SCHEMA_VERSION, Store
+from oversight_bench.rundir.store import SCHEMA_VERSION, Store
 
 
 def _version(directory) -> int:

@@ -106,7 +106,7 @@ def test_plugin_suite_listed_and_judged(registry, tmp_path):
 
 
 def _keys(directory: Path) -> set[str]:
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     st = Store.open(directory)
     try:
@@ -155,7 +155,7 @@ def test_bad_suite_input(registry, tmp_path):
 
 
 def test_run_directory_as_suite(registry, tmp_path):
-    from oversight_bench.analysis.synthetic import make_run
+    from oversight_bench.fake_runs import make_run
 
     run = make_run(tmp_path / "stored", n_questions=2, judge="sim:judge-a")
     out = tmp_path / "judged"

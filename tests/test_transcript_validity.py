@@ -14,8 +14,8 @@ import pytest
 from helpers import DATA, cli
 from model_adapters.scripted import prompt_script, register_script
 from oversight_bench.errors import BenchError
-from oversight_bench.processing import NO_ARGUMENT
-from oversight_bench.store import Store
+from oversight_bench.model_text import NO_ARGUMENT
+from oversight_bench.rundir.store import Store
 
 NYU = DATA / "quality" / "michael2023_debates"
 LONG_THOUGHT = " ".join(["hmm"] * 3000)

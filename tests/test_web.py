@@ -87,7 +87,7 @@ def app_for(study, **kw):
 
 
 def decisions(out):
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     st = Store.open(out)
     try:

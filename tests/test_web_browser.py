@@ -127,7 +127,7 @@ def test_browser_session(tmp_path):
         proc.terminate()
         proc.wait(timeout=30)
 
-    from oversight_bench.store import Store
+    from oversight_bench.rundir.store import Store
 
     st = Store.open(out)
     try:

@@ -29,7 +29,7 @@ from typing import Any
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 NYU_JUDGE = "human:nyu-2023"
 _NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}

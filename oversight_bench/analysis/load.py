@@ -12,7 +12,7 @@ from typing import Any
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import judge_label, judge_of_record
-from oversight_bench.store import CONFIG_NAME, Store
+from oversight_bench.rundir.store import CONFIG_NAME, Store
 
 OPEN_FIELDS = ("agent_choice", "protagonist_correct", "win")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from oversight_bench.analysis import stats
-from oversight_bench.processing import NO_ARGUMENT
+from oversight_bench.model_text import NO_ARGUMENT
 
 ARGUING_ROLES = ("consultant", "debater")
 #: the quality bar: a cell is flagged above these

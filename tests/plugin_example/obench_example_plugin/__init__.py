@@ -9,7 +9,7 @@ from collections import Counter
 from oversight_bench import hookimpl
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model, text_of
-from oversight_bench.processing import parse_answer
+from oversight_bench.model_text import parse_answer
 from oversight_bench.protocol import Decision, Protocol
 from oversight_bench.questions import LoadResult, Question
 
@@ -114,7 +114,7 @@ def register_tasks(register):
 
 def _tiny_suite_run(out):
     """Three synthetic questions per task, judged by a simulated human: a suite the size of a test."""
-    from oversight_bench.analysis.synthetic import make_run
+    from oversight_bench.fake_runs import make_run
 
     make_run(out, n_questions=3, judge="human:example")
 

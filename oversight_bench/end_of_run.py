@@ -1,6 +1,8 @@
-"""The short table printed at the end of a run."""
+"""The end of a run: its accuracy and transcript-quality rows (`summarize`) and the short table printed from them."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -60,3 +62,38 @@ def print_summary(outcome) -> None:
         console.print(f"failed {count} job(s): {redact_text(reason)}", markup=False, soft_wrap=True)
     console.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "
                   f"model calls: {s.calls}, cache hits: {s.cache_hits}, invalid answers: {s.invalid}")
+
+
+def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
+    """Accuracy per judge x protocol x task (the short end-of-run table), computed as `report`
+    computes it (`stats.per_question` then `stats.mean_ci`): the mean over questions of each
+    question's accuracy over its valid answers; beside it the accuracy with invalid answers counted
+    as wrong and the transcript quality (`analysis.quality`: forced, cut, argument-less agent
+    turns, answer-1 share, flags). Streams the records, keeping one running sum per question, so
+    the table does not grow the run's memory with its size."""
+    from oversight_bench.analysis.load import normalise_decision
+    from oversight_bench.analysis.quality import Quality
+
+    groups: dict[tuple, dict[str, Any]] = {}
+
+    def group(r: dict[str, Any]) -> dict[str, Any]:
+        return groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "q": Quality()})
+
+    for r in store.iter_records():  # one pass over turns and decisions
+        if judge and r["judge"] != judge:
+            continue
+        g = group(r)
+        if r["kind"] == "turn":
+            g["q"].add_turn(r)
+            continue
+        g["n"] += 1
+        d = normalise_decision(r)
+        g["invalid"] += d.get("answer") is None
+        g["q"].add_decision(d)
+    rows = []
+    for (j, p, t), g in sorted(groups.items()):
+        fig = g["q"].figures()
+        rows.append({"judge": j, "protocol": p, "task": t, "n": g["n"], "valid": g["n"] - g["invalid"],
+                     "invalid": g["invalid"], "accuracy": fig["accuracy_valid"],
+                     "accuracy_invalid_wrong": fig["accuracy_invalid_wrong"], "quality": fig, "flagged": fig["flagged"]})
+    return rows

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import click
 
 from oversight_bench.errors import BenchError
-from oversight_bench.store import CONFIG_NAME, DB_NAME, Store
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {

@@ -19,7 +19,7 @@ from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Completion, Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
-from oversight_bench.store import SharedCalls, Store, canonical_json, request_key
+from oversight_bench.rundir.store import SharedCalls, Store, canonical_json, request_key
 
 
 @dataclass
@@ -74,7 +74,7 @@ def derive_seed(*parts: Any) -> int:
     return int.from_bytes(h[:4], "big") & 0x7FFFFFFF
 
 
-class Runner:
+class Scheduler:
     """Owns the models, the store and the call cache for one run (or one re-judging)."""
 
     def __init__(
@@ -259,7 +259,7 @@ class Runner:
 class JobContext(Context):
     """The Context a protocol sees for one job of `protocol`."""
 
-    def __init__(self, runner: Runner, job: Job, protocol: Protocol):
+    def __init__(self, runner: Scheduler, job: Job, protocol: Protocol):
         self.runner = runner
         self.job = job
         self.protocol = protocol
@@ -342,4 +342,4 @@ class JobContext(Context):
         return bool(m and m.capabilities.images)
 
 
-__all__ = ["Runner", "JobContext", "Stats", "derive_seed", "failure_reason", "note_retry"]
+__all__ = ["Scheduler", "JobContext", "Stats", "derive_seed", "failure_reason", "note_retry"]

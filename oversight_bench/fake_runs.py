@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from oversight_bench.questions import ORDERS, Question
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 TASKS = {"quality": "extractive", "boolq": "extractive", "mmlu": "closed"}
 ACCURACY = {"qa_without_article": 0.6, "qa_with_article": 0.9, "consultancy": 0.65, "debate": 0.8}

@@ -9,7 +9,7 @@ from typing import Any, Callable
 from oversight_bench.config import RunConfig
 from oversight_bench.pipeline import Outcome, execute
 from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan
-from oversight_bench.store import Store
+from oversight_bench.rundir.store import Store
 
 
 def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
