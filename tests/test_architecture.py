@@ -157,7 +157,7 @@ def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
     from oversight_bench.scheduler import JobContext, Scheduler
     from oversight_bench.rundir.store import Store
 
-    assert "Alice" not in (REPO / "oversight_bench" / "runner.py").read_text()
+    assert "Alice" not in (REPO / "oversight_bench" / "scheduler.py").read_text()
 
     class ProCon(Protocol):
         name = "procon"
