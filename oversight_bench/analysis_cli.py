@@ -1,4 +1,4 @@
-"""Analysis commands: `report`, `leaderboard`, `import nyu-debate|llm-debate`, `elo`.
+"""Analysis commands: `report`, `leaderboard`, `elo`.
 
 The core CLI adds them with `cli.add_command(...)`; user errors are BenchError (one line).
 """
@@ -57,37 +57,6 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
     n_cells = sum(len(j["cells"]) for j in res["judges"])
     click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells, {res['n_transcripts']} transcript pages"
                + (f", {res['n_carried']} cells carried from {carry}" if carry else "") + f" -> {Path(output) / 'index.html'}")
-
-
-@click.group(name="import")
-def import_cmd():
-    """Import peer transcripts (human and LLM debates) as ordinary run directories."""
-
-
-@import_cmd.command(name="nyu-debate")
-@click.argument("path", type=click.Path())
-@click.option("--output", "-o", required=True, help="new run directory")
-@click.option("--paper-only", is_flag=True, help="keep only the rooms Michael et al. 2023 included in their paper")
-@click.option("--task", default="quality", show_default=True, help="task name recorded for the rooms")
-def nyu_debate(path, output, paper_only, task):
-    """Michael et al. 2023 human/GPT-4 debates and consultancies with human judges."""
-    from oversight_bench.analysis.importers import import_nyu_debate
-
-    counts = import_nyu_debate(path, output, paper_only=paper_only, task=task)
-    click.echo(json.dumps(counts, indent=1))
-
-
-@import_cmd.command(name="llm-debate")
-@click.argument("path", type=click.Path())
-@click.option("--output", "-o", required=True, help="new run directory")
-@click.option("--agent", default="gpt-4o-2024-08-06", show_default=True, help="the debater model that wrote the file")
-@click.option("--task", default="quality", show_default=True, help="task name recorded for the debates")
-def llm_debate(path, output, agent, task):
-    """Khan et al. 2024 llm_debate CSV (the `transcript` JSON column)."""
-    from oversight_bench.analysis.importers import import_llm_debate
-
-    counts = import_llm_debate(path, output, agent=agent, task=task)
-    click.echo(json.dumps(counts, indent=1))
 
 
 @click.command()

@@ -204,11 +204,11 @@ def export(directory):
 
 def _add_analysis_commands() -> None:
     """The core's analysis commands live in their own module; plugins add theirs by `register_commands`."""
-    from oversight_bench.analysis_cli import elo, import_cmd, leaderboard, report
+    from oversight_bench.analysis_cli import elo, leaderboard, report
 
     from oversight_bench.rundir.salvage import salvage_cmd
 
-    for command in (report, leaderboard, import_cmd, elo, salvage_cmd):
+    for command in (report, leaderboard, elo, salvage_cmd):
         cli.add_command(command)
 
 

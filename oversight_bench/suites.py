@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from oversight_bench import hookimpl
 from oversight_bench.errors import BenchError
 
 CACHE_ENV = "OVERSIGHT_BENCH_SUITE_CACHE"
@@ -96,40 +95,6 @@ class ImportedSuite:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return target
-
-
-def _nyu_importer(out: Path) -> None:
-    from oversight_bench.analysis.importers import import_nyu_debate
-
-    src = data_dir() / "quality" / "michael2023_debates"
-    if not src.is_dir():
-        raise BenchError(f"suite nyu-2023 needs the NYU debate data at {src}; set {DATA_ENV} to the datasets folder")
-    import_nyu_debate(src, out, paper_only=True)
-
-
-NYU_2023 = ImportedSuite(
-    name="nyu-2023", version="1",
-    description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms only",
-    source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
-    importer=_nyu_importer, static=("consultancy",),
-    static_reason="the consultant answered the live judge's questions, so another judge cannot be put in its place",
-)
-
-
-def _local_run_suites() -> list[RunSuite]:
-    """One suite per committed local run under leaderboards/runs/<name>/ (none while none is committed)."""
-    base = Path(__file__).resolve().parents[1] / "leaderboards" / "runs"
-    if not base.is_dir():
-        return []
-    return [RunSuite(name=f"local-{p.name}", path=p, description="committed local run")
-            for p in sorted(base.iterdir()) if (p / "results.sqlite").exists()]
-
-
-@hookimpl
-def register_suites(register):
-    register(NYU_2023)
-    for s in _local_run_suites():
-        register(s)
 
 
 def get_suite(name: str):
