@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.models import DEFAULT_AGENT, DEFAULT_JUDGE
 from oversight_bench.protocol import ProtocolOptions
@@ -77,12 +77,6 @@ def check_resumable(directory: Any, stored: dict[str, Any]) -> None:
             f"settings: use another --output (report and leaderboard still read it)")
 
 
-def _first_error(exc: ValidationError, where: str) -> BenchError:
-    err = exc.errors()[0]
-    loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
-    return BenchError(f"{where}: field {loc!r}: {err['msg']} (got {err.get('input')!r})")
-
-
 def load_run_config(path: str | None, overrides: dict[str, Any]) -> RunConfig:
     """Merge a YAML file (if any) with CLI overrides (flags win) and validate."""
     data: dict[str, Any] = {}
@@ -100,7 +94,7 @@ def load_run_config(path: str | None, overrides: dict[str, Any]) -> RunConfig:
     try:
         return RunConfig.model_validate(data)
     except ValidationError as exc:
-        raise _first_error(exc, where) from None
+        raise validation_error(exc, where, model=RunConfig) from None
 
 
 def expand_variants(config: RunConfig) -> list[RunConfig]:

@@ -9,6 +9,42 @@ class BenchError(Exception):
     """
 
 
+def validation_error(exc, where: str, *, noun: str = "field", model: type | None = None) -> BenchError:
+    """The first error of a pydantic `ValidationError` as the one line every command prints: where,
+    which `noun` (field, option), the value given and what was expected. `model` (the validated
+    class) adds the known names to an unknown one and a field's `description` as what is expected."""
+    from oversight_bench.redact import redact_text
+
+    err = exc.errors()[0]
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    loc = ".".join(str(x) for x in err["loc"])
+    if not loc:  # a check of the whole object
+        return BenchError(f"{where}: {msg}"[:400])
+    if err["type"] == "extra_forbidden":
+        known = f"; expected one of {', '.join(sorted(model.model_fields))}" if model is not None else ""
+        return BenchError(f"{where}: unknown {noun} {loc!r}{known}"[:400])
+    info = _field(model, err["loc"])
+    expected = f"; expected {info.description}" if info is not None and info.description else ""
+    if err["type"] == "missing":
+        return BenchError(f"{where}: {noun} {loc!r} is required{expected}"[:400])
+    value = err.get("input")
+    shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(repr(value))
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return BenchError(f"{where}: {noun} {loc}={shown} is not valid ({msg[:1].lower() + msg[1:]}){expected}"[:400])
+
+
+def _field(model, loc):
+    """The pydantic field a location names, following nested models (None where it leaves them)."""
+    info = None
+    for part in loc:
+        fields = getattr(model, "model_fields", None)
+        info = fields.get(str(part)) if isinstance(fields, dict) else None
+        if info is None:
+            return None
+        model = info.annotation
+    return info
+
+
 class MalformedResponse(Exception):
     """A model server answered, but not with a usable completion: empty `choices`, `null`
     content, a 200 whose body is not JSON. Adapters raise it; the runner re-sends the call a

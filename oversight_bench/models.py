@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.redact import MASK, redact_options, redact_text, redact_url, register_secret
 
 Message = dict[str, Any]
@@ -170,20 +170,7 @@ def check_spec(text: str) -> Spec:
     try:
         options_model.model_validate(spec.options)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = f"model spec {redact_spec(spec)!r}"
-        if not err["loc"]:  # a check of the whole model (e.g. openai's pass-through names)
-            raise BenchError(f"{where}: {str(err['msg']).removeprefix('Value error, ')}") from None
-        key = str(err["loc"][0])
-        if err["type"] == "extra_forbidden":
-            known = ", ".join(sorted(options_model.model_fields))
-            raise BenchError(f"{where}: unknown option {key!r}; expected one of {known}") from None
-        field_info = options_model.model_fields.get(key)
-        expected = (field_info.description if field_info is not None else None) or err["msg"]
-        value = spec.options.get(key)
-        shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(str(value))
-        raise BenchError(f"{where}: option {key}={shown} is not valid "
-                         f"({err['msg'].lower()}); expected {expected}") from None
+        raise validation_error(exc, f"model spec {redact_spec(spec)!r}", noun="option", model=options_model) from None
     return spec
 
 

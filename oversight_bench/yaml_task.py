@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.paths import check_relative_patterns
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
@@ -111,15 +111,6 @@ class TaskConfig(_Strict):
         "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
 
 
-def _err(path: Path, exc: ValidationError) -> BenchError:
-    e = exc.errors()[0]
-    loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
-    expected = e["msg"]
-    if e["type"] == "extra_forbidden":
-        expected = "no such field"
-    return BenchError(f"{path}: field {loc!r}: {expected} (got {e.get('input')!r})"[:400])
-
-
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in over.items():
@@ -152,7 +143,7 @@ def parse_config(path: Path) -> TaskConfig:
     try:
         cfg = TaskConfig.model_validate(data)
     except ValidationError as exc:
-        raise _err(path, exc) from None
+        raise validation_error(exc, str(path), model=TaskConfig) from None
     if cfg.source.local is None and cfg.source.hub is None and cfg.source.generator is None:
         raise BenchError(f"{path}: field 'source': expected at least one of local, hub, generator")
     if cfg.source.local is not None:
