@@ -27,6 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.locations import cache_root
 from oversight_bench.paths import check_relative_patterns
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
@@ -354,7 +355,7 @@ class YamlTask:
 
     def _pool(self, data_dir: Path | None) -> Pool:
         source = self.choose_source(data_dir)
-        key = (str(data_dir.resolve()) if data_dir else None, source, os.environ.get("OVERSIGHT_BENCH_CACHE"))
+        key = (str(data_dir.resolve()) if data_dir else None, source, str(cache_root()))
         if key in self._pools:
             return self._pools[key]
         ctx = LoadContext(self.name, source, data_dir)

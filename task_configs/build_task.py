@@ -4,7 +4,7 @@ As in the paper (Appendix F.2): ask the model for K program proposals per GSM8K 
 execute each in the sandbox, keep one that runs to the ground truth and one that runs to another
 number. Every question's outcome is appended to the output JSONL as soon as it is known, so a
 killed build resumes where it stopped; the gsm8kqa task reads the file (default
-~/.cache/oversight-bench/gsm8kqa.jsonl) after the real Program-of-Thoughts pairs. Added to the
+~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl) after the real Program-of-Thoughts pairs. Added to the
 command line by the `register_commands` hook of `task_configs`.
 """
 
@@ -107,7 +107,7 @@ def _done_ids(output: Path) -> set[str]:
 @click.option("--k", default=8, show_default=True, type=click.IntRange(2, 64), help="program proposals per question")
 @click.option("--limit", type=click.IntRange(1), help="questions to build (default: all not yet built)")
 @click.option("--data-dir", help="data directory with gsm8k/test.jsonl (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
-@click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa.jsonl)")
+@click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl)")
 @click.option("--temperature", default=0.8, show_default=True, type=float)
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--concurrency", type=click.IntRange(1), help="questions in flight (default: the backend's)")

@@ -213,7 +213,7 @@ def test_a_suite_rejudge_declares_only_the_judges_settings(tmp_path, monkeypatch
     source's, not this run's, so only the judge's own settings are declared."""
     if not (DATA / "quality" / "michael2023_debates").is_dir():
         pytest.skip("needs the NYU debates")
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "nyu"
     res = cli("judge", "--suite", "nyu-2023", "--judge", "scripted:default", "--limit", "2", "--output", str(out))
     assert res.exit_code == 0, res.output
