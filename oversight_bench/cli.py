@@ -9,6 +9,7 @@ import click
 
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
+from oversight_bench.flags import shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
 from oversight_bench.sandbox import unsafe_exec_option
 
@@ -79,17 +80,14 @@ def cli():
 
 
 @cli.command()
-@click.option("--config", "config_path", type=click.Path(), help="run.yaml holding the same fields as the flags")
+@shared_flags
 @click.option("--judge", help="judge model spec, backend:model[,key=value...] (default: local qwen2.5-coder-0.5b; add ,debias=true for the position-debiased judge)")
 @click.option("--agent", help="agent (consultant/debater) spec (default: local qwen2.5-coder-1.5b)")
 @click.option("--tasks", help="comma-separated tasks or groups (extractive, closed, multimodal, all)")
 @click.option("--protocols", help="comma-separated protocols")
 @click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128)")
-@click.option("--seed", type=int, help="seed for sampling, answer order and generation (default 0)")
 @click.option("--output", "--output_path", "--output-path", "output", help="run directory (resumable)")
-@click.option("--data-dir", help="dataset folder (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
 @click.option("--include-path", multiple=True, help="extra folder of task YAML files")
-@click.option("--concurrency", type=int, help="in-flight calls per model")
 @click.option("--rounds", type=int, help="debate/consultancy rounds (3)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]))
 @click.option("--best-of-n", type=int, help="debater samples per turn (4)")
@@ -99,8 +97,6 @@ def cli():
 @click.option("--answer-order", type=click.Choice(["random", "both"]), help="both orders per question (default) or one at random")
 @click.option("--word-limit", type=int, help="words per argument asked for in the prompt (150); cut only with -o truncate_words=true")
 @click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
-@click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
-@click.option("--quiet", is_flag=True, help="no progress bar")
 @unsafe_exec_option
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
         extra_options, cache_from, quiet, **option_flags):
@@ -111,9 +107,8 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
     opts.update(_parse_kv(extra_options))
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
-                 "seed": seed, "output": output, "data_dir": data_dir,
-                 "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts,
-                 "cache_from": list(cache_from) or None}
+                 "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
+                 "concurrency": concurrency, "options": opts, "cache_from": cache_from}
     config = load_run_config(config_path, overrides)
     for one in expand_variants(config):  # an ablation preset runs each variant into <output>/<name>
         outcome = run_eval(one, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))

@@ -1,5 +1,9 @@
 """One error type for everything a user can get wrong: the CLI prints it in one line, exit code 2."""
 
+from __future__ import annotations
+
+from typing import Collection
+
 
 class BenchError(Exception):
     """A user-facing error: bad input, unknown name, missing data, unreachable model.
@@ -9,10 +13,12 @@ class BenchError(Exception):
     """
 
 
-def validation_error(exc, where: str, *, noun: str = "field", model: type | None = None) -> BenchError:
+def validation_error(exc, where: str, *, noun: str = "field", model: type | None = None,
+                     flags: Collection[str] = ()) -> BenchError:
     """The first error of a pydantic `ValidationError` as the one line every command prints: where,
     which `noun` (field, option), the value given and what was expected. `model` (the validated
-    class) adds the known names to an unknown one and a field's `description` as what is expected."""
+    class) adds the known names to an unknown one and a field's `description` as what is expected;
+    a field in `flags` came from the command line and is named as its flag (`--prior-games -1`)."""
     from oversight_bench.redact import redact_text
 
     err = exc.errors()[0]
@@ -30,7 +36,8 @@ def validation_error(exc, where: str, *, noun: str = "field", model: type | None
     value = err.get("input")
     shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(repr(value))
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
-    return BenchError(f"{where}: {noun} {loc}={shown} is not valid ({msg[:1].lower() + msg[1:]}){expected}"[:400])
+    given = f"--{loc.replace('_', '-')} {shown}" if loc in flags else f"{noun} {loc}={shown}"
+    return BenchError(f"{where}: {given} is not valid ({msg[:1].lower() + msg[1:]}){expected}"[:400])
 
 
 def _field(model, loc):

@@ -251,7 +251,7 @@ def test_elo_option_values_are_checked(tmp_path):
     (tmp_path / "elo.yaml").write_text("selfplay: many\n")
     res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--judge", "scripted:default",
               "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq", "--output", str(tmp_path / "o"))
-    assert res.exit_code == 2 and "selfplay is 'many'; expected a whole number" in res.output
+    assert res.exit_code == 2 and "field selfplay='many' is not valid" in res.output
     (tmp_path / "elo.yaml").write_text("pairings: 1.5\n")
     res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--judge", "scripted:default",
               "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq", "--output", str(tmp_path / "o"))
