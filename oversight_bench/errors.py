@@ -25,19 +25,19 @@ def validation_error(exc, where: str, *, noun: str = "field", model: type | None
     msg = str(err["msg"]).removeprefix("Value error, ")
     loc = ".".join(str(x) for x in err["loc"])
     if not loc:  # a check of the whole object
-        return BenchError(f"{where}: {msg}"[:400])
+        return BenchError(f"{where}: {msg}"[:800])
     if err["type"] == "extra_forbidden":
         known = f"; expected one of {', '.join(sorted(model.model_fields))}" if model is not None else ""
-        return BenchError(f"{where}: unknown {noun} {loc!r}{known}"[:400])
+        return BenchError(f"{where}: unknown {noun} {loc!r}{known}"[:800])
     info = _field(model, err["loc"])
     expected = f"; expected {info.description}" if info is not None and info.description else ""
     if err["type"] == "missing":
-        return BenchError(f"{where}: {noun} {loc!r} is required{expected}"[:400])
+        return BenchError(f"{where}: {noun} {loc!r} is required{expected}"[:800])
     value = err.get("input")
     shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(repr(value))
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
     given = f"--{loc.replace('_', '-')} {shown}" if loc in flags else f"{noun} {loc}={shown}"
-    return BenchError(f"{where}: {given} is not valid ({msg[:1].lower() + msg[1:]}){expected}"[:400])
+    return BenchError(f"{where}: {given} is not valid ({msg[:1].lower() + msg[1:]}){expected}"[:800])
 
 
 def _field(model, loc):

@@ -156,15 +156,15 @@ def _check_common_options(spec: Spec) -> None:
 def check_spec(text: str) -> Spec:
     """A spec checked as far as can be without building the model: its syntax, its backend (an
     unknown name is refused with "did you mean") and every option's name, type and range
-    through the backend's pydantic model (`options_model` on the registered factory, when it has
-    one). Runs before a command writes anything, so a typo costs nothing to correct."""
+    through the backend's pydantic model (`Options` on the registered model class or factory,
+    when it has one). Runs before a command writes anything, so a typo costs nothing to correct."""
     from pydantic import ValidationError
 
     from oversight_bench.registry import get_registry
 
     spec = parse_spec(text)
     factory = get_registry().get("models", spec.backend)
-    options_model = getattr(factory, "options_model", None)
+    options_model = getattr(factory, "Options", None)
     if options_model is None:
         return spec
     try:
