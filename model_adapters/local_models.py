@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 
 CACHE_ENV = "OVERSIGHT_BENCH_MODEL_CACHE"
 INSTALL_HINT = "pip install 'oversight-bench[local]'"

@@ -44,10 +44,8 @@ import orjson
 if TYPE_CHECKING:
     import openai
 
-from oversight_bench.errors import BenchError, MalformedResponse
-from oversight_bench.models import Capabilities, Completion, Model, Spec
-from oversight_bench.redact import MASK, is_secret_name, register_secret
-from oversight_bench.scheduler import note_retry
+from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
+                                 is_secret_name, note_retry, register_secret)
 
 OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs", "images",
            "prefill", "max_tokens_field", "top_logprobs", "organization", "project", "azure", "api_version"}

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from oversight_bench.errors import BenchError
 from oversight_bench.yamlio import read_yaml_mapping
-from oversight_bench.models import DEFAULT_AGENT, DEFAULT_JUDGE
+from oversight_bench.models import default_model
 from oversight_bench.protocol import ProtocolOptions
 
 DEFAULT_TASKS = ["boolq", "mmlu", "prontoqa"]
@@ -22,8 +22,8 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    judge: str = DEFAULT_JUDGE
-    agent: str = DEFAULT_AGENT
+    judge: str = Field(default_factory=lambda: default_model("judge"))
+    agent: str = Field(default_factory=lambda: default_model("agent"))
     tasks: list[str] = Field(default_factory=lambda: list(DEFAULT_TASKS))
     protocols: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTOCOLS))
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")

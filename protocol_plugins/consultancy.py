@@ -5,8 +5,7 @@ cannot be re-judged by another judge, unless it has one round (no question is as
 
 from __future__ import annotations
 
-from oversight_bench.errors import BenchError
-from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from protocol_plugins import prompts
 from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples,
                                      render_transcript, user_message)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.api import Context, Decision, Job, Protocol, Turn
 from protocol_plugins import prompts
 from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
                                      render_transcript, user_message)

@@ -3,7 +3,7 @@ consultant defends the agent model's own direct-QA answer. Re-uses the assigned 
 
 from __future__ import annotations
 
-from oversight_bench.protocol import Job
+from oversight_bench.api import Job
 from protocol_plugins.common import OpenRoleProtocol
 from protocol_plugins.consultancy import Consultancy
 

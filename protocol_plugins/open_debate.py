@@ -4,7 +4,7 @@ answer is stored as the first turn, so open debates can be re-judged."""
 
 from __future__ import annotations
 
-from oversight_bench.protocol import Job
+from oversight_bench.api import Job
 from protocol_plugins.common import OpenRoleProtocol
 from protocol_plugins.debate import DEBATERS, Debate
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from oversight_bench.errors import BenchError
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, Turn
 from protocol_plugins.common import judge_decide, judge_examples, qa_messages
 
 

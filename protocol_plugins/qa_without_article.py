@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
-from oversight_bench.model_text import parse_answer
+from oversight_bench.api import Context, Decision, Job, Protocol, Turn, parse_answer
 from protocol_plugins.common import judge_decide, judge_examples, qa_messages
 
 
