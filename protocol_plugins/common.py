@@ -259,6 +259,7 @@ class OpenRoleProtocol(Protocol):
     side matches the agent's direct-QA choice. The first turn records that choice."""
 
     base: Protocol
+    open_role = True
 
     @property
     def speakers(self) -> tuple[str, ...]:  # the agent's own answer, then the assigned-role transcript

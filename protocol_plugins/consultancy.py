@@ -13,10 +13,8 @@ from protocol_plugins.common import (agent_article, agent_turn, judge_decide, ju
 
 def assigned_index(job: Job) -> int:
     """The displayed number of the answer the consultant was assigned."""
-    if job.assignment == "correct":
-        return job.correct_index
-    if job.assignment == "incorrect":
-        return 3 - job.correct_index
+    if job.assigned_answer is not None:
+        return job.assigned_answer
     raise BenchError(f"consultancy needs assignment 'correct' or 'incorrect', not {job.assignment!r}")
 
 
@@ -25,6 +23,7 @@ class Consultancy(Protocol):
     description = "One consultant argues an assigned answer (correct and incorrect runs); the judge questions it."
     rejudgeable = False
     speakers = ("Consultant", "Judge")
+    open_form = "open_consultancy"
 
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]

@@ -13,6 +13,7 @@ class OpenDebate(OpenRoleProtocol):
     name = "open_debate"
     description = "Debate whose protagonist is the debater defending the agent's own direct-QA answer."
     base = Debate()
+    debate = True
 
     def sub_job(self, job: Job, choice: int) -> Job:
         return Job(self.base.name, job.question, job.answer_order)

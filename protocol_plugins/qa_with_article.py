@@ -11,6 +11,7 @@ class QAWithArticle(Protocol):
     description = "Judge answers alone with the article in <article> tags (extractive tasks only)."
     needs_article = True
     uses_agent = False
+    baseline = True
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []

@@ -10,6 +10,7 @@ class QAWithoutArticle(Protocol):
     name = "qa_without_article"
     description = "Judge answers alone from the question and two answers (no article)."
     uses_agent = False
+    baseline = True
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []
