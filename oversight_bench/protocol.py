@@ -271,6 +271,8 @@ class Protocol(abc.ABC):
     #: the open-role protocol built from this assigned one's records when no open run exists
     #: (the paper's construction, `analysis.openrole.filter_assigned`)
     open_form: str | None = None
+    #: where tables and figures place it (lower first; the paper's order for the built-ins)
+    display_order: int = 100
 
     def assignments(self) -> list[str | None]:
         """The assignments every question is run with (consultancy: correct and incorrect)."""

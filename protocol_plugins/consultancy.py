@@ -24,6 +24,7 @@ class Consultancy(Protocol):
     rejudgeable = False
     speakers = ("Consultant", "Judge")
     open_form = "open_consultancy"
+    display_order = 30
 
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]

@@ -41,6 +41,7 @@ class Debate(Protocol):
     speakers = (*DEBATERS, *SOURCE_DEBATERS, "Judge")
     debate = True
     open_form = "open_debate"
+    display_order = 50
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []

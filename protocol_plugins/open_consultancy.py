@@ -10,6 +10,7 @@ from protocol_plugins.consultancy import Consultancy
 
 class OpenConsultancy(OpenRoleProtocol):
     name = "open_consultancy"
+    display_order = 40
     description = "Consultancy where the consultant defends its own direct-QA answer (filter of assigned runs)."
     rejudgeable = False
     base = Consultancy()

@@ -14,6 +14,7 @@ class OpenDebate(OpenRoleProtocol):
     description = "Debate whose protagonist is the debater defending the agent's own direct-QA answer."
     base = Debate()
     debate = True
+    display_order = 60
 
     def sub_job(self, job: Job, choice: int) -> Job:
         return Job(self.base.name, job.question, job.answer_order)

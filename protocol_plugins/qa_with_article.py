@@ -12,6 +12,7 @@ class QAWithArticle(Protocol):
     needs_article = True
     uses_agent = False
     baseline = True
+    display_order = 20
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []

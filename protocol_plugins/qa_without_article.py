@@ -11,6 +11,7 @@ class QAWithoutArticle(Protocol):
     description = "Judge answers alone from the question and two answers (no article)."
     uses_agent = False
     baseline = True
+    display_order = 10
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []
