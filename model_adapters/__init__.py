@@ -35,3 +35,18 @@ def register_models(register):
     register("hf", _Lazy("hf", "HFModel"))
     register("vllm", _Lazy("vllm_engine", "VLLMModel"))
     register("lm_eval", _Lazy("lm_eval_adapter", "LMEvalModel"))
+
+
+#: the embedded models a run uses when given none (the paper's judge is plain 0-shot predict;
+#: `,debias=true` on the judge asks for the position-debiased one)
+DEFAULT_ROLES = {"qwen2.5-coder-0.5b": ("judge",), "qwen2.5-coder-1.5b": ("agent",)}
+
+
+@hookimpl
+def register_model_names(register):
+    """The embedded GGUF models answer to their bare names on the llamacpp backend."""
+    from oversight_bench.api import ModelName
+    from model_adapters.local_models import MODELS
+
+    for name in MODELS:
+        register(ModelName(name, f"llamacpp:{name}", DEFAULT_ROLES.get(name, ())))

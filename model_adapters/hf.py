@@ -17,8 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, finish_of, truncate_at_stop
 from model_adapters.messages import plain_prompt, text_messages
 from model_adapters.options import BackendOptions, parse_options

@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import LOCAL_MODEL_NAMES, Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from pydantic import Field
 
 from model_adapters._batching import choice_token_ids, softmax_over
@@ -130,15 +129,15 @@ atexit.register(_close_all)
 
 def resolve_path(model: str) -> tuple[str, bool]:
     """(path to the GGUF file, whether it is a named local model)."""
-    if model in LOCAL_MODEL_NAMES:
-        from model_adapters.local_models import model_path
+    from model_adapters.local_models import MODELS, model_path
 
+    if model in MODELS:
         return str(model_path(model)), True
     path = Path(model).expanduser()
     if path.is_file():
         return str(path.resolve()), False
     raise BenchError(
-        f"llamacpp model {model!r} is neither a local model name ({', '.join(LOCAL_MODEL_NAMES)}) "
+        f"llamacpp model {model!r} is neither a local model name ({', '.join(MODELS)}) "
         f"nor an existing .gguf file"
     )
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, normalise, truncate_at_stop
 from model_adapters.messages import plain_prompt, text_messages
 from model_adapters.hf import GenRequest, ProbRequest
@@ -139,7 +138,7 @@ class LMEvalModel(Model):
         return await self.queue.submit(ProbRequest(self.context(messages, prefix), tuple(choices)))
 
     def request_fingerprint(self) -> dict[str, Any]:
-        from oversight_bench.models import redact_spec
+        from oversight_bench.api import redact_spec
 
         args = Spec("lm_eval", self.model_type, {k: v for k, v in self.lm_args.items()
                                                   if k not in ("batch_size", "num_concurrent", "max_retries", "timeout")})

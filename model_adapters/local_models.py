@@ -19,8 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
-from oversight_bench.locations import CACHE_ENV, cache_dir as _cache_dir
+from oversight_bench.api import CACHE_ENV, BenchError, cache_dir as _cache_dir
 
 INSTALL_HINT = "pip install 'oversight-bench[local]'"
 

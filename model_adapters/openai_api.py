@@ -44,10 +44,8 @@ import orjson
 if TYPE_CHECKING:
     import openai
 
-from oversight_bench.errors import BenchError, MalformedResponse
-from oversight_bench.models import Capabilities, Completion, Model, Spec
-from oversight_bench.redact import MASK, is_secret_name, register_secret
-from oversight_bench.scheduler import note_retry
+from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
+                                 is_secret_name, note_retry, register_secret)
 from pydantic import ConfigDict, Field, model_validator
 
 from model_adapters.options import BackendOptions, parse_options

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from oversight_bench.errors import validation_error
+from oversight_bench.api import validation_error
 
 
 class BackendOptions(BaseModel):

@@ -16,8 +16,7 @@ import json
 import re
 from typing import Callable
 
-from oversight_bench.errors import BenchError, MalformedResponse
-from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
+from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec, text_of
 from pydantic import Field
 
 from model_adapters.options import BackendOptions, parse_options

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, finish_of, normalise, truncate_at_stop
 from model_adapters.messages import text_messages
 from model_adapters.hf import GenRequest, ProbRequest

@@ -13,7 +13,6 @@ import click
 from oversight_bench.errors import BenchError
 from oversight_bench.flags import shared_flags
 from oversight_bench.redact import redact_text
-from oversight_bench.sandbox import unsafe_exec_option
 
 
 @click.command()
@@ -79,7 +78,6 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
 @click.option("--prior-games", type=float,
               help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
 @click.option("--output", "--output_path", "--output-path", "-o", "output", help="folder for elo.json and the figure")
-@unsafe_exec_option
 def elo(dirs, from_dirs, config_path, quiet, **fields):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
-from oversight_bench.models import DEFAULT_AGENT, DEFAULT_JUDGE
+from oversight_bench.models import default_model
 from oversight_bench.protocol import ProtocolOptions
 
 C = TypeVar("C", bound=BaseModel)
@@ -42,8 +42,8 @@ class SharedConfig(BaseModel):
 class RunConfig(SharedConfig):
     """Everything that defines a run. Fields that change results are part of its identity."""
 
-    judge: str = DEFAULT_JUDGE
-    agent: str = DEFAULT_AGENT
+    judge: str = Field(default_factory=lambda: default_model("judge"))
+    agent: str = Field(default_factory=lambda: default_model("agent"))
     tasks: list[str] = Field(default_factory=lambda: list(DEFAULT_TASKS), description="task names or groups")
     protocols: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTOCOLS))
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from oversight_bench.errors import BenchError
-
 from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
+
 RESULT_FILE = "suite.json"
 
 

@@ -32,7 +32,6 @@ class Task(_Protocol):
 
 
 #: the paper's order (§3.1); other tasks follow alphabetically
-PAPER_ORDER = ("quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu")
 
 
 def load_yaml_tasks(path: str | Path) -> list[YamlTask]:
@@ -49,7 +48,9 @@ def load_yaml_tasks(path: str | Path) -> list[YamlTask]:
 
 
 def _order(task: Task) -> tuple:
-    return (PAPER_ORDER.index(task.name) if task.name in PAPER_ORDER else len(PAPER_ORDER), task.name)
+    """The paper's tasks in its order (`paper.order` in their YAML), then the others by name."""
+    order = getattr(task, "paper_order", None)
+    return (0, order, task.name) if order is not None else (1, 0, task.name)
 
 
 def available_tasks(include_paths: list[str] = ()) -> dict[str, Task]:
@@ -93,6 +94,6 @@ def resolve_tasks(names: list[str], include_paths: list[str] = ()) -> list[Task]
 
 
 __all__ = [
-    "DATA_ENV", "PAPER_ORDER", "TASK_TYPES", "LoadContext", "Records", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
+    "DATA_ENV", "TASK_TYPES", "LoadContext", "Records", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
     "load_yaml_tasks", "resolve_tasks",
 ]

@@ -92,6 +92,11 @@ class Binary(_Strict):
     labels: tuple[str, str] = ("Yes", "No")
 
 
+class PaperTask(_Strict):
+    task: str = Field(description="the paper's task this file is (its own name), or reads another way (gpqa_full: gpqa)")
+    order: int | None = Field(None, ge=1, description="its place in the paper's task list (App. F); the paper's own tasks only")
+
+
 class TaskConfig(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     task_type: Literal["extractive", "closed", "multimodal"]
@@ -110,6 +115,7 @@ class TaskConfig(_Strict):
         None, description="how this task's data differs from the paper's, declared in every run that uses it; "
         "`{n}` (questions available) and the loader's counts are filled in. A mapping picks the text by the "
         "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
+    paper: PaperTask | None = Field(None, description="the paper task this one is or stands for; null: not in the paper")
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -154,9 +160,9 @@ def parse_config(path: Path) -> TaskConfig:
 
 def config_hash(cfg: TaskConfig) -> str:
     """A hash of the resolved, validated task YAML (defaults filled in, comments and layout ignored).
-    `substitution` is left out: it words the declaration, not the questions, so rewording it leaves
-    stored runs resumable (their deviations are recomputed when they resume)."""
-    data = cfg.model_dump(mode="json", exclude={"substitution"})
+    `substitution` and `paper` are left out: they word the declaration, not the questions, so changing
+    them leaves stored runs resumable (their deviations are recomputed when they resume)."""
+    data = cfg.model_dump(mode="json", exclude={"substitution", "paper"})
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -316,6 +322,9 @@ class YamlTask:
         self.sample_size = config.sample_size
         self.description = config.description
         self.needs_images = config.needs_images if config.needs_images is not None else config.task_type == "multimodal"
+        #: the paper task this one is or stands for, and the paper's own tasks' place in its list
+        self.paper_task = config.paper.task if config.paper else None
+        self.paper_order = config.paper.order if config.paper else None
         self._pools: dict[tuple, Pool] = {}
 
     def __repr__(self) -> str:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import click
 
-from oversight_bench.errors import BenchError
-from oversight_bench.sandbox import require_isolation, unsafe_exec_option
+from oversight_bench.api import BenchError
+from task_configs.sandbox import require_isolation, unsafe_exec_option
 
 PROMPT = '''Write a Python program that solves the math word problem below. Define a function
 `solution()` that returns the final numeric answer. Reply with the code only, in one ```python block.
@@ -58,8 +58,8 @@ async def _proposals(model, question: str, k: int, temperature: float, seed: int
 async def build_gsm8kqa(model, items: list[tuple[str, str, float]], *, k: int, temperature: float, seed: int,
                         output: Path, concurrency: int, log=print) -> dict[str, int]:
     """Generate, execute and pair programs for (id, question, gold) items; append rows to `output`."""
-    from oversight_bench.models import redact_spec
-    from oversight_bench.sandbox import run_programs
+    from oversight_bench.api import redact_spec
+    from task_configs.sandbox import run_programs
     from task_configs.loaders.gsm8kqa import classify
 
     sem = asyncio.Semaphore(max(1, concurrency))
@@ -116,9 +116,8 @@ def _done_ids(output: Path) -> set[str]:
 @unsafe_exec_option
 def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, concurrency, include_pot):
     """Build a task that needs model-generated data (GSM8KQA program pairs), saved for reuse."""
-    from oversight_bench.models import build_model
-    from oversight_bench.tasks import data_dir as resolve_data_dir
-    from oversight_bench.sources import LoadContext
+    from oversight_bench.api import LoadContext, build_model
+    from oversight_bench.api import data_dir as resolve_data_dir
     from task_configs.loaders.gsm8kqa import _pot_rows, default_built_path, load_golds
 
     ddir = resolve_data_dir(data_dir)

@@ -123,7 +123,7 @@ def test_gpqa_is_marked_and_never_written(tmp_path):
 
 @needs_data
 def test_gsm8kqa_pairs_execute_as_claimed():
-    from oversight_bench.sandbox import run_programs
+    from task_configs.sandbox import run_programs
 
     everything = builtin("gsm8kqa").load(DATA, 1000, 0).questions
     runs = [q.meta["runs"]["correct"] for q in everything]

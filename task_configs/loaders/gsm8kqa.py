@@ -17,8 +17,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from oversight_bench.locations import cache_dir as _cache_dir
-from oversight_bench.sandbox import SandboxResult, numeric, run_programs
+from oversight_bench.api import cache_dir as _cache_dir
+from task_configs.sandbox import SandboxResult, numeric, run_programs
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 POT_FILES = "gsm8k/pot_outputs/gsm8K_*.jsonl"
