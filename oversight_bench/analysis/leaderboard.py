@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
-from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance
+from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance, saved_figure
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
@@ -219,48 +219,44 @@ def _label(judge: str) -> str:
 def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path) -> bool:
     """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells
     hatched, cells failing the quality bar pale with a ⚑ above them (the figure is read alone)."""
-    from oversight_bench.analysis.report import _plt
-
     scopes = sorted({c["scope"] for c in columns})
     if not scopes:
         return False
-    plt = _plt()
     protos = sorted({c["protocol"] for c in columns}, key=_proto_key)
     colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
-    # one panel per scope, stacked, so that the page shows the figure at a readable size
-    fig, axes = plt.subplots(len(scopes), 1, figsize=(max(6.0, 1.1 * len(judges) + 2), 3.3 * len(scopes) + 0.6), squeeze=False)
-    for ax, sc in zip(axes[:, 0], scopes):
-        names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
-        ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
-        width = 0.8 / max(1, len(ps))
-        for k, p in enumerate(ps):
-            for i, name in enumerate(names):
-                j = next(j for j in judges if j["judge"] == name)
-                c = j["cells"].get(f"{p} · {sc}")
-                if not c or c["accuracy"] is None:
-                    continue
-                lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
-                hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
-                x, flagged = i + (k - (len(ps) - 1) / 2) * width, bool(c.get("flagged"))
-                ax.bar(x, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
-                       hatch="//" if c["small"] else None, alpha=0.45 if c["small"] or flagged else 1.0,
-                       edgecolor="k" if c["small"] else None)
-                if flagged:
-                    ax.text(x, min(0.97, c["accuracy"] + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
-        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
-        ax.set_ylim(0, 1)
-        ax.set_title(sc)
-        ax.set_ylabel("judge accuracy (95% CI)")
-    from matplotlib.patches import Patch
+    # one panel per scope, stacked, so that the page shows the figure at a readable size; the legend above them
+    height = 3.3 * len(scopes) + 0.6
+    with saved_figure(path, len(scopes), 1, figsize=(max(6.0, 1.1 * len(judges) + 2), height), squeeze=False,
+                      layout={"rect": (0, 0, 1, 1 - 0.5 / height)}) as (fig, axes):
+        for ax, sc in zip(axes[:, 0], scopes):
+            names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
+            ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
+            width = 0.8 / max(1, len(ps))
+            for k, p in enumerate(ps):
+                for i, name in enumerate(names):
+                    j = next(j for j in judges if j["judge"] == name)
+                    c = j["cells"].get(f"{p} · {sc}")
+                    if not c or c["accuracy"] is None:
+                        continue
+                    lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
+                    hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
+                    x, flagged = i + (k - (len(ps) - 1) / 2) * width, bool(c.get("flagged"))
+                    ax.bar(x, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
+                           hatch="//" if c["small"] else None, alpha=0.45 if c["small"] or flagged else 1.0,
+                           edgecolor="k" if c["small"] else None)
+                    if flagged:
+                        ax.text(x, min(0.97, c["accuracy"] + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
+            ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
+            ax.set_ylim(0, 1)
+            ax.set_title(sc)
+            ax.set_ylabel("judge accuracy (95% CI)")
+        from matplotlib.patches import Patch
 
-    handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}"),
-                                                                   Patch(facecolor="white", edgecolor="white", label="⚑ fails the quality bar")]
-    fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (3.3 * len(scopes) + 0.6)))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+        handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}"),
+                                                                       Patch(facecolor="white", edgecolor="white", label="⚑ fails the quality bar")]
+        fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
     return True
 
 
