@@ -22,7 +22,7 @@ renders the table (sort by a column, filter by protocol/scope, show small cells 
 parameters preset them); every cell links to a plain-HTML page of its (protocol, scope)'s rooms,
 each room once with the verdict of every judge that judged it. `fig2_judges.png` is a Fig. 2-like
 plot of the whole table. leaderboard.md shows the same table (small cells hidden unless
-`show_small`).
+`show_small`). The pages are Jinja2 templates in oversight_bench/templates (autoescaped, `render_page`).
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def _write(path: Path, text: str) -> None:
 
 def _html_text(value: Any) -> Any:
     """The pages' autoescape: text as `html.escape` writes it (the escaping `render_passages`, shared
-    with the web app, uses), markup (`Markup`, `script_json`) as it is."""
+    with the web app, uses), markup (`Markup`, `script_json`) as it is. Jinja's own escaping filters
+    (`join`, `~`, `e`) write `'` as &#39; rather than &#x27;: as safe, but other bytes."""
     return value if hasattr(value, "__html__") else Markup(html.escape(str(value)))
 
 
