@@ -14,11 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.models import default_model
-from oversight_bench.protocol import ProtocolOptions
+from oversight_bench.protocol import ProtocolOptions, default_protocols
+from oversight_bench.tasks import default_tasks
 
 C = TypeVar("C", bound=BaseModel)
-DEFAULT_TASKS = ["boolq", "mmlu", "prontoqa"]
-DEFAULT_PROTOCOLS = ["qa_without_article", "qa_with_article", "consultancy", "debate"]
 
 
 class SharedConfig(BaseModel):
@@ -44,8 +43,8 @@ class RunConfig(SharedConfig):
 
     judge: str = Field(default_factory=lambda: default_model("judge"))
     agent: str = Field(default_factory=lambda: default_model("agent"))
-    tasks: list[str] = Field(default_factory=lambda: list(DEFAULT_TASKS), description="task names or groups")
-    protocols: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTOCOLS))
+    tasks: list[str] = Field(default_factory=lambda: default_tasks(), description="task names or groups")
+    protocols: list[str] = Field(default_factory=lambda: default_protocols())
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")
     output: str = "runs/default"
     include_path: list[str] = Field(default_factory=list)

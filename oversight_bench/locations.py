@@ -5,13 +5,14 @@ working directory (where the README's commands run) if it exists, else none (tas
 hub or generator sources).
 
 Cache: one root, `$OVERSIGHT_BENCH_CACHE`, else `$XDG_CACHE_HOME/oversight-bench`, else
-`~/.cache/oversight-bench`, with one named subfolder per user of it (`CACHE_FOLDERS`), so a user can
+`~/.cache/oversight-bench`, with one named subfolder per user of it (models/, suites/, a task's folder), so a user can
 find, move or delete any of them by the one variable.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -20,8 +21,6 @@ from oversight_bench.errors import BenchError
 DATA_ENV = "OVERSIGHT_BENCH_DATA"
 DEFAULT_DATA = Path("..") / "shared" / "datasets"
 CACHE_ENV = "OVERSIGHT_BENCH_CACHE"
-#: models: assembled GGUF files; suites: imported transcript suites; gsm8kqa: built pairs and sandbox results
-CACHE_FOLDERS = ("models", "suites", "gsm8kqa")
 #: deprecated: per-folder variables of earlier versions, still honoured for their folder (with a note)
 LEGACY_CACHE_ENV = {"models": "OVERSIGHT_BENCH_MODEL_CACHE", "suites": "OVERSIGHT_BENCH_SUITE_CACHE"}
 _noted: set[str] = set()
@@ -48,9 +47,10 @@ def cache_root() -> Path:
 
 
 def cache_dir(name: str) -> Path:
-    """The cache subfolder `name` (one of `CACHE_FOLDERS`; not created here)."""
-    if name not in CACHE_FOLDERS:
-        raise ValueError(f"unknown cache folder {name!r}; expected one of {', '.join(CACHE_FOLDERS)}")
+    """The cache subfolder `name` (not created here). Each owner names its own: the model backend
+    `models/`, the suites `suites/`, a task plugin its task's folder."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise ValueError(f"cache folder name {name!r}: expected one plain folder name")
     legacy = LEGACY_CACHE_ENV.get(name)
     if legacy and os.environ.get(legacy):
         if legacy not in _noted:

@@ -265,7 +265,7 @@ class Protocol(abc.ABC):
     #: the compute-matched majority vote
     baseline: bool = False
     #: two debaters argue the two answers in front of the judge: Elo reads these records
-    debate: bool = False
+    has_debaters: bool = False
     #: the agent picks the side it argues (§3.2.3); its records carry `protagonist_correct` and `win`
     open_role: bool = False
     #: the open-role protocol built from this assigned one's records when no open run exists
@@ -273,6 +273,10 @@ class Protocol(abc.ABC):
     open_form: str | None = None
     #: where tables and figures place it (lower first; the paper's order for the built-ins)
     display_order: int = 100
+    #: the protocols the leaderboard's headline differences compare this one against (this − other)
+    compared_with: tuple[str, ...] = ()
+    #: run when a command names no protocols (the paper's four assigned-role protocols)
+    in_default_run: bool = False
 
     def assignments(self) -> list[str | None]:
         """The assignments every question is run with (consultancy: correct and incorrect)."""
@@ -310,5 +314,22 @@ def registered_protocols() -> dict[str, Protocol]:
 
 
 def protocols_where(fact: str) -> set[str]:
-    """Names of the installed protocols whose `fact` attribute is true (e.g. "debate")."""
+    """Names of the installed protocols whose `fact` attribute is true (e.g. "has_debaters")."""
     return {name for name, p in registered_protocols().items() if getattr(p, fact)}
+
+
+def display_key(name: str) -> tuple:
+    """Sort key placing protocol `name` by its `display_order` (unknown names last, by name)."""
+    p = registered_protocols().get(name)
+    return (p.display_order if p is not None else Protocol.display_order + 1, str(name))
+
+
+def default_protocols() -> list[str]:
+    """The protocols a run uses when it names none (`in_default_run`), in display order."""
+    return sorted((n for n, p in registered_protocols().items() if p.in_default_run), key=display_key)
+
+
+def headline_pairs() -> list[tuple[str, str]]:
+    """(protocol, other) for each `compared_with` of the installed protocols, in display order."""
+    return [(name, other) for name in sorted(registered_protocols(), key=display_key)
+            for other in registered_protocols()[name].compared_with]

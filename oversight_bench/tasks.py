@@ -67,6 +67,11 @@ def available_tasks(include_paths: list[str] = ()) -> dict[str, Task]:
     return tasks
 
 
+def default_tasks() -> list[str]:
+    """The tasks a run uses when it names none: those whose plugin marks them `in_default_run`."""
+    return [t.name for t in sorted(available_tasks().values(), key=_order) if getattr(t, "in_default_run", False)]
+
+
 def resolve_tasks(names: list[str], include_paths: list[str] = ()) -> list[Task]:
     """Task objects for names and groups (extractive, closed, multimodal, all), deduplicated, in order."""
     tasks = available_tasks(include_paths)

@@ -116,6 +116,7 @@ class TaskConfig(_Strict):
         "`{n}` (questions available) and the loader's counts are filled in. A mapping picks the text by the "
         "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
     paper: PaperTask | None = Field(None, description="the paper task this one is or stands for; null: not in the paper")
+    in_default_run: bool = Field(False, description="run when a command names no tasks")
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -162,7 +163,7 @@ def config_hash(cfg: TaskConfig) -> str:
     """A hash of the resolved, validated task YAML (defaults filled in, comments and layout ignored).
     `substitution` and `paper` are left out: they word the declaration, not the questions, so changing
     them leaves stored runs resumable (their deviations are recomputed when they resume)."""
-    data = cfg.model_dump(mode="json", exclude={"substitution", "paper"})
+    data = cfg.model_dump(mode="json", exclude={"substitution", "paper", "in_default_run"})
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -325,6 +326,7 @@ class YamlTask:
         #: the paper task this one is or stands for, and the paper's own tasks' place in its list
         self.paper_task = config.paper.task if config.paper else None
         self.paper_order = config.paper.order if config.paper else None
+        self.in_default_run = config.in_default_run
         self._pools: dict[tuple, Pool] = {}
 
     def __repr__(self) -> str:

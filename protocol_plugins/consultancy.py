@@ -25,6 +25,7 @@ class Consultancy(Protocol):
     speakers = ("Consultant", "Judge")
     open_form = "open_consultancy"
     display_order = 30
+    in_default_run = True
 
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]

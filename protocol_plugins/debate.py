@@ -39,9 +39,11 @@ class Debate(Protocol):
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
     # a live judge's remarks between rounds (imported human-judged rooms) are kept, never shown to a re-judge
     speakers = (*DEBATERS, *SOURCE_DEBATERS, "Judge")
-    debate = True
+    has_debaters = True
     open_form = "open_debate"
     display_order = 50
+    in_default_run = True
+    compared_with = ("consultancy", "qa_without_article")  # the paper's two headline comparisons
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []

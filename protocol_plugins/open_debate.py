@@ -13,7 +13,7 @@ class OpenDebate(OpenRoleProtocol):
     name = "open_debate"
     description = "Debate whose protagonist is the debater defending the agent's own direct-QA answer."
     base = Debate()
-    debate = True
+    has_debaters = True
     display_order = 60
 
     def sub_job(self, job: Job, choice: int) -> Job:

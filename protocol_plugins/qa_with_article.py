@@ -13,6 +13,7 @@ class QAWithArticle(Protocol):
     uses_agent = False
     baseline = True
     display_order = 20
+    in_default_run = True
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []

@@ -12,6 +12,7 @@ class QAWithoutArticle(Protocol):
     uses_agent = False
     baseline = True
     display_order = 10
+    in_default_run = True
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []

@@ -12,7 +12,7 @@ import typing
 import pytest
 
 from helpers import DATA, REPO, cli
-from oversight_bench.config import DEFAULT_TASKS, RunConfig
+from oversight_bench.config import RunConfig
 from oversight_bench.deviations import (deviations, elo_prior_deviation, invalid_answer_deviation, option_deviations,
                                         paper_tasks, task_deviations)
 from oversight_bench.protocol import NO_PAPER_VALUE, ProtocolOptions
@@ -69,7 +69,7 @@ def test_judge_temperature_default_is_a_declared_reading():
 
 
 def test_a_bare_run_declares_its_three_tasks():
-    assert DEFAULT_TASKS == ["boolq", "mmlu", "prontoqa"]
+    assert RunConfig().tasks == ["boolq", "mmlu", "prontoqa"]  # the task files that say in_default_run
     assert "3 of the paper's 9 tasks (boolq, mmlu, prontoqa)" in deviations(RunConfig())
 
 

@@ -219,7 +219,7 @@ def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
     question as bootstrap unit) and every debate decision with its debaters, self-play included, for
     the Elo-vs-accuracy plot; only debaters who meet another debater are kept."""
     games, rows = [], []
-    debates = protocols_where("debate")
+    debates = protocols_where("has_debaters")
     for run in runs:
         for d in run.decisions:
             if d.get("unjudged") or d.get("protocol") not in debates:

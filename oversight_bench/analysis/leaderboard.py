@@ -48,12 +48,12 @@ from oversight_bench.analysis.load import Run, load_runs
 from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance, saved_figure
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
 MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
 MIN_N = 64  # cells with fewer questions are hidden by default (issue 14: evidence-grade cells)
-HEADLINES = (("debate", "consultancy"), ("debate", "qa_without_article"))  # the paper's two comparisons
 QUALITY_BAR = (f"flagged: any argument-less agent turn, > {quality_mod.CUT_BAR:.0%} of agent turns cut, or > "
                f"{quality_mod.POSITION_BAR:.0%} of valid answers on one position")
 
@@ -592,7 +592,7 @@ def _headlines(row: dict[str, Any], n_resamples: int, include_flagged: bool = Fa
     figure is kept, marked carried."""
     out = []
     old = {(h["a"], h["b"]): h for h in row.pop("_old_headlines", [])}
-    for a, b in HEADLINES:
+    for a, b in headline_pairs():
         flagged = sorted(k for k, c in row["cells"].items() if c["protocol"] in (a, b) and c.get("flagged"))
         pq = {}
         for proto in (a, b):
@@ -698,7 +698,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                      "commit": _git_commit(), "min_n": min_n, "include_flagged": include_flagged,
                      "quality_bar": QUALITY_BAR,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
-                     "headline_names": [f"{a} − {b}" for a, b in HEADLINES], "judges": judges_out,
+                     "headline_names": [f"{a} − {b}" for a, b in headline_pairs()], "judges": judges_out,
                      "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None})
     if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png"):
         result["figure"] = "fig2_judges.png"

@@ -59,9 +59,9 @@ from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis.load import Run, judge_fields, load_runs
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
+from oversight_bench.protocol import display_key, protocols_where, registered_protocols
 
 SCHEMA = "oversight-bench/report/v1"
-PROTOCOL_ORDER = ["qa_without_article", "qa_with_article", "consultancy", "open_consultancy", "debate", "open_debate"]
 
 
 def _git_commit() -> str | None:
@@ -97,7 +97,7 @@ def deviation_lines(runs: list[dict[str, Any]]) -> list[str]:
 
 
 def _proto_key(p: str) -> tuple:
-    return (PROTOCOL_ORDER.index(p) if p in PROTOCOL_ORDER else len(PROTOCOL_ORDER), str(p))
+    return display_key(p)
 
 
 def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], turns_of=None) -> list[dict[str, Any]]:
@@ -156,10 +156,11 @@ def calibration_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def compute_matched_rows(decisions: list[dict[str, Any]], groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
+    assigned_debates = protocols_where("has_debaters") - protocols_where("open_role")
     for g in groups:
-        if g["level"] != "task" or g["protocol"] != "debate":
+        if g["level"] != "task" or g["protocol"] not in assigned_debates:
             continue
-        jobs = [d for d in decisions if d.get("protocol") == "debate" and d["judge"] == g["judge"]
+        jobs = [d for d in decisions if d.get("protocol") == g["protocol"] and d["judge"] == g["judge"]
                 and d["agent"] == g["agent"] and d["task"] == g["task"] and d.get("setting") == g["setting"]
                 and not d.get("unjudged")]
         n_q = len({d["question_id"] for d in jobs})
@@ -206,14 +207,16 @@ def consultancy_split_rows(decisions: list[dict[str, Any]], open_rows: list[dict
     """Fig. A.9: assigned-role consultancy accuracy split by whether the consultant argued for the
     correct or the incorrect answer, next to open consultancy split by the consultant's own choice,
     per judge × agent × setting × task and task type."""
+    consultancies = {n: p.open_form for n, p in registered_protocols().items()
+                     if p.open_form and not p.has_debaters and p.assignments() == ["correct", "incorrect"]}
     groups: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for d in decisions:
-        if d.get("protocol") != "consultancy" or d.get("unjudged") or d.get("assignment") not in ("correct", "incorrect"):
+        if d.get("protocol") not in consultancies or d.get("unjudged") or d.get("assignment") not in ("correct", "incorrect"):
             continue
         for level, task, ttype in _levels(d):
             groups[(level, d["judge"], d["agent"], d.get("setting"), task, ttype)][d["assignment"]].append(d)
     opens = {(r["level"], r["judge"], r["agent"], r.get("setting"), r.get(r["level"])): r
-             for r in open_rows if r["protocol"] == "open_consultancy"}
+             for r in open_rows if r["protocol"] in consultancies.values()}
     rows = []
     for key, by in groups.items():
         level, judge, agent, setting, task, ttype = key
@@ -590,7 +593,7 @@ def fig_open_role(open_rows: list[dict[str, Any]], path: Path) -> bool:
     with saved_figure(path, 2, len(types), figsize=(5.5 * len(types), 6.5), squeeze=False) as (fig, axes):
         for c, tt in enumerate(types):
             rr = sorted([r for r in rows if r["task_type"] == tt], key=lambda r: (r["judge"], r["protocol"]))
-            labels = [f"{r['judge'].split(':')[-1][:14]}\n{r['protocol'].replace('open_', 'open ')}" for r in rr]
+            labels = [f"{r['judge'].split(':')[-1][:14]}\n{r['protocol'].replace('_', ' ')}" for r in rr]
             x = range(len(rr))
             axes[0][c].bar(x, [r["win_rate"] or 0 for r in rr], color="tab:purple")
             axes[0][c].set_title(f"{tt}: win rate")
