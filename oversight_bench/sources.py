@@ -12,7 +12,9 @@ import functools
 import hashlib
 import io
 import json
+import os
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,54 +109,192 @@ def _stat_key(path: Path) -> tuple[str, int, int]:
     return (str(path.resolve()), st.st_mtime_ns, st.st_size)
 
 
+def datasets_cache_dir() -> Path:
+    """Where `datasets` keeps its Arrow copies of the data files: `datasets/` under the project's
+    cache root ($OVERSIGHT_BENCH_CACHE, else ~/.cache/oversight-bench)."""
+    root = os.environ.get("OVERSIGHT_BENCH_CACHE")
+    return (Path(root).expanduser() if root else Path.home() / ".cache" / "oversight-bench") / "datasets"
+
+
+def content_sha256(path: Path) -> str:
+    """sha256 of a file's content, hashed once per process while its size and mtime stay the same."""
+    return _content_hash(_stat_key(Path(path)))
+
+
+#: how every CSV is parsed (files through `datasets`' csv builder, bytes through pandas, which that
+#: builder uses): each cell a string as written ("0.50" stays "0.50", "NA" stays "NA"), and a row
+#: with the wrong number of cells turned into a row of missing cells, so it is still in the
+#: (cached) table and is counted as malformed when read, as `csv.DictReader` rows were before
+def _csv_options(names: list[str]) -> dict[str, Any]:
+    return {"names": names, "header": 0, "index_col": False, "keep_default_na": False, "na_filter": False,
+            "encoding": "utf-8-sig", "engine": "python", "on_bad_lines": malformed_csv_row}
+
+
+def malformed_csv_row(cells: list[str]) -> list:
+    """A CSV row with more cells than the header: kept as a row of missing cells (counted, dropped)."""
+    return [None]
+
+
+def _csv_header(path: Path) -> list[str] | None:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        names = next(csv.reader(f), None)
+    if names is not None and len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise BenchError(f"cannot read {path} as csv: column {dup!r} appears twice in the header; expected unique column names")
+    return names
+
+
+def _split_malformed(rows: list[dict]) -> tuple[tuple, int]:
+    good = tuple(r for r in rows if all(v is not None for v in r.values()))
+    return good, len(rows) - len(good)
+
+
+@contextlib.contextmanager
+def _quiet_datasets():
+    """`datasets` for reading local files: no progress bars or log lines (the command prints its
+    own), and no request to the hub to count a download of its csv/json/parquet builder."""
+    import datasets
+    from datasets.utils import logging as ds_logging
+
+    bars_off, level = datasets.utils.are_progress_bars_disabled(), ds_logging.get_verbosity()
+    counts = datasets.config.HF_UPDATE_DOWNLOAD_COUNTS
+    datasets.disable_progress_bars()
+    ds_logging.set_verbosity(ds_logging.CRITICAL)
+    datasets.config.HF_UPDATE_DOWNLOAD_COUNTS = False
+    try:
+        yield datasets
+    finally:
+        datasets.config.HF_UPDATE_DOWNLOAD_COUNTS = counts
+        ds_logging.set_verbosity(level)
+        if not bars_off:
+            datasets.enable_progress_bars()
+
+
+def _load_dataset(path: Path, fmt: str, **options):
+    """The file as a memory-mapped `datasets.Dataset`, parsed by `datasets`' builder once and saved
+    under `datasets_cache_dir()`, named by the file's content hash and the reading options.
+    `load_dataset`'s own cache lookup costs tens of milliseconds a file (it resolves the path,
+    hashes the config, and asks the hub to count a download), which over MMLU's 56 files made
+    loading slower than parsing them; opening a saved dataset costs about a millisecond. The
+    content hash also keeps a file rewritten with the same mtime (datasets' key) from reading stale."""
+    spec = sorted((k, f"{v.__module__}.{v.__qualname__}" if callable(v) else repr(v)) for k, v in options.items())
+    key = hashlib.sha256(repr(spec).encode()).hexdigest()[:12]
+    target = datasets_cache_dir() / f"{content_sha256(path)}.{fmt}.{key}"
+    with _quiet_datasets() as datasets:
+        if not (target / "dataset_info.json").is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
+                ds = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files=str(path), split="train",
+                                           cache_dir=f"{tmp}/build", **options)
+                ds.save_to_disk(f"{tmp}/saved")
+                del ds
+                try:
+                    os.replace(f"{tmp}/saved", target)
+                except OSError:  # another process saved it first
+                    if not (target / "dataset_info.json").is_file():
+                        raise
+        return datasets.load_from_disk(str(target))
+
+
+def _jsonl_lines(path: Path) -> tuple[tuple, int]:
+    """Rows of a JSON-lines file that `datasets` rejected (its reader takes a file whole): the
+    lines that are JSON objects, and how many are not."""
+    rows, bad = [], 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                bad += 1
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+            else:
+                bad += 1
+    return tuple(rows), bad
+
+
+def _dataset_rows(path: Path, fmt: str) -> tuple[tuple, int]:
+    from datasets.exceptions import DatasetGenerationError
+
+    if path.stat().st_size == 0:
+        return (), 0
+    if fmt == "csv":
+        names = _csv_header(path)
+        if names is None:
+            return (), 0
+        from datasets import Features, Value
+
+        features = Features({n: Value("string") for n in names})
+        return _split_malformed(_load_dataset(path, "csv", features=features, **_csv_options(names)).data.to_pylist())
+    if fmt == "parquet":
+        # the Arrow rows as stored: no decoding of image columns into PIL objects
+        return tuple(_load_dataset(path, "parquet").data.to_pylist()), 0
+    try:
+        ds = _load_dataset(path, "jsonl", parse_agent_traces=False)
+    except DatasetGenerationError:
+        return _jsonl_lines(path)
+    # an Arrow table has every column in every row: a key the line did not have reads as None
+    return tuple({k: v for k, v in row.items() if v is not None} for row in ds.to_list()), 0
+
+
 @functools.lru_cache(maxsize=256)
 def _read_cached(key: tuple[str, int, int], fmt: str) -> tuple:
     path = Path(key[0])
-    if fmt == "csv":
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = tuple(csv.DictReader(f))
-        bad = sum(1 for r in rows if None in r or any(v is None for v in r.values()))
-        return tuple(r for r in rows if None not in r and all(v is not None for v in r.values())), bad
-    if fmt == "jsonl":
-        rows, bad = [], 0
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    bad += 1
-                    continue
-                if isinstance(row, dict):
-                    rows.append(row)
-                else:
-                    bad += 1
-        return tuple(rows), bad
+    if fmt in ("csv", "jsonl", "parquet"):
+        return _dataset_rows(path, fmt)
     if fmt == "json":
+        # one JSON document: a list of rows, or a mapping of id -> row (PrOntoQA's llm-reasoners
+        # copy), which `datasets` does not read as rows
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict):
             data = [{"_key": k, **v} if isinstance(v, dict) else {"_key": k, "value": v} for k, v in sorted(data.items())]
         return tuple(r for r in data if isinstance(r, dict)), sum(1 for r in data if not isinstance(r, dict))
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        return tuple(pq.read_table(path).to_pylist()), 0
     raise BenchError(f"{path}: unknown file format {fmt!r}; expected csv, jsonl, json or parquet")
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause of a `datasets` error, on one line."""
+    while exc.__cause__ is not None or exc.__context__ is not None:
+        exc = exc.__cause__ or exc.__context__
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]
 
 
 def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
     """Rows of a local file and how many were malformed (a CSV row with the wrong number of
-    cells, a JSONL line that is not a JSON object), parsed once per process."""
+    cells, a JSONL line that is not a JSON object). CSV, JSONL and Parquet are read through
+    `datasets` (built once into an Arrow cache, then memory-mapped); parsed once per process."""
     if fmt == "auto":
         fmt = {".csv": "csv", ".jsonl": "jsonl", ".json": "json", ".parquet": "parquet"}.get(path.suffix, "jsonl")
     note_read(path)
     try:
         rows, bad = _read_cached(_stat_key(path), fmt)
         return [dict(r) for r in rows], bad
+    except BenchError:
+        raise
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         raise BenchError(f"cannot read {path} as {fmt}: {exc}") from None
+    except Exception as exc:  # datasets, pandas and pyarrow errors: a file they cannot parse
+        raise BenchError(f"cannot read {path} as {fmt}: {_reason(exc)}") from None
 
 
-def read_csv_bytes(data: bytes) -> list[dict]:
-    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+def read_csv_bytes(data: bytes, name: str = "CSV data") -> tuple[list[dict], int]:
+    """Rows of a CSV held in memory (GPQA, decrypted and never written to disk, so never cached)
+    and how many were malformed: parsed by pandas with the options `datasets` gets for files.
+    `name` says in an error what the data is."""
+    import pandas as pd
+
+    try:
+        names = next(csv.reader(io.StringIO(data.decode("utf-8-sig"))), None)
+        if names is None:
+            return [], 0
+        frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names))
+    except Exception as exc:  # undecodable bytes, a quote never closed, ...
+        raise BenchError(f"cannot read {name} as csv: {_reason(exc)}") from None
+    # a missing cell is NaN (a float) in a frame of strings
+    rows = [{k: (None if isinstance(v, float) else v) for k, v in r.items()} for r in frame.to_dict("records")]
+    good, bad = _split_malformed(rows)
+    return list(good), bad
