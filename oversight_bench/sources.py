@@ -121,13 +121,16 @@ def content_sha256(path: Path) -> str:
     return _content_hash(_stat_key(Path(path)))
 
 
-#: how every CSV is parsed (files through `datasets`' csv builder, bytes through pandas, which that
-#: builder uses): each cell a string as written ("0.50" stays "0.50", "NA" stays "NA"), and a row
-#: with the wrong number of cells turned into a row of missing cells, so it is still in the
-#: (cached) table and is counted as malformed when read, as `csv.DictReader` rows were before
-def _csv_options(names: list[str]) -> dict[str, Any]:
+# -- CSV ------------------------------------------------------------------------------------------
+# Every CSV is parsed by pandas (files through `datasets`' csv builder, which uses it; GPQA's bytes
+# directly), with every cell a string as written ("0.50" stays "0.50", "NA" stays "NA"). A row
+# with too few cells gets missing cells; pandas' fast reader stops at a row with too many, so such
+# a file is parsed again by its csv-module reader, which turns that row into missing cells too:
+# the row stays in the (cached) table and is counted as malformed when read, as before.
+def _csv_options(names: list[str], lenient: bool) -> dict[str, Any]:
     return {"names": names, "header": 0, "index_col": False, "keep_default_na": False, "na_filter": False,
-            "encoding": "utf-8-sig", "engine": "python", "on_bad_lines": malformed_csv_row}
+            "encoding": "utf-8-sig", **({"engine": "python", "on_bad_lines": malformed_csv_row} if lenient else
+                                        {"engine": "c", "on_bad_lines": "error"})}
 
 
 def malformed_csv_row(cells: list[str]) -> list:
@@ -135,13 +138,21 @@ def malformed_csv_row(cells: list[str]) -> list:
     return [None]
 
 
+def _too_many_cells(exc: BaseException) -> bool:
+    return "Expected" in _reason(exc) and "fields" in _reason(exc)  # pandas: "Expected 6 fields in line 9, saw 7"
+
+
 def _csv_header(path: Path) -> list[str] | None:
     with open(path, newline="", encoding="utf-8-sig") as f:
         names = next(csv.reader(f), None)
+    _check_header(names, path)
+    return names
+
+
+def _check_header(names: list[str] | None, where: object) -> None:
     if names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise BenchError(f"cannot read {path} as csv: column {dup!r} appears twice in the header; expected unique column names")
-    return names
+        raise BenchError(f"cannot read {where} as csv: column {dup!r} appears twice in the header; expected unique column names")
 
 
 def _split_malformed(rows: list[dict]) -> tuple[tuple, int]:
@@ -149,6 +160,7 @@ def _split_malformed(rows: list[dict]) -> tuple[tuple, int]:
     return good, len(rows) - len(good)
 
 
+# -- datasets -------------------------------------------------------------------------------------
 @contextlib.contextmanager
 def _quiet_datasets():
     """`datasets` for reading local files: no progress bars or log lines (the command prints its
@@ -170,22 +182,31 @@ def _quiet_datasets():
             datasets.enable_progress_bars()
 
 
-def _load_dataset(path: Path, fmt: str, **options):
-    """The file as a memory-mapped `datasets.Dataset`, parsed by `datasets`' builder once and saved
-    under `datasets_cache_dir()`, named by the file's content hash and the reading options.
-    `load_dataset`'s own cache lookup costs tens of milliseconds a file (it resolves the path,
-    hashes the config, and asks the hub to count a download), which over MMLU's 56 files made
-    loading slower than parsing them; opening a saved dataset costs about a millisecond. The
-    content hash also keeps a file rewritten with the same mtime (datasets' key) from reading stale."""
+def _saved_path(path: Path, fmt: str, options: dict[str, Any]) -> Path:
     spec = sorted((k, f"{v.__module__}.{v.__qualname__}" if callable(v) else repr(v)) for k, v in options.items())
     key = hashlib.sha256(repr(spec).encode()).hexdigest()[:12]
-    target = datasets_cache_dir() / f"{content_sha256(path)}.{fmt}.{key}"
+    return datasets_cache_dir() / f"{content_sha256(path)}.{fmt}.{key}"
+
+
+def _load_dataset(path: Path, fmt: str, **options):
+    """The file as a memory-mapped `datasets.Dataset` (None when it has no rows), parsed by
+    `datasets`' builder once and saved under `datasets_cache_dir()`, named by the file's content
+    hash and the reading options. `load_dataset`'s own cache lookup costs tens of milliseconds a
+    file (it resolves the path, hashes the config, asks the hub to count a download), which over
+    MMLU's 56 files made loading slower than parsing them; opening a saved dataset costs about a
+    millisecond. The content hash also keeps a file rewritten with the same mtime from reading stale."""
+    target = _saved_path(path, fmt, options)
     with _quiet_datasets() as datasets:
         if not (target / "dataset_info.json").is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
-                ds = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files=str(path), split="train",
-                                           cache_dir=f"{tmp}/build", **options)
+                try:
+                    ds = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files=str(path), split="train",
+                                               cache_dir=f"{tmp}/build", **options)
+                except ValueError as exc:
+                    if "corresponds to no data" in str(exc):  # a header, or blank lines, and no rows
+                        return None
+                    raise
                 ds.save_to_disk(f"{tmp}/saved")
                 del ds
                 try:
@@ -216,26 +237,44 @@ def _jsonl_lines(path: Path) -> tuple[tuple, int]:
     return tuple(rows), bad
 
 
+def _csv_rows(path: Path) -> tuple[tuple, int]:
+    from datasets import Features, Value
+    from datasets.exceptions import DatasetGenerationError
+
+    names = _csv_header(path)
+    if names is None:
+        return (), 0
+    features = Features({n: Value("string") for n in names})
+    fast, lenient = _csv_options(names, False), _csv_options(names, True)
+    if (_saved_path(path, "csv", {"features": features, **lenient}) / "dataset_info.json").is_file():
+        ds = _load_dataset(path, "csv", features=features, **lenient)  # read leniently before
+    else:
+        try:
+            ds = _load_dataset(path, "csv", features=features, **fast)
+        except DatasetGenerationError as exc:
+            if not _too_many_cells(exc):
+                raise
+            ds = _load_dataset(path, "csv", features=features, **lenient)
+    return _split_malformed(ds.data.to_pylist()) if ds is not None else ((), 0)
+
+
 def _dataset_rows(path: Path, fmt: str) -> tuple[tuple, int]:
     from datasets.exceptions import DatasetGenerationError
 
     if path.stat().st_size == 0:
         return (), 0
     if fmt == "csv":
-        names = _csv_header(path)
-        if names is None:
-            return (), 0
-        from datasets import Features, Value
-
-        features = Features({n: Value("string") for n in names})
-        return _split_malformed(_load_dataset(path, "csv", features=features, **_csv_options(names)).data.to_pylist())
+        return _csv_rows(path)
     if fmt == "parquet":
         # the Arrow rows as stored: no decoding of image columns into PIL objects
-        return tuple(_load_dataset(path, "parquet").data.to_pylist()), 0
+        ds = _load_dataset(path, "parquet")
+        return (tuple(ds.data.to_pylist()) if ds is not None else ()), 0
     try:
         ds = _load_dataset(path, "jsonl", parse_agent_traces=False)
     except DatasetGenerationError:
         return _jsonl_lines(path)
+    if ds is None:
+        return (), 0
     # an Arrow table has every column in every row: a key the line did not have reads as None
     return tuple({k: v for k, v in row.items() if v is not None} for row in ds.to_list()), 0
 
@@ -266,7 +305,9 @@ def _reason(exc: BaseException) -> str:
 def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
     """Rows of a local file and how many were malformed (a CSV row with the wrong number of
     cells, a JSONL line that is not a JSON object). CSV, JSONL and Parquet are read through
-    `datasets` (built once into an Arrow cache, then memory-mapped); parsed once per process."""
+    `datasets` (parsed once into an Arrow cache, then memory-mapped); a JSONL column that mixes
+    integers and fractions reads as floats there, as Arrow columns have one type. A `.json` file
+    is one document. Parsed once per process."""
     if fmt == "auto":
         fmt = {".csv": "csv", ".jsonl": "jsonl", ".json": "json", ".parquet": "parquet"}.get(path.suffix, "jsonl")
     note_read(path)
@@ -283,15 +324,22 @@ def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
 
 def read_csv_bytes(data: bytes, name: str = "CSV data") -> tuple[list[dict], int]:
     """Rows of a CSV held in memory (GPQA, decrypted and never written to disk, so never cached)
-    and how many were malformed: parsed by pandas with the options `datasets` gets for files.
-    `name` says in an error what the data is."""
+    and how many were malformed, parsed as CSV files are. `name` says in an error what it is."""
     import pandas as pd
 
     try:
         names = next(csv.reader(io.StringIO(data.decode("utf-8-sig"))), None)
         if names is None:
             return [], 0
-        frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names))
+        _check_header(names, name)
+        try:
+            frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names, False))
+        except pd.errors.ParserError as exc:
+            if not _too_many_cells(exc):
+                raise
+            frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names, True))
+    except BenchError:
+        raise
     except Exception as exc:  # undecodable bytes, a quote never closed, ...
         raise BenchError(f"cannot read {name} as csv: {_reason(exc)}") from None
     # a missing cell is NaN (a float) in a frame of strings
