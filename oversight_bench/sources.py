@@ -188,33 +188,94 @@ def _saved_path(path: Path, fmt: str, options: dict[str, Any]) -> Path:
     return datasets_cache_dir() / f"{content_sha256(path)}.{fmt}.{key}"
 
 
+def _is_saved(target: Path) -> bool:
+    return (target / "dataset_info.json").is_file()
+
+
+def _build(paths: list[Path], fmt: str, options: dict[str, Any]) -> None:
+    """Parse the files with one run of `datasets`' builder (one split each) and save each under
+    its `_saved_path`. Raises what the builder raises; ValueError "... corresponds to no data"
+    when a file has no rows."""
+    cache = datasets_cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    with _quiet_datasets() as datasets, tempfile.TemporaryDirectory(dir=cache, prefix=".build-") as tmp:
+        splits = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files={f"f{i}": str(p) for i, p in enumerate(paths)},
+                                       cache_dir=f"{tmp}/build", **options)
+        for i, path in enumerate(paths):
+            splits[f"f{i}"].save_to_disk(f"{tmp}/f{i}")
+            target = _saved_path(path, fmt, options)
+            try:
+                os.replace(f"{tmp}/f{i}", target)
+            except OSError:  # another process saved it first
+                if not _is_saved(target):
+                    raise
+        del splits
+
+
 def _load_dataset(path: Path, fmt: str, **options):
     """The file as a memory-mapped `datasets.Dataset` (None when it has no rows), parsed by
     `datasets`' builder once and saved under `datasets_cache_dir()`, named by the file's content
     hash and the reading options. `load_dataset`'s own cache lookup costs tens of milliseconds a
     file (it resolves the path, hashes the config, asks the hub to count a download), which over
-    MMLU's 56 files made loading slower than parsing them; opening a saved dataset costs about a
-    millisecond. The content hash also keeps a file rewritten with the same mtime from reading stale."""
+    MMLU's 56 files made loading slower than parsing them; memory-mapping a saved one costs about
+    a millisecond. The content hash also keeps a file rewritten with the same mtime from reading stale."""
     target = _saved_path(path, fmt, options)
+    if not _is_saved(target):
+        try:
+            _build([path], fmt, options)
+        except ValueError as exc:
+            if "corresponds to no data" in str(exc):  # a header, or blank lines, and no rows
+                return None
+            raise
+    # what `load_from_disk` does, without the thread pool it starts and the fingerprint it hashes
+    # for every dataset (the saved name already is one)
+    from datasets.table import MemoryMappedTable
+
+    files = [target / f["filename"] for f in json.loads((target / "state.json").read_text())["_data_files"]]
     with _quiet_datasets() as datasets:
-        if not (target / "dataset_info.json").is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
-                try:
-                    ds = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files=str(path), split="train",
-                                               cache_dir=f"{tmp}/build", **options)
-                except ValueError as exc:
-                    if "corresponds to no data" in str(exc):  # a header, or blank lines, and no rows
-                        return None
-                    raise
-                ds.save_to_disk(f"{tmp}/saved")
-                del ds
-                try:
-                    os.replace(f"{tmp}/saved", target)
-                except OSError:  # another process saved it first
-                    if not (target / "dataset_info.json").is_file():
-                        raise
-        return datasets.load_from_disk(str(target))
+        parts = [datasets.Dataset(MemoryMappedTable.from_file(str(f)), fingerprint=f"{target.name}-{i}")
+                 for i, f in enumerate(files)]
+        return parts[0] if len(parts) == 1 else datasets.concatenate_datasets(parts)
+
+
+def _first_options(path: Path, fmt: str) -> dict[str, Any]:
+    """The options a file is first parsed with (CSV: its header's names, pandas' fast reader)."""
+    return _first_options_of(_stat_key(path), fmt)
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_options_of(key: tuple[str, int, int], fmt: str) -> dict[str, Any]:
+    path = Path(key[0])
+    if fmt == "csv":
+        from datasets import Features, Value
+
+        names = _csv_header(path)
+        if names is None:
+            raise ValueError(f"{path} is empty")
+        return {"features": Features({n: Value("string") for n in names}), **_csv_options(names, False)}
+    return {"parse_agent_traces": False} if fmt == "jsonl" else {}
+
+
+def _prebuild(paths: list[Path], fmt: str) -> None:
+    """Parse the files of one format that are not yet in the cache with one builder run per set of
+    options (MMLU's 56 CSVs: one run, not 56). Any problem leaves the files to `read_rows`, which
+    parses them one by one and reports or counts what is wrong."""
+    groups: dict[str, tuple[dict, list[Path]]] = {}
+    for path in paths:
+        try:
+            if path.stat().st_size == 0:
+                continue
+            options = _first_options(path, fmt)
+            if not _is_saved(_saved_path(path, fmt, options)):
+                groups.setdefault(_saved_path(path, fmt, options).name.rsplit(".", 1)[1], (options, []))[1].append(path)
+        except Exception:
+            continue
+    for options, group in groups.values():
+        if len(group) > 1:
+            try:
+                _build(group, fmt, options)
+            except Exception:
+                pass
 
 
 def _jsonl_lines(path: Path) -> tuple[tuple, int]:
@@ -238,23 +299,21 @@ def _jsonl_lines(path: Path) -> tuple[tuple, int]:
 
 
 def _csv_rows(path: Path) -> tuple[tuple, int]:
-    from datasets import Features, Value
     from datasets.exceptions import DatasetGenerationError
 
-    names = _csv_header(path)
-    if names is None:
+    if _csv_header(path) is None:
         return (), 0
-    features = Features({n: Value("string") for n in names})
-    fast, lenient = _csv_options(names, False), _csv_options(names, True)
-    if (_saved_path(path, "csv", {"features": features, **lenient}) / "dataset_info.json").is_file():
-        ds = _load_dataset(path, "csv", features=features, **lenient)  # read leniently before
+    fast = _first_options(path, "csv")
+    lenient = {**fast, **_csv_options(list(fast["features"]), True)}
+    if _is_saved(_saved_path(path, "csv", lenient)):
+        ds = _load_dataset(path, "csv", **lenient)  # read leniently before
     else:
         try:
-            ds = _load_dataset(path, "csv", features=features, **fast)
+            ds = _load_dataset(path, "csv", **fast)
         except DatasetGenerationError as exc:
             if not _too_many_cells(exc):
                 raise
-            ds = _load_dataset(path, "csv", features=features, **lenient)
+            ds = _load_dataset(path, "csv", **lenient)
     return _split_malformed(ds.data.to_pylist()) if ds is not None else ((), 0)
 
 
@@ -302,14 +361,19 @@ def _reason(exc: BaseException) -> str:
     return text[:300]
 
 
+def _format(path: Path, fmt: str) -> str:
+    if fmt != "auto":
+        return fmt
+    return {".csv": "csv", ".jsonl": "jsonl", ".json": "json", ".parquet": "parquet"}.get(Path(path).suffix, "jsonl")
+
+
 def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
     """Rows of a local file and how many were malformed (a CSV row with the wrong number of
     cells, a JSONL line that is not a JSON object). CSV, JSONL and Parquet are read through
     `datasets` (parsed once into an Arrow cache, then memory-mapped); a JSONL column that mixes
     integers and fractions reads as floats there, as Arrow columns have one type. A `.json` file
     is one document. Parsed once per process."""
-    if fmt == "auto":
-        fmt = {".csv": "csv", ".jsonl": "jsonl", ".json": "json", ".parquet": "parquet"}.get(path.suffix, "jsonl")
+    fmt = _format(path, fmt)
     note_read(path)
     try:
         rows, bad = _read_cached(_stat_key(path), fmt)
@@ -320,6 +384,14 @@ def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
         raise BenchError(f"cannot read {path} as {fmt}: {exc}") from None
     except Exception as exc:  # datasets, pandas and pyarrow errors: a file they cannot parse
         raise BenchError(f"cannot read {path} as {fmt}: {_reason(exc)}") from None
+
+
+def read_many(paths: list[Path], fmt: str = "auto") -> list[tuple[list[dict], int]]:
+    """`read_rows` of each file; the ones `datasets` has not cached yet are parsed together."""
+    fmts = [_format(p, fmt) for p in paths]
+    for f in ("csv", "jsonl", "parquet"):
+        _prebuild([p for p, pf in zip(paths, fmts) if pf == f], f)
+    return [read_rows(p, pf) for p, pf in zip(paths, fmts)]
 
 
 def read_csv_bytes(data: bytes, name: str = "CSV data") -> tuple[list[dict], int]:
