@@ -47,13 +47,13 @@ def digest(q):
     body = [q.id, q.task, q.task_type, q.question, q.correct, q.incorrect, q.article, images, q.meta]
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=repr).encode()).hexdigest()
 
-out = {"import_s": time.perf_counter() - t0, "tasks": {}}
+out = {"import_s": time.perf_counter() - t0, "import_cpu": time.process_time(), "tasks": {}}
 for name in names:
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     task = resolve_tasks([name], [])[0]
     res = task.load(data, limit, seed)
     out["tasks"][name] = {
-        "seconds": time.perf_counter() - t, "available": task.available(data),
+        "seconds": time.perf_counter() - t, "cpu": time.process_time() - c, "available": task.available(data),
         "questions": [[q.id, digest(q)] for q in res.questions], "skipped": dict(sorted(res.skipped.items())),
         "notes": list(res.notes), "files": dict(sorted((res.files or {}).items())),
     }
@@ -84,6 +84,16 @@ def run_child(tree: Path, cache: Path, args) -> tuple[float, float, dict]:
     if proc.returncode != 0:
         sys.exit(f"loading the tasks in {tree} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     return wall, cpu, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def import_cpu(module: str) -> float:
+    """CPU seconds a fresh interpreter spends importing `module` (beyond starting)."""
+    costs = []
+    for code in (f"import {module}", "pass"):
+        cpu = _children_cpu()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        costs.append(_children_cpu() - cpu)
+    return costs[0] - costs[1]
 
 
 def compare(old: dict, new: dict) -> list[str]:
@@ -140,8 +150,9 @@ def main() -> None:
         walls = {(k, m): [] for k in trees for m in ("cold", "warm")}
         cpus = {(k, m): [] for k in trees for m in ("cold", "warm")}
         per_task = {(k, m): {} for k in trees for m in ("cold", "warm")}
-        results = {}
+        results, datasets_import = {}, []
         for r in range(args.repeats):
+            datasets_import.append(import_cpu("datasets"))
             for k in (("old", "new") if r % 2 == 0 else ("new", "old")):
                 shutil.rmtree(caches[k] / "datasets", ignore_errors=True)
                 for mode in ("cold", "warm"):
@@ -149,7 +160,8 @@ def main() -> None:
                     walls[k, mode].append(wall)
                     cpus[k, mode].append(cpu)
                     for name, t in out["tasks"].items():
-                        per_task[k, mode].setdefault(name, []).append(t["seconds"])
+                        per_task[k, mode].setdefault(name, []).append(t["cpu"])
+                    per_task[k, mode].setdefault("(imports before)", []).append(out["import_cpu"])
                     results.setdefault(k, out)
                     if compare(results[k], out):
                         sys.exit(f"{k}: two runs of the same tree gave different questions: {compare(results[k], out)}")
@@ -167,12 +179,13 @@ def main() -> None:
         print(f"{mode:8}{med['old', mode]:10.2f}{med['new', mode]:10.2f}{med['new', mode] / med['old', mode]:9.2f}"
               f"{med_cpu['old', mode]:10.2f}{med_cpu['new', mode]:10.2f}{med_cpu['new', mode] / med_cpu['old', mode]:9.2f}")
     print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
-    print(f"\nper task, inside the process (median seconds; the first task also pays shared imports)")
+    print(f"\nCPU seconds per task inside the process (median; a task pays the imports it is first to need)")
     print(f"{'task':17}{'old cold':>9}{'new cold':>9}{'old warm':>9}{'new warm':>9}")
-    for name in args.tasks:
+    for name in ["(imports before)", *args.tasks]:
         cells = [statistics.median(per_task[k, m][name]) for m in ("cold", "warm") for k in ("old", "new")]
         print(f"{name:17}" + "".join(f"{c:9.2f}" for c in (cells[0], cells[1], cells[2], cells[3])))
-    print(f"new run imported datasets: {results['new']['datasets_imported']}")
+    print(f"new run imported datasets: {results['new']['datasets_imported']}; importing it alone costs "
+          f"{statistics.median(datasets_import):.2f} s CPU (median)")
 
     problems = compare(results["old"], results["new"])
     n = sum(len(t["questions"]) for t in results["new"]["tasks"].values())
@@ -192,6 +205,7 @@ def main() -> None:
             "median_cpu_s": {f"{k}_{m}": v for (k, m), v in med_cpu.items()},
             "ratio_new_old": {m: med["new", m] / med["old", m] for m in ("cold", "warm")},
             "cpu_ratio_new_old": {m: med_cpu["new", m] / med_cpu["old", m] for m in ("cold", "warm")},
+            "datasets_import_cpu_s": datasets_import,
             "identical": not problems, "differences": problems,
         }, indent=2) + "\n")
     sys.exit(1 if problems else 0)

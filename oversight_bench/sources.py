@@ -5,6 +5,7 @@ A loader (hook `register_loaders`) is `fn(cfg, ctx) -> Records`; the YAML task e
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import contextvars
 import csv
@@ -13,6 +14,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -182,10 +184,25 @@ def _quiet_datasets():
             datasets.enable_progress_bars()
 
 
+@functools.lru_cache(maxsize=8)
+def _writable(cache: Path) -> Path:
+    """`cache`, or where it cannot be written (a read-only home), a folder for this process only:
+    then files are parsed again by the next process, as before there was a cache."""
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        if os.access(cache, os.W_OK):
+            return cache
+    except OSError:
+        pass
+    tmp = Path(tempfile.mkdtemp(prefix="oversight-bench-datasets-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    return tmp
+
+
 def _saved_path(path: Path, fmt: str, options: dict[str, Any]) -> Path:
     spec = sorted((k, f"{v.__module__}.{v.__qualname__}" if callable(v) else repr(v)) for k, v in options.items())
     key = hashlib.sha256(repr(spec).encode()).hexdigest()[:12]
-    return datasets_cache_dir() / f"{content_sha256(path)}.{fmt}.{key}"
+    return _writable(datasets_cache_dir()) / f"{content_sha256(path)}.{fmt}.{key}"
 
 
 def _is_saved(target: Path) -> bool:
@@ -196,8 +213,7 @@ def _build(paths: list[Path], fmt: str, options: dict[str, Any]) -> None:
     """Parse the files with one run of `datasets`' builder (one split each) and save each under
     its `_saved_path`. Raises what the builder raises; ValueError "... corresponds to no data"
     when a file has no rows."""
-    cache = datasets_cache_dir()
-    cache.mkdir(parents=True, exist_ok=True)
+    cache = _writable(datasets_cache_dir())
     with _quiet_datasets() as datasets, tempfile.TemporaryDirectory(dir=cache, prefix=".build-") as tmp:
         splits = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files={f"f{i}": str(p) for i, p in enumerate(paths)},
                                        cache_dir=f"{tmp}/build", **options)

@@ -602,3 +602,15 @@ def test_yaml_task_from_csv_counts_malformed_rows_and_fingerprints_the_file(fres
 def test_gpqa_is_never_in_the_datasets_cache(fresh_reads):
     assert len(builtin("gpqa").load(DATA, 4, 0).questions) == 4
     assert not fresh_reads.exists() or not any(fresh_reads.iterdir())
+
+
+def test_unwritable_cache_root_still_reads(tmp_path, monkeypatch):
+    from oversight_bench import sources
+
+    (tmp_path / "a_file").write_text("")
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "a_file" / "cache"))  # cannot be a folder
+    sources._read_cached.cache_clear()
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"q": "a"}\n')
+    assert sources.read_rows(path) == ([{"q": "a"}], 0)
+    sources._read_cached.cache_clear()
