@@ -128,7 +128,7 @@ def content_sha256(path: Path) -> str:
 # directly), with every cell a string as written ("0.50" stays "0.50", "NA" stays "NA"). A row
 # with too few cells gets missing cells; pandas' fast reader stops at a row with too many, so such
 # a file is parsed again by its csv-module reader, which turns that row into missing cells too:
-# the row stays in the (cached) table and is counted as malformed when read, as before.
+# the row stays in the (cached) table and is counted as malformed when read.
 def _csv_options(names: list[str], lenient: bool) -> dict[str, Any]:
     return {"names": names, "header": 0, "index_col": False, "keep_default_na": False, "na_filter": False,
             "encoding": "utf-8-sig", **({"engine": "python", "on_bad_lines": malformed_csv_row} if lenient else
@@ -187,7 +187,7 @@ def _quiet_datasets():
 @functools.lru_cache(maxsize=8)
 def _writable(cache: Path) -> Path:
     """`cache`, or where it cannot be written (a read-only home), a folder for this process only:
-    then files are parsed again by the next process, as before there was a cache."""
+    reading still works, and each process parses the files again."""
     try:
         cache.mkdir(parents=True, exist_ok=True)
         if os.access(cache, os.W_OK):
@@ -322,7 +322,7 @@ def _csv_rows(path: Path) -> tuple[tuple, int]:
     fast = _first_options(path, "csv")
     lenient = {**fast, **_csv_options(list(fast["features"]), True)}
     if _is_saved(_saved_path(path, "csv", lenient)):
-        ds = _load_dataset(path, "csv", **lenient)  # read leniently before
+        ds = _load_dataset(path, "csv", **lenient)  # a file with too-long rows: its lenient parse is saved
     else:
         try:
             ds = _load_dataset(path, "csv", **fast)
@@ -350,8 +350,17 @@ def _dataset_rows(path: Path, fmt: str) -> tuple[tuple, int]:
         return _jsonl_lines(path)
     if ds is None:
         return (), 0
-    # an Arrow table has every column in every row: a key the line did not have reads as None
-    return tuple({k: v for k, v in row.items() if v is not None} for row in ds.to_list()), 0
+    return tuple(_drop_none(row) for row in ds.to_list()), 0
+
+
+def _drop_none(value: Any) -> Any:
+    """An Arrow table gives every row (and every object in a column) all the keys any has; the
+    ones a JSON line did not have read as None and are dropped, so `.get(key, default)` works."""
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list) and value and not isinstance(value[0], str):
+        return [_drop_none(v) for v in value]
+    return value
 
 
 @functools.lru_cache(maxsize=256)

@@ -614,3 +614,13 @@ def test_unwritable_cache_root_still_reads(tmp_path, monkeypatch):
     path.write_text('{"q": "a"}\n')
     assert sources.read_rows(path) == ([{"q": "a"}], 0)
     sources._read_cached.cache_clear()
+
+
+def test_jsonl_nested_objects_keep_only_their_keys(fresh_reads, tmp_path):
+    from oversight_bench.sources import read_rows
+
+    path = tmp_path / "sets.jsonl"
+    sets = [{"title": "A", "questions": [{"q": "x", "validation": [{"answer": 1}]}, {"q": "y"}]},
+            {"questions": [{"q": "z", "speed": [1, 2]}]}]
+    path.write_text("".join(json.dumps(s) + "\n" for s in sets))
+    assert read_rows(path) == (sets, 0)
