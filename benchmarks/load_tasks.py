@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-OLD_REF = "72fb2e0"  # main before the loaders read through `datasets`
+OLD_REF = "cede7d0"  # main before the loaders read through `datasets`
 TASKS = ["boolq", "gpqa", "gpqa_extractive", "gsm8kqa", "mmlu", "mmmu", "prontoqa", "quality", "truthfulqa"]
 
 CHILD = r"""
@@ -64,7 +64,13 @@ print(json.dumps(out))
 
 def user_cache_root() -> Path:
     env = os.environ.get("OVERSIGHT_BENCH_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "oversight-bench"
+    if env:
+        return Path(env).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser() / "oversight-bench"
+
+
+#: where a tree keeps GSM8KQA's sandbox results under its cache root (older trees: the root itself)
+SANDBOX_FILES = ("gsm8kqa/sandbox_results.jsonl", "sandbox_results.jsonl")
 
 
 def _children_cpu() -> float:
@@ -138,14 +144,16 @@ def main() -> None:
         caches = {k: tmp / f"cache-{k}" for k in trees}
         for c in caches.values():
             c.mkdir()
-        sandbox = user_cache_root() / "sandbox_results.jsonl"
-        if not sandbox.is_file():
+        sandbox = next((user_cache_root() / f for f in SANDBOX_FILES if (user_cache_root() / f).is_file()), None)
+        if sandbox is None:
             print("no GSM8KQA sandbox results in the cache: an untimed run executes its programs first", file=sys.stderr)
             run_child(old_tree, caches["old"], args)
-            sandbox = caches["old"] / "sandbox_results.jsonl"
+            sandbox = next(caches["old"] / f for f in SANDBOX_FILES if (caches["old"] / f).is_file())
+        saved = sandbox.read_bytes()
         for c in caches.values():
-            if sandbox.parent != c:
-                shutil.copy2(sandbox, c / "sandbox_results.jsonl")
+            for f in SANDBOX_FILES:
+                (c / f).parent.mkdir(parents=True, exist_ok=True)
+                (c / f).write_bytes(saved)
 
         walls = {(k, m): [] for k in trees for m in ("cold", "warm")}
         cpus = {(k, m): [] for k in trees for m in ("cold", "warm")}

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 
 from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
 from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, task_versions
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
@@ -219,7 +219,7 @@ def judge_options(src_cfg: dict[str, Any], overrides: dict[str, Any] | None) -> 
     try:
         return ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(overrides or {})})
     except Exception as exc:
-        raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}" if hasattr(exc, "errors") else str(exc)) from None
+        raise (validation_error(exc, "judge options", noun="option", model=ProtocolOptions) if hasattr(exc, "errors") else BenchError(str(exc))) from None
 
 
 class JudgePlan(Plan):

@@ -112,10 +112,10 @@ def _stat_key(path: Path) -> tuple[str, int, int]:
 
 
 def datasets_cache_dir() -> Path:
-    """Where `datasets` keeps its Arrow copies of the data files: `datasets/` under the project's
-    cache root ($OVERSIGHT_BENCH_CACHE, else ~/.cache/oversight-bench)."""
-    root = os.environ.get("OVERSIGHT_BENCH_CACHE")
-    return (Path(root).expanduser() if root else Path.home() / ".cache" / "oversight-bench") / "datasets"
+    """Where `datasets` keeps its Arrow copies of the data files: `datasets/` under the cache root."""
+    from oversight_bench.locations import cache_dir
+
+    return cache_dir("datasets")
 
 
 def content_sha256(path: Path) -> str:

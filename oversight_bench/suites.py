@@ -2,8 +2,8 @@
 
 A suite is a plugin (hook `register_suites(register)`): an object with `name`, `version`,
 `description`, `source` and `materialize() -> Path` returning a run directory. Imported suites
-(`nyu-2023`) are converted once into the user cache (`~/.cache/oversight-bench/suites/<name>-<version>`,
-or `$OVERSIGHT_BENCH_SUITE_CACHE`), never into the repository; a run-backed suite is any stored run.
+(`nyu-2023`) are converted once into the user cache (`locations.cache_dir("suites")/<name>-<version>`,
+~/.cache/oversight-bench/suites by default), never into the repository; a run-backed suite is any stored run.
 
 `evaluate_suite` re-judges the suite's re-judgeable transcripts through `evaluate.rejudge` and
 compares the new judge with the judges already in the source (the human judges of Michael et al.
@@ -23,21 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from oversight_bench import hookimpl
 from oversight_bench.errors import BenchError
+from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
 
-CACHE_ENV = "OVERSIGHT_BENCH_SUITE_CACHE"
-DATA_ENV = "OVERSIGHT_BENCH_DATA"
 RESULT_FILE = "suite.json"
 
 
 def cache_dir() -> Path:
-    """Next to the model cache (model_adapters/local_models.py): ~/.cache/oversight-bench/suites."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "oversight-bench" / "suites")
+    return _cache_dir("suites")
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parents[1].parent / "shared" / "datasets")
+    """The data folder by `locations.data_dir`'s rule (where it would be when there is none, for the error)."""
+    return _data_dir() or DEFAULT_DATA.resolve()
 
 
 @dataclass
@@ -96,40 +94,6 @@ class ImportedSuite:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return target
-
-
-def _nyu_importer(out: Path) -> None:
-    from oversight_bench.analysis.importers import import_nyu_debate
-
-    src = data_dir() / "quality" / "michael2023_debates"
-    if not src.is_dir():
-        raise BenchError(f"suite nyu-2023 needs the NYU debate data at {src}; set {DATA_ENV} to the datasets folder")
-    import_nyu_debate(src, out, paper_only=True)
-
-
-NYU_2023 = ImportedSuite(
-    name="nyu-2023", version="1",
-    description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms only",
-    source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
-    importer=_nyu_importer, static=("consultancy",),
-    static_reason="the consultant answered the live judge's questions, so another judge cannot be put in its place",
-)
-
-
-def _local_run_suites() -> list[RunSuite]:
-    """One suite per committed local run under leaderboards/runs/<name>/ (none while none is committed)."""
-    base = Path(__file__).resolve().parents[1] / "leaderboards" / "runs"
-    if not base.is_dir():
-        return []
-    return [RunSuite(name=f"local-{p.name}", path=p, description="committed local run")
-            for p in sorted(base.iterdir()) if (p / "results.sqlite").exists()]
-
-
-@hookimpl
-def register_suites(register):
-    register(NYU_2023)
-    for s in _local_run_suites():
-        register(s)
 
 
 def get_suite(name: str):

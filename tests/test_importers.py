@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oversight_bench.analysis.importers import detokenize, import_llm_debate, import_nyu_debate, verify_quotes
+from transcript_suites.importers import detokenize, import_llm_debate, import_nyu_debate, verify_quotes
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import Turn
 from oversight_bench.rundir.store import Store

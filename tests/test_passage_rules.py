@@ -2,7 +2,7 @@
 
 Live runs (`oversight_bench.model_text.verify_passages`) check an agent's `<passage>` against the
 very article text the agent was shown: an exact substring (after NFC), so a paraphrase or a
-re-typeset quote is unverified. Imported transcripts (`analysis.importers.verify_quotes`) were
+re-typeset quote is unverified. Imported transcripts (`transcript_suites.importers.verify_quotes`) were
 written by other systems against their own copy of the story: the text we hold has hard line
 breaks and typographic quotes the debaters' quotes do not reproduce, and their judges were shown
 those quotes as verified. Re-checking them exactly would measure our copy's layout, not the
@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from oversight_bench.analysis.importers import verify_quotes
+from transcript_suites.importers import verify_quotes
 from oversight_bench.model_text import verify_passages
 
 ARTICLE = "The ship left port at dawn.\nIts captain, “Mara”, said nothing for an hour."

@@ -214,7 +214,7 @@ def test_report_rows_json_and_markdown(new_run, old_run, tmp_path):
 def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
     from oversight_bench.suites import compare, format_result, load_decisions, load_turns
 
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     ds = [d for d in load_decisions(new_run) if d["protocol"] == "debate"]
     row = compare(ds, ds, n_resamples=100, turns=load_turns(new_run))
     _check_debate(row["judge"]["quality"])
@@ -229,7 +229,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
 
 
 def test_judge_suite_cli_writes_quality(new_run, tmp_path, monkeypatch):
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "judged"
     res = cli("judge", "--suite", str(new_run), "--judge", FAKE, "--output", str(out), "--quiet")
     assert res.exit_code == 0, res.output

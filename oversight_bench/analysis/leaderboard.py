@@ -44,7 +44,7 @@ from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
 from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance
 from oversight_bench.deviations import recorded_deviations
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.redact import redact_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
@@ -581,10 +581,7 @@ def load_carry(path: str | Path) -> dict[str, Any]:
     try:
         _Carried.model_validate(prev)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"])
-        raise BenchError(f"--carry {path}: {where}: {err['msg']}; expected a results.json written by "
-                         "`oversight-bench leaderboard`") from None
+        raise validation_error(exc, f"--carry {path} (a results.json of `oversight-bench leaderboard`)") from None
     for row in prev["judges"]:
         for key, cell in (row.get("cells") or {}).items():
             if key != f"{cell['protocol']} · {cell['scope']}":

@@ -11,7 +11,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 from task_configs.loaders.common import LoadContext, Records, content_sha256, read_csv_bytes
 
 PASSWORD = b"deserted-untie-orchid"

@@ -1,0 +1,87 @@
+"""The built-in transcript suites and the importers that make them: Michael et al. 2023's human
+debates (`nyu-2023`), Khan et al. 2024's LLM debates (`import llm-debate`), and any committed local run.
+
+A plugin like any other (entry point `suites`): it registers suites and the `import` commands.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from oversight_bench import hookimpl
+from oversight_bench.api import BenchError
+from oversight_bench.api import DATA_ENV, ImportedSuite, RunSuite
+from oversight_bench.api import suite_data_dir as data_dir
+
+
+def _nyu_importer(out: Path) -> None:
+    from transcript_suites.importers import import_nyu_debate
+
+    src = data_dir() / "quality" / "michael2023_debates"
+    if not src.is_dir():
+        raise BenchError(f"suite nyu-2023 needs the NYU debate data at {src}; set {DATA_ENV} to the datasets folder")
+    import_nyu_debate(src, out, paper_only=True)
+
+
+NYU_2023 = ImportedSuite(
+    name="nyu-2023", version="1",
+    description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms only",
+    source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
+    importer=_nyu_importer, static=("consultancy",),
+    static_reason="the consultant answered the live judge's questions, so another judge cannot be put in its place",
+)
+
+
+def _local_run_suites() -> list[RunSuite]:
+    """One suite per committed local run under leaderboards/runs/<name>/ (none while none is committed)."""
+    base = Path(__file__).resolve().parents[1] / "leaderboards" / "runs"
+    if not base.is_dir():
+        return []
+    return [RunSuite(name=f"local-{p.name}", path=p, description="committed local run")
+            for p in sorted(base.iterdir()) if (p / "results.sqlite").exists()]
+
+
+@hookimpl
+def register_suites(register):
+    register(NYU_2023)
+    for s in _local_run_suites():
+        register(s)
+
+
+@click.group(name="import")
+def import_cmd():
+    """Import peer transcripts (human and LLM debates) as ordinary run directories."""
+
+
+@import_cmd.command(name="nyu-debate")
+@click.argument("path", type=click.Path())
+@click.option("--output", "-o", required=True, help="new run directory")
+@click.option("--paper-only", is_flag=True, help="keep only the rooms Michael et al. 2023 included in their paper")
+@click.option("--task", default="quality", show_default=True, help="task name recorded for the rooms")
+def nyu_debate(path, output, paper_only, task):
+    """Michael et al. 2023 human/GPT-4 debates and consultancies with human judges."""
+    from transcript_suites.importers import import_nyu_debate
+
+    counts = import_nyu_debate(path, output, paper_only=paper_only, task=task)
+    click.echo(json.dumps(counts, indent=1))
+
+
+@import_cmd.command(name="llm-debate")
+@click.argument("path", type=click.Path())
+@click.option("--output", "-o", required=True, help="new run directory")
+@click.option("--agent", default="gpt-4o-2024-08-06", show_default=True, help="the debater model that wrote the file")
+@click.option("--task", default="quality", show_default=True, help="task name recorded for the debates")
+def llm_debate(path, output, agent, task):
+    """Khan et al. 2024 llm_debate CSV (the `transcript` JSON column)."""
+    from transcript_suites.importers import import_llm_debate
+
+    counts = import_llm_debate(path, output, agent=agent, task=task)
+    click.echo(json.dumps(counts, indent=1))
+
+
+@hookimpl
+def register_commands(cli):
+    cli.add_command(import_cmd)
