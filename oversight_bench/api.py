@@ -17,7 +17,7 @@ Protocols (subclass `Protocol`; it sees the run only through `Context`)
     Protocol, ProtocolOptions, Context, Job, Turn, Decision, NO_PAPER_VALUE.
 Questions, tasks and data (a task loader returns `Records`)
     Question, Image, LoadResult, ORDERS, correct_index, other_order, LoadContext, Records,
-    read_rows, read_csv_bytes, load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV.
+    read_rows, read_many, read_csv_bytes, content_sha256, load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV.
 Caches
     cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
 Text parsing (what agents and judges wrote)
@@ -54,7 +54,8 @@ _SOURCES: dict[str, str] = {
                     "oversight_bench.protocol"),
     **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
                     "oversight_bench.questions"),
-    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_csv_bytes"), "oversight_bench.sources"),
+    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256"),
+                    "oversight_bench.sources"),
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",

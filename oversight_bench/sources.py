@@ -5,6 +5,7 @@ A loader (hook `register_loaders`) is `fn(cfg, ctx) -> Records`; the YAML task e
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import contextvars
 import csv
@@ -12,7 +13,10 @@ import functools
 import hashlib
 import io
 import json
+import os
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,54 +111,335 @@ def _stat_key(path: Path) -> tuple[str, int, int]:
     return (str(path.resolve()), st.st_mtime_ns, st.st_size)
 
 
+def datasets_cache_dir() -> Path:
+    """Where `datasets` keeps its Arrow copies of the data files: `datasets/` under the cache root."""
+    from oversight_bench.locations import cache_dir
+
+    return cache_dir("datasets")
+
+
+def content_sha256(path: Path) -> str:
+    """sha256 of a file's content, hashed once per process while its size and mtime stay the same."""
+    return _content_hash(_stat_key(Path(path)))
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+# Every CSV is parsed by pandas (files through `datasets`' csv builder, which uses it; GPQA's bytes
+# directly), with every cell a string as written ("0.50" stays "0.50", "NA" stays "NA"). A row
+# with too few cells gets missing cells; pandas' fast reader stops at a row with too many, so such
+# a file is parsed again by its csv-module reader, which turns that row into missing cells too:
+# the row stays in the (cached) table and is counted as malformed when read.
+def _csv_options(names: list[str], lenient: bool) -> dict[str, Any]:
+    return {"names": names, "header": 0, "index_col": False, "keep_default_na": False, "na_filter": False,
+            "encoding": "utf-8-sig", **({"engine": "python", "on_bad_lines": malformed_csv_row} if lenient else
+                                        {"engine": "c", "on_bad_lines": "error"})}
+
+
+def malformed_csv_row(cells: list[str]) -> list:
+    """A CSV row with more cells than the header: kept as a row of missing cells (counted, dropped)."""
+    return [None]
+
+
+def _too_many_cells(exc: BaseException) -> bool:
+    return "Expected" in _reason(exc) and "fields" in _reason(exc)  # pandas: "Expected 6 fields in line 9, saw 7"
+
+
+def _csv_header(path: Path) -> list[str] | None:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        names = next(csv.reader(f), None)
+    _check_header(names, path)
+    return names
+
+
+def _check_header(names: list[str] | None, where: object) -> None:
+    if names is not None and len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise BenchError(f"cannot read {where} as csv: column {dup!r} appears twice in the header; expected unique column names")
+
+
+def _split_malformed(rows: list[dict]) -> tuple[tuple, int]:
+    good = tuple(r for r in rows if all(v is not None for v in r.values()))
+    return good, len(rows) - len(good)
+
+
+# -- datasets -------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _quiet_datasets():
+    """`datasets` for reading local files: no progress bars or log lines (the command prints its
+    own), and no request to the hub to count a download of its csv/json/parquet builder."""
+    import datasets
+    from datasets.utils import logging as ds_logging
+
+    bars_off, level = datasets.utils.are_progress_bars_disabled(), ds_logging.get_verbosity()
+    counts = datasets.config.HF_UPDATE_DOWNLOAD_COUNTS
+    datasets.disable_progress_bars()
+    ds_logging.set_verbosity(ds_logging.CRITICAL)
+    datasets.config.HF_UPDATE_DOWNLOAD_COUNTS = False
+    try:
+        yield datasets
+    finally:
+        datasets.config.HF_UPDATE_DOWNLOAD_COUNTS = counts
+        ds_logging.set_verbosity(level)
+        if not bars_off:
+            datasets.enable_progress_bars()
+
+
+@functools.lru_cache(maxsize=8)
+def _writable(cache: Path) -> Path:
+    """`cache`, or where it cannot be written (a read-only home), a folder for this process only:
+    reading still works, and each process parses the files again."""
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        if os.access(cache, os.W_OK):
+            return cache
+    except OSError:
+        pass
+    tmp = Path(tempfile.mkdtemp(prefix="oversight-bench-datasets-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    return tmp
+
+
+def _saved_path(path: Path, fmt: str, options: dict[str, Any]) -> Path:
+    spec = sorted((k, f"{v.__module__}.{v.__qualname__}" if callable(v) else repr(v)) for k, v in options.items())
+    key = hashlib.sha256(repr(spec).encode()).hexdigest()[:12]
+    return _writable(datasets_cache_dir()) / f"{content_sha256(path)}.{fmt}.{key}"
+
+
+def _is_saved(target: Path) -> bool:
+    return (target / "dataset_info.json").is_file()
+
+
+def _build(paths: list[Path], fmt: str, options: dict[str, Any]) -> None:
+    """Parse the files with one run of `datasets`' builder (one split each) and save each under
+    its `_saved_path`. Raises what the builder raises; ValueError "... corresponds to no data"
+    when a file has no rows."""
+    cache = _writable(datasets_cache_dir())
+    with _quiet_datasets() as datasets, tempfile.TemporaryDirectory(dir=cache, prefix=".build-") as tmp:
+        splits = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files={f"f{i}": str(p) for i, p in enumerate(paths)},
+                                       cache_dir=f"{tmp}/build", **options)
+        for i, path in enumerate(paths):
+            splits[f"f{i}"].save_to_disk(f"{tmp}/f{i}")
+            target = _saved_path(path, fmt, options)
+            try:
+                os.replace(f"{tmp}/f{i}", target)
+            except OSError:  # another process saved it first
+                if not _is_saved(target):
+                    raise
+        del splits
+
+
+def _load_dataset(path: Path, fmt: str, **options):
+    """The file as a memory-mapped `datasets.Dataset` (None when it has no rows), parsed by
+    `datasets`' builder once and saved under `datasets_cache_dir()`, named by the file's content
+    hash and the reading options. `load_dataset`'s own cache lookup costs tens of milliseconds a
+    file (it resolves the path, hashes the config, asks the hub to count a download), which over
+    MMLU's 56 files made loading slower than parsing them; memory-mapping a saved one costs about
+    a millisecond. The content hash also keeps a file rewritten with the same mtime from reading stale."""
+    target = _saved_path(path, fmt, options)
+    if not _is_saved(target):
+        try:
+            _build([path], fmt, options)
+        except ValueError as exc:
+            if "corresponds to no data" in str(exc):  # a header, or blank lines, and no rows
+                return None
+            raise
+    # what `load_from_disk` does, without the thread pool it starts and the fingerprint it hashes
+    # for every dataset (the saved name already is one)
+    from datasets.table import MemoryMappedTable
+
+    files = [target / f["filename"] for f in json.loads((target / "state.json").read_text())["_data_files"]]
+    with _quiet_datasets() as datasets:
+        parts = [datasets.Dataset(MemoryMappedTable.from_file(str(f)), fingerprint=f"{target.name}-{i}")
+                 for i, f in enumerate(files)]
+        return parts[0] if len(parts) == 1 else datasets.concatenate_datasets(parts)
+
+
+def _first_options(path: Path, fmt: str) -> dict[str, Any]:
+    """The options a file is first parsed with (CSV: its header's names, pandas' fast reader)."""
+    return _first_options_of(_stat_key(path), fmt)
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_options_of(key: tuple[str, int, int], fmt: str) -> dict[str, Any]:
+    path = Path(key[0])
+    if fmt == "csv":
+        from datasets import Features, Value
+
+        names = _csv_header(path)
+        if names is None:
+            raise ValueError(f"{path} is empty")
+        return {"features": Features({n: Value("string") for n in names}), **_csv_options(names, False)}
+    return {"parse_agent_traces": False} if fmt == "jsonl" else {}
+
+
+def _prebuild(paths: list[Path], fmt: str) -> None:
+    """Parse the files of one format that are not yet in the cache with one builder run per set of
+    options (MMLU's 56 CSVs: one run, not 56). Any problem leaves the files to `read_rows`, which
+    parses them one by one and reports or counts what is wrong."""
+    groups: dict[str, tuple[dict, list[Path]]] = {}
+    for path in paths:
+        try:
+            if path.stat().st_size == 0:
+                continue
+            options = _first_options(path, fmt)
+            if not _is_saved(_saved_path(path, fmt, options)):
+                groups.setdefault(_saved_path(path, fmt, options).name.rsplit(".", 1)[1], (options, []))[1].append(path)
+        except Exception:
+            continue
+    for options, group in groups.values():
+        if len(group) > 1:
+            try:
+                _build(group, fmt, options)
+            except Exception:
+                pass
+
+
+def _jsonl_lines(path: Path) -> tuple[tuple, int]:
+    """Rows of a JSON-lines file that `datasets` rejected (its reader takes a file whole): the
+    lines that are JSON objects, and how many are not."""
+    rows, bad = [], 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                bad += 1
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+            else:
+                bad += 1
+    return tuple(rows), bad
+
+
+def _csv_rows(path: Path) -> tuple[tuple, int]:
+    from datasets.exceptions import DatasetGenerationError
+
+    if _csv_header(path) is None:
+        return (), 0
+    fast = _first_options(path, "csv")
+    lenient = {**fast, **_csv_options(list(fast["features"]), True)}
+    if _is_saved(_saved_path(path, "csv", lenient)):
+        ds = _load_dataset(path, "csv", **lenient)  # a file with too-long rows: its lenient parse is saved
+    else:
+        try:
+            ds = _load_dataset(path, "csv", **fast)
+        except DatasetGenerationError as exc:
+            if not _too_many_cells(exc):
+                raise
+            ds = _load_dataset(path, "csv", **lenient)
+    return _split_malformed(ds.data.to_pylist()) if ds is not None else ((), 0)
+
+
+def _dataset_rows(path: Path, fmt: str) -> tuple[tuple, int]:
+    from datasets.exceptions import DatasetGenerationError
+
+    if path.stat().st_size == 0:
+        return (), 0
+    if fmt == "csv":
+        return _csv_rows(path)
+    if fmt == "parquet":
+        # the Arrow rows as stored: no decoding of image columns into PIL objects
+        ds = _load_dataset(path, "parquet")
+        return (tuple(ds.data.to_pylist()) if ds is not None else ()), 0
+    try:
+        ds = _load_dataset(path, "jsonl", parse_agent_traces=False)
+    except DatasetGenerationError:
+        return _jsonl_lines(path)
+    if ds is None:
+        return (), 0
+    return tuple(_drop_none(row) for row in ds.to_list()), 0
+
+
+def _drop_none(value: Any) -> Any:
+    """An Arrow table gives every row (and every object in a column) all the keys any has; the
+    ones a JSON line did not have read as None and are dropped, so `.get(key, default)` works."""
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list) and value and not isinstance(value[0], str):
+        return [_drop_none(v) for v in value]
+    return value
+
+
 @functools.lru_cache(maxsize=256)
 def _read_cached(key: tuple[str, int, int], fmt: str) -> tuple:
     path = Path(key[0])
-    if fmt == "csv":
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = tuple(csv.DictReader(f))
-        bad = sum(1 for r in rows if None in r or any(v is None for v in r.values()))
-        return tuple(r for r in rows if None not in r and all(v is not None for v in r.values())), bad
-    if fmt == "jsonl":
-        rows, bad = [], 0
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    bad += 1
-                    continue
-                if isinstance(row, dict):
-                    rows.append(row)
-                else:
-                    bad += 1
-        return tuple(rows), bad
+    if fmt in ("csv", "jsonl", "parquet"):
+        return _dataset_rows(path, fmt)
     if fmt == "json":
+        # one JSON document: a list of rows, or a mapping of id -> row (PrOntoQA's llm-reasoners
+        # copy), which `datasets` does not read as rows
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict):
             data = [{"_key": k, **v} if isinstance(v, dict) else {"_key": k, "value": v} for k, v in sorted(data.items())]
         return tuple(r for r in data if isinstance(r, dict)), sum(1 for r in data if not isinstance(r, dict))
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        return tuple(pq.read_table(path).to_pylist()), 0
     raise BenchError(f"{path}: unknown file format {fmt!r}; expected csv, jsonl, json or parquet")
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause of a `datasets` error, on one line."""
+    while exc.__cause__ is not None or exc.__context__ is not None:
+        exc = exc.__cause__ or exc.__context__
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]
+
+
+def _format(path: Path, fmt: str) -> str:
+    if fmt != "auto":
+        return fmt
+    return {".csv": "csv", ".jsonl": "jsonl", ".json": "json", ".parquet": "parquet"}.get(Path(path).suffix, "jsonl")
 
 
 def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
     """Rows of a local file and how many were malformed (a CSV row with the wrong number of
-    cells, a JSONL line that is not a JSON object), parsed once per process."""
-    if fmt == "auto":
-        fmt = {".csv": "csv", ".jsonl": "jsonl", ".json": "json", ".parquet": "parquet"}.get(path.suffix, "jsonl")
+    cells, a JSONL line that is not a JSON object). CSV, JSONL and Parquet are read through
+    `datasets` (parsed once into an Arrow cache, then memory-mapped); a JSONL column that mixes
+    integers and fractions reads as floats there, as Arrow columns have one type. A `.json` file
+    is one document. Parsed once per process."""
+    fmt = _format(path, fmt)
     note_read(path)
     try:
         rows, bad = _read_cached(_stat_key(path), fmt)
         return [dict(r) for r in rows], bad
+    except BenchError:
+        raise
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         raise BenchError(f"cannot read {path} as {fmt}: {exc}") from None
+    except Exception as exc:  # datasets, pandas and pyarrow errors: a file they cannot parse
+        raise BenchError(f"cannot read {path} as {fmt}: {_reason(exc)}") from None
 
 
-def read_csv_bytes(data: bytes) -> list[dict]:
-    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+def read_many(paths: list[Path], fmt: str = "auto") -> list[tuple[list[dict], int]]:
+    """`read_rows` of each file; the ones `datasets` has not cached yet are parsed together."""
+    fmts = [_format(p, fmt) for p in paths]
+    for f in ("csv", "jsonl", "parquet"):
+        _prebuild([p for p, pf in zip(paths, fmts) if pf == f], f)
+    return [read_rows(p, pf) for p, pf in zip(paths, fmts)]
+
+
+def read_csv_bytes(data: bytes, name: str = "CSV data") -> tuple[list[dict], int]:
+    """Rows of a CSV held in memory (GPQA, decrypted and never written to disk, so never cached)
+    and how many were malformed, parsed as CSV files are. `name` says in an error what it is."""
+    import pandas as pd
+
+    try:
+        names = next(csv.reader(io.StringIO(data.decode("utf-8-sig"))), None)
+        if names is None:
+            return [], 0
+        _check_header(names, name)
+        try:
+            frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names, False))
+        except pd.errors.ParserError as exc:
+            if not _too_many_cells(exc):
+                raise
+            frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names, True))
+    except BenchError:
+        raise
+    except Exception as exc:  # undecodable bytes, a quote never closed, ...
+        raise BenchError(f"cannot read {name} as csv: {_reason(exc)}") from None
+    # a missing cell is NaN (a float) in a frame of strings
+    rows = [{k: (None if isinstance(v, float) else v) for k, v in r.items()} for r in frame.to_dict("records")]
+    good, bad = _split_malformed(rows)
+    return list(good), bad

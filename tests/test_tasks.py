@@ -484,3 +484,144 @@ def test_example_pack_entry_point_when_installed(tmp_path):
 def test_task_configs_ship_every_yaml():
     names = {p.stem for p in (REPO / "task_configs").glob("*.yaml")}
     assert names == set(NINE)
+
+
+# -- reading files through `datasets` ----------------------------------------------------------
+@pytest.fixture
+def fresh_reads(tmp_path, monkeypatch):
+    """An empty datasets cache and no rows parsed yet in this process; returns the cache folder."""
+    from oversight_bench import sources
+
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
+    sources._read_cached.cache_clear()
+    yield sources.datasets_cache_dir()
+    sources._read_cached.cache_clear()
+
+
+def _reread_from_cache_only(monkeypatch):
+    """Forget this process's parsed rows and make any new parse fail: a read must come from the cache."""
+    import datasets
+
+    from oversight_bench import sources
+
+    sources._read_cached.cache_clear()
+    monkeypatch.setattr(datasets, "load_dataset", lambda *a, **k: pytest.fail("parsed again instead of read from the cache"))
+
+
+def test_datasets_cache_dir_is_under_the_cache_root(monkeypatch, tmp_path):
+    from oversight_bench.sources import datasets_cache_dir
+
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "root"))
+    assert datasets_cache_dir() == tmp_path / "root" / "datasets"
+    monkeypatch.delenv("OVERSIGHT_BENCH_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert datasets_cache_dir() == tmp_path / "home" / ".cache" / "oversight-bench" / "datasets"
+
+
+CSV_TEXT = ('\ufeffq,a,b\n"two\r\nlines, ""quoted""",NA,None\n'
+            '1,2,3,4\n'  # too many cells
+            '5,6\n'  # too few
+            ',,\n0.50,007,\n')
+
+
+def test_csv_cells_read_as_written_and_malformed_rows_counted(fresh_reads, tmp_path, monkeypatch):
+    from oversight_bench.sources import read_csv_bytes, read_rows
+
+    path = tmp_path / "t.csv"
+    path.write_bytes(CSV_TEXT.encode())
+    want = [{"q": 'two\r\nlines, "quoted"', "a": "NA", "b": "None"}, {"q": "", "a": "", "b": ""},
+            {"q": "0.50", "a": "007", "b": ""}]
+    assert read_rows(path) == (want, 2)
+    assert read_csv_bytes(CSV_TEXT.encode()) == (want, 2)  # GPQA's way, in memory: the same rule
+    assert any(fresh_reads.iterdir())
+    _reread_from_cache_only(monkeypatch)
+    assert read_rows(path) == (want, 2)  # the skip count survives the cache
+
+
+def test_jsonl_bad_lines_skipped_and_counted(fresh_reads, tmp_path, monkeypatch):
+    from oversight_bench.sources import read_rows
+
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"q": "a", "n": 1}\n{"q": "unclosed\n[1, 2]\n\n{"q": "b", "extra": {"k": [1, "x"]}}\n')
+    assert read_rows(path) == ([{"q": "a", "n": 1}, {"q": "b", "extra": {"k": [1, "x"]}}], 2)
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"q": "a", "answer": "B"}\n{"q": "b", "answer": ["1", "2"], "only_here": true}\n')
+    want = [{"q": "a", "answer": "B"}, {"q": "b", "answer": ["1", "2"], "only_here": True}]
+    assert read_rows(good) == (want, 0)  # mixed types kept, and no key a line did not have
+    _reread_from_cache_only(monkeypatch)
+    assert read_rows(good) == (want, 0)
+
+
+def test_parquet_rows_as_stored(fresh_reads, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from oversight_bench.sources import read_rows
+
+    rows = [{"q": "a", "image": {"bytes": b"\x89PNG", "path": "x.png"}, "n": None}, {"q": "b", "image": None, "n": 2}]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "t.parquet")
+    assert read_rows(tmp_path / "t.parquet") == (rows, 0)
+
+
+@pytest.mark.parametrize("name, content, fmt", [
+    ("broken.parquet", b"PAR1 not really parquet", "auto"),
+    ("binary.jsonl", b"\xff\xfe\x00\x01garbage\n", "auto"),
+    ("unclosed.csv", b'a,b\n1,"never closed\n2,3\n', "auto"),
+    ("latin1.csv", "a,b\ncaf\xe9,1\n".encode("latin-1"), "csv"),
+    ("dup.csv", b"a,a\n1,2\n", "csv"),
+])
+def test_corrupt_file_is_one_line_error_naming_it(fresh_reads, tmp_path, name, content, fmt):
+    from oversight_bench.sources import read_rows
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(BenchError) as exc:
+        read_rows(path, fmt)
+    msg = str(exc.value)
+    assert name in msg and "\n" not in msg and "cannot read" in msg
+
+
+def test_yaml_task_from_csv_counts_malformed_rows_and_fingerprints_the_file(fresh_reads, tmp_path):
+    data = tmp_path / "data" / "tiny"
+    data.mkdir(parents=True)
+    rows = "".join(f"What is {i} plus one?,{i + 1},{i + 2}\n" for i in range(5))
+    text = "q,good,bad\n" + rows + "too,many,cells,here\nfew,cells\n"
+    (data / "rows.csv").write_text(text)
+    tasks_dir = tmp_path / "tasks"
+    tasks_dir.mkdir()
+    (tasks_dir / "tiny.yaml").write_text(GOOD.replace("tiny/*.jsonl", "tiny/*.csv").replace("[bad1, bad2]", "bad"))
+    (task,) = load_yaml_tasks(tasks_dir)
+    res = task.load(tmp_path / "data", None, 0)
+    assert len(res.questions) == 4 and dict(res.skipped) == {"malformed_row": 2}
+    import hashlib
+
+    assert res.files == {"tiny/rows.csv": hashlib.sha256(text.encode()).hexdigest()}
+
+
+@needs_data
+def test_gpqa_is_never_in_the_datasets_cache(fresh_reads):
+    assert len(builtin("gpqa").load(DATA, 4, 0).questions) == 4
+    assert not fresh_reads.exists() or not any(fresh_reads.iterdir())
+
+
+def test_unwritable_cache_root_still_reads(tmp_path, monkeypatch):
+    from oversight_bench import sources
+
+    (tmp_path / "a_file").write_text("")
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "a_file" / "cache"))  # cannot be a folder
+    sources._read_cached.cache_clear()
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"q": "a"}\n')
+    assert sources.read_rows(path) == ([{"q": "a"}], 0)
+    sources._read_cached.cache_clear()
+
+
+def test_jsonl_nested_objects_keep_only_their_keys(fresh_reads, tmp_path):
+    from oversight_bench.sources import read_rows
+
+    path = tmp_path / "sets.jsonl"
+    sets = [{"title": "A", "questions": [{"q": "x", "validation": [{"answer": 1}]}, {"q": "y"}]},
+            {"questions": [{"q": "z", "speed": [1, 2]}]}]
+    path.write_text("".join(json.dumps(s) + "\n" for s in sets))
+    assert read_rows(path) == (sets, 0)

@@ -7,23 +7,32 @@ The password is the one published in the official README.
 
 from __future__ import annotations
 
-import functools
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 from oversight_bench.api import BenchError
-from task_configs.loaders.common import LoadContext, Records, read_csv_bytes
+from task_configs.loaders.common import LoadContext, Records, content_sha256, read_csv_bytes
 
 PASSWORD = b"deserted-untie-orchid"
 SUBSETS = ("main", "diamond", "extended")
 
 
-@functools.lru_cache(maxsize=8)
-def _rows(zip_key: tuple[str, int, int], subset: str) -> tuple:
-    # ZipCrypto in pure Python takes about a second: decrypt once per process
-    with zipfile.ZipFile(zip_key[0]) as z:
-        data = z.read(f"dataset/gpqa_{subset}.csv", pwd=PASSWORD)
-    return tuple(read_csv_bytes(data))
+#: (zip sha256, subset) -> (rows, malformed rows)
+_DECRYPTED: dict[tuple[str, str], tuple[tuple, int]] = {}
+
+
+def _rows(path: Path, subset: str) -> tuple[tuple, int]:
+    # ZipCrypto in pure Python takes most of a second: decrypt once per process per content, so
+    # gpqa and gpqa_extractive, which ship the same zip in two folders, share one decryption
+    key = (content_sha256(path), subset)
+    if key not in _DECRYPTED:
+        member = f"dataset/gpqa_{subset}.csv"
+        with zipfile.ZipFile(path) as z:
+            data = z.read(member, pwd=PASSWORD)
+        rows, bad = read_csv_bytes(data, f"{path}:{member}")
+        _DECRYPTED[key] = tuple(rows), bad
+    return _DECRYPTED[key]
 
 
 def load(cfg, ctx: LoadContext) -> Records:
@@ -34,9 +43,8 @@ def load(cfg, ctx: LoadContext) -> Records:
     if not paths:
         raise BenchError(f"task {cfg.name}: {', '.join(cfg.source.local.files)} not found under {ctx.data_dir}")
     path: Path = paths[0]
-    st = path.stat()
     try:
-        rows = _rows((str(path.resolve()), st.st_mtime_ns, st.st_size), subset)
+        rows, bad = _rows(path, subset)
     except (zipfile.BadZipFile, KeyError, RuntimeError) as exc:
         raise BenchError(f"task {cfg.name}: cannot open {path} ({type(exc).__name__}); expected the official GPQA dataset.zip") from None
     out = []
@@ -44,4 +52,4 @@ def load(cfg, ctx: LoadContext) -> Records:
         r = dict(row)
         r["_meta"] = {"contains_gpqa": True, "gpqa_subset": subset}
         out.append(r)
-    return Records(out)
+    return Records(out, Counter(malformed_row=bad) if bad else Counter())

@@ -146,14 +146,17 @@ def _michael(ctx: LoadContext) -> list[dict]:
     questions, _ = read_rows(ctx.path(NYU_QUESTIONS), "jsonl")
     articles, _ = read_rows(ctx.path(NYU_ARTICLES), "jsonl")
     texts = {a["article_key"]: a["tokens"] for a in articles}
+    plain: dict = {}  # article key -> text: 342 questions share 100 articles, detokenized once each
     out = []
     for q in questions:
         key = (q.get("article_keys") or [None])[0]
-        tokens = texts.get(key)
+        if key not in plain:
+            tokens = texts.get(key)
+            plain[key] = detokenize(tokens) if tokens else None
         out.append({
             "id": f"nyu/{q['article_id']}/{_h(q['question'], 8)}", "question": q.get("question"),
             "correct": q.get("correct_answer"), "incorrect": q.get("incorrect_answer"),
-            "article": detokenize(tokens) if tokens else None,
+            "article": plain[key],
             "_meta": {"quality_subset": "michael2023", "title": q.get("title"), "distractor": "nyu_other_option",
                       "included_in_paper": q.get("included_in_paper")},
         })

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from oversight_bench.api import BenchError
-from task_configs.loaders.common import LoadContext, Records, read_rows
+from task_configs.loaders.common import LoadContext, Records, read_many
 
 
 def load(cfg, ctx: LoadContext) -> Records:
@@ -20,8 +20,7 @@ def load(cfg, ctx: LoadContext) -> Records:
     if not paths:
         raise BenchError(f"task {cfg.name}: no files match {', '.join(local.files)} under {ctx.data_dir}")
     rows, skipped = [], Counter()
-    for path in paths:
-        file_rows, bad = read_rows(path, local.format)
+    for path, (file_rows, bad) in zip(paths, read_many(paths, local.format)):
         if bad:
             skipped["malformed_row"] += bad
         for i, row in enumerate(file_rows):
