@@ -53,7 +53,7 @@ from oversight_bench.redact import redact_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
 MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
-MIN_N = 64  # cells with fewer questions are hidden by default (issue 14: evidence-grade cells)
+MIN_N = 64  # cells with fewer questions are hidden by default: too few to rank judges on
 QUALITY_BAR = (f"flagged: any argument-less agent turn, > {quality_mod.CUT_BAR:.0%} of agent turns cut, or > "
                f"{quality_mod.POSITION_BAR:.0%} of valid answers on one position")
 

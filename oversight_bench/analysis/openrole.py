@@ -9,7 +9,7 @@ QA-without-article correctness on the question.
 Two sources: records of open protocols (with `agent_choice` / `protagonist_correct` / `win`, at the
 top level or in `extra`), or the paper's filter over assigned-role runs given the agent's choices.
 Choices, and the difficulty strata, are decided per (question, answer order) as §3.2.3 describes,
-never by a vote across orders (a tie there used to count as the correct answer).
+never by a vote across orders (which would have to break ties, e.g. in favour of the correct answer).
 """
 
 from __future__ import annotations
