@@ -1,19 +1,73 @@
-"""Under CI (env CI=true, set by .ci/run) a test skipped because a package is missing fails: every
-extra the README's test command installs must really be there, or CI says so."""
+"""Two checks on every run.
+
+Under CI (env CI=true, set by .ci/run) a test skipped because a package is missing fails: every extra
+the README's test command installs must really be there, or CI says so.
+
+A test without the `integration` marker that loads a real local model fails (tests/lane_guard): the
+fast lane (`-m "not integration"`) stays fast and needs no model weights, and a test that does need
+them cannot slip in unmarked.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 
 #: skip reasons that mean "a package is not installed" (pytest.importorskip, find_spec checks)
 MISSING_PACKAGE = re.compile(r"is not installed|could not import|No module named", re.I)
 
+GUARD_DIR = Path(__file__).resolve().parent / "lane_guard"
+_spec = importlib.util.spec_from_file_location("lane_guard", GUARD_DIR / "sitecustomize.py")
+lane_guard = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lane_guard)
+
 
 def _ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def pytest_configure(config):
+    """Every process the tests start imports the guard (PYTHONPATH); this one installs it here."""
+    fd, log = tempfile.mkstemp(prefix="obench-real-models-", suffix=".log")
+    os.close(fd)
+    config._real_model_log = (Path(log), 0)
+    os.environ.pop(lane_guard.GUARD_ENV, None)  # on only while a test runs
+    os.environ[lane_guard.LOG_ENV] = log
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(GUARD_DIR), *filter(None, [os.environ.get("PYTHONPATH")])])
+    lane_guard.install()
+
+
+def pytest_unconfigure(config):
+    log = getattr(config, "_real_model_log", None)
+    if log:
+        log[0].unlink(missing_ok=True)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """The guard is on from the item's setup (its module fixtures included) to its teardown."""
+    if item.get_closest_marker("integration") is None:
+        os.environ[lane_guard.GUARD_ENV] = item.nodeid
+    else:
+        os.environ.pop(lane_guard.GUARD_ENV, None)
+    try:
+        yield
+    finally:
+        os.environ.pop(lane_guard.GUARD_ENV, None)
+
+
+def _new_real_model_loads(config) -> list[str]:
+    path, offset = config._real_model_log
+    with path.open("rb") as f:
+        f.seek(offset)
+        new = f.read()
+    config._real_model_log = (path, offset + len(new))
+    return new.decode("utf-8", "replace").splitlines()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -23,3 +77,8 @@ def pytest_runtest_makereport(item, call):
     if rep.skipped and _ci() and isinstance(rep.longrepr, tuple) and MISSING_PACKAGE.search(str(rep.longrepr[2])):
         rep.outcome = "failed"
         rep.longrepr = f"skipped for a missing package, which CI must install: {rep.longrepr[2]}"
+    loads = _new_real_model_loads(item.config)
+    if loads:
+        rep.outcome = "failed"
+        rep.longrepr = (f"{lane_guard.HINT}; this test (in its {call.when}) tried to load:\n  "
+                        + "\n  ".join(loads) + (f"\n\n{rep.longrepr}" if rep.longrepr else ""))

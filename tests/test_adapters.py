@@ -657,6 +657,64 @@ def test_lm_eval_missing_gives_install_hint(monkeypatch):
         LMEvalModel(parse_spec("lm_eval:hf,pretrained=x"))
 
 
+# -- one flattening for every text backend ----------------------------------------------------------
+
+MIXED = [
+    {"role": "system", "content": "Be fair."},
+    {"role": "user", "content": [{"type": "text", "text": "Look at "},
+                                 {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+                                 {"type": "text", "text": "this."}]},
+    {"role": "assistant", "content": "Answer: 1"},
+    {"role": "user", "content": "Sure?"},
+]
+FLAT = [{"role": "system", "content": "Be fair."}, {"role": "user", "content": "Look at this."},
+        {"role": "assistant", "content": "Answer: 1"}, {"role": "user", "content": "Sure?"}]
+PLAIN = "Be fair.\n\nUser: Look at this.\n\nAssistant: Answer: 1\n\nUser: Sure?\n\nAssistant: "
+
+
+def test_every_text_backend_flattens_a_chat_the_same_way(monkeypatch):
+    """llama.cpp, transformers, vLLM and lm-eval hand their chat template the same text-only messages
+    (image parts dropped, text parts joined) and, for a model without a template, the same plain prompt."""
+    from model_adapters.hf import HFModel, TorchBackend
+    from model_adapters.lm_eval_adapter import LMEvalModel
+    from model_adapters.vllm_engine import VLLMModel
+
+    templated: dict[str, list] = {}
+
+    def llama_template(messages):
+        templated["llamacpp"] = messages
+        return types.SimpleNamespace(prompt="<chat>")
+
+    _llamacpp(monkeypatch, FakeLlama({}), formatter=llama_template).render(MIXED)
+
+    class HFBackend(FakeHFBackend):
+        def chat_prompt(self, messages):
+            templated["hf"] = messages
+            return super().chat_prompt(messages)
+
+    HFModel(parse_spec("hf:org/model,device=cpu"), backend=HFBackend()).prompt(MIXED)
+    engine = FakeEngine()
+    run(VLLMModel(parse_spec("vllm:org/model"), engine=engine, sampling_params=FakeSamplingParams).generate(MIXED))
+    templated["vllm"] = engine.chat_calls[0][0][0]
+
+    class LM(FakeLM):
+        def apply_chat_template(self, chat_history, add_generation_prompt=True):
+            templated["lm_eval"] = chat_history
+            return super().apply_chat_template(chat_history, add_generation_prompt)
+
+    LMEvalModel(parse_spec("lm_eval:hf,pretrained=org/m"), lm=LM()).context(MIXED)
+    assert templated == {"llamacpp": FLAT, "hf": FLAT, "vllm": FLAT, "lm_eval": FLAT}
+
+    untemplated_torch = TorchBackend.__new__(TorchBackend)  # a tokenizer without a chat template, nothing loaded
+    untemplated_torch.tokenizer = types.SimpleNamespace(chat_template=None)
+    plain = {
+        "llamacpp": _llamacpp(monkeypatch, FakeLlama({})).render(MIXED)[0],
+        "hf": HFModel(parse_spec("hf:org/model,device=cpu"), backend=untemplated_torch).prompt(MIXED),
+        "lm_eval": LMEvalModel(parse_spec("lm_eval:hf,pretrained=org/m"), lm=FakeLM(chat_strings=False)).context(MIXED),
+    }
+    assert plain == {"llamacpp": PLAIN, "hf": PLAIN, "lm_eval": PLAIN}
+
+
 def test_build_model_through_the_registry(monkeypatch):
     from oversight_bench.models import build_model
     from oversight_bench.registry import reset_registry

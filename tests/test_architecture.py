@@ -3,6 +3,9 @@ subcommands and options added by plugins (the layering rule: tests/test_layering
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 
 import click
 import pytest
@@ -121,57 +124,103 @@ def test_trace_prints_every_hook_call():
     assert "oversight-bench hook" not in quiet.stderr
 
 
-def test_core_defines_the_answer_orders_once():
-    literal = '("correct_first", "correct_second")'
-    where = [str(p.relative_to(REPO)) for pkg in ("oversight_bench", *PLUGIN_PACKAGES)
-             for p in (REPO / pkg).rglob("*.py") if literal in p.read_text(encoding="utf-8")]
-    assert where == ["oversight_bench/questions.py"]
+def test_every_planner_produces_the_answer_orders_questions_display(tmp_path):
+    """Runs (both orders or one drawn), cross-play games and fake runs all produce the two orders `Question.answers`
+    displays (it raises on any other), each with the correct answer where `correct_index` says."""
+    from oversight_bench.crossplay import plan_games
+    from oversight_bench.fake_runs import make_run
+    from oversight_bench.plans import answer_orders
+    from oversight_bench.questions import ORDERS, Question, correct_index, other_order
+    from oversight_bench.rundir.store import Store
+
+    qs = [Question(id=str(i), task="t", task_type="closed", question="?", correct="right", incorrect="wrong")
+          for i in range(16)]
+    store = Store.open(make_run(tmp_path / "fake", n_questions=2))
+    try:
+        fake = {r["answer_order"] for r in store.iter_records("decision")}
+    finally:
+        store.close()
+    produced = {
+        "run, both orders": {o for q in qs for o in answer_orders("both", 0, q)},
+        "run, one drawn order": {o for q in qs for o in answer_orders("random", 0, q)},
+        "cross-play": {g.answer_order for g in plan_games({"t": qs}, ["x", "y"], pairings=8, seed=0)},
+        "fake runs": fake,
+    }
+    for where, orders in produced.items():
+        assert orders == set(ORDERS), where
+    for order in ORDERS:
+        shown = qs[0].answers(order)
+        assert shown[correct_index(order) - 1] == "right" and qs[0].answers(other_order(order)) == shown[::-1]
 
 
-def test_runner_knows_no_speaker_names_the_protocol_maps_them(tmp_path):
-    """Cross-play debaters are picked through the protocol's speaker_slots, whatever the speakers are called."""
+def test_the_scheduler_takes_speaker_names_from_the_protocol(tmp_path):
+    """A protocol whose speakers are Pro and Con: cross-play routes each speaker to its slot's debater
+    (model and best-of-N), the stored turns keep the names, and a judge re-judging the stored
+    transcript is shown them, with no other debater name anywhere."""
     import asyncio
 
     from model_adapters.scripted import ScriptedModel
-    from oversight_bench.models import parse_spec
-    from oversight_bench.protocol import Decision, Job, Protocol, ProtocolOptions
+    from oversight_bench.models import parse_spec, text_of
+    from oversight_bench.protocol import Decision, Job, Protocol, ProtocolOptions, Turn
     from oversight_bench.questions import Question
     from oversight_bench.scheduler import JobContext, Scheduler
     from oversight_bench.rundir.store import Store
 
-    assert "Alice" not in (REPO / "oversight_bench" / "scheduler.py").read_text()
-
     class ProCon(Protocol):
         name = "procon"
         speaker_slots = {"Pro": 0, "Con": 1}
+        speakers = ("Pro", "Con", "Judge")
 
         async def play(self, ctx, job):
-            return []
+            turns = []
+            for speaker, side in (("Pro", 1), ("Con", 2)):
+                prompt = f"You are {speaker}. Thinking: plan. Argument: argue for answer {side}."
+                text = (await ctx.generate("agent", [{"role": "user", "content": prompt}], tag=f"round1/{speaker}",
+                                           speaker=speaker))[0]
+                turns.append(Turn(1, "debater", speaker, text, f"{speaker} says: {text}", defends=side))
+            return turns
 
         async def judge(self, ctx, job, turns):
-            return Decision("", None, None)
+            transcript = "\n".join(f"{t.speaker} (answer {t.defends}): {t.shown}" for t in turns)
+            raw = (await ctx.generate("judge", [{"role": "user", "content": transcript + "\nAnswer: 1 or 2?"}],
+                                      tag="judge"))[0]
+            answer = int(raw[-1]) if raw[-1] in "12" else None
+            return Decision(raw, answer, None if answer is None else answer == job.correct_index)
 
     models = {n: ScriptedModel(parse_spec("scripted:default")) for n in ("judge", "x", "y")}
     store = Store.open(tmp_path / "run", write=True)
     try:
+        protocol = ProCon()
         runner = Scheduler(store, judge=models["judge"], agent=None, judge_name="j", agent_name="crossplay",
-                        options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": ProCon()},
-                        debaters={"x": (models["x"], 1), "y": (models["y"], 3)})
+                           options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": protocol},
+                           debaters={"x": (models["x"], 1), "y": (models["y"], 3)})
         q = Question(id="1", task="t", task_type="closed", question="?", correct="a", incorrect="b")
-        ctx = JobContext(runner, Job("procon", q, "correct_first", debaters=("x", "y")), ProCon())
+        job = Job("procon", q, "correct_first", debaters=("x", "y"))
+        ctx = JobContext(runner, job, protocol)
         assert (ctx.best_of_n("Pro"), ctx.best_of_n("Con"), ctx.best_of_n("Judge")) == (1, 3, 1)
-        asyncio.run(ctx.generate("agent", [{"role": "user", "content": "Argue."}], tag="t", speaker="Con"))
-        assert [len(models[n].calls) for n in ("x", "y")] == [0, 1]
+
+        stats = asyncio.run(runner.run([(protocol, job, None)], total=1, workers=1))
+        assert stats.jobs_done == 1, stats.errors
+        assert [text_of(c["messages"][-1]["content"])[:10] for n in ("x", "y") for c in models[n].calls] == [
+            "You are Pr", "You are Co"]  # Pro spoke through debater x, Con through y
+        stored = list(store.iter_records("turn"))
+        assert [(t["speaker"], t["defends"]) for t in stored] == [("Pro", 1), ("Con", 2)]
+
+        decisions = list(store.iter_records("decision"))
     finally:
         store.close()
-
-
-def test_message_flattening_is_written_once():
-    """llamacpp, hf, vllm and lm_eval flatten messages through model_adapters/_common.py only."""
-    for name in ("llamacpp", "hf", "vllm_engine", "lm_eval_adapter"):
-        src = (REPO / "model_adapters" / f"{name}.py").read_text()
-        assert "text_of(" not in src and '"\\n\\n".join(' not in src, name
-        assert "from model_adapters.messages import" in src, name
+    rejudge = Store.open(tmp_path / "rejudge", write=True)  # another judge, from the stored turns
+    try:
+        other = ScriptedModel(parse_spec("scripted:default"))
+        asyncio.run(Scheduler(rejudge, judge=other, agent=None, judge_name="j2", agent_name="crossplay",
+                              options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": protocol}
+                              ).execute(protocol, job, [Turn.from_dict(t) for t in stored]))
+    finally:
+        rejudge.close()
+    prompt = text_of(other.calls[-1]["messages"][-1]["content"])
+    assert prompt.startswith("Pro (answer 1): Pro says: ") and "\nCon (answer 2): Con says: " in prompt
+    assert prompt == text_of(models["judge"].calls[-1]["messages"][-1]["content"])
+    assert not re.search(r"Alice|Bob|Debater|Consultant", prompt + json.dumps(stored) + json.dumps(decisions))
 
 
 def test_load_plugins_names_are_normalised_and_builtins_stay():

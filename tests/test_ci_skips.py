@@ -28,6 +28,7 @@ def test_needs_a_browser():
 
 def _pytest(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess:
     shutil.copy(CONFTEST, tmp_path / "conftest.py")
+    shutil.copytree(CONFTEST.with_name("lane_guard"), tmp_path / "lane_guard")
     (tmp_path / "test_sample.py").write_text(TESTS)
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-
 from oversight_bench import commands
 from oversight_bench.analysis.load import load_run
 from oversight_bench.analysis.report import group_rows
@@ -81,13 +79,36 @@ def test_end_of_run_quality_equals_report(tmp_path):
     assert table["debate"]["quality"]["n_agent_turns"] > 0 and table["debate"]["quality"]["n_budget_turns"] > 0
 
 
-def test_commands_are_short_functions_over_one_pipeline():
-    for command in (commands.run_eval, commands.rejudge, commands.run_crossplay):
-        src = inspect.getsource(command)
-        assert "execute(" in src and len(src.splitlines()) <= 12, command.__name__
-        assert "_protocols" not in src
-    for plan in (RunPlan, JudgePlan, CrossplayPlan):
-        assert issubclass(plan, Plan)
+def test_run_judge_and_elo_take_their_plans_through_the_one_pipeline(tmp_path, monkeypatch):
+    """Each command makes its plan and hands it to `pipeline.execute`, and so shares its checks: a
+    judge spec with an unknown option is refused in the same words by all three, nothing written."""
+    seen = []
+    real = commands.execute
+
+    def recording(plan, **kw):
+        seen.append(type(plan))
+        return real(plan, **kw)
+
+    monkeypatch.setattr(commands, "execute", recording)
+
+    def three(judge: str, tag: str) -> list:
+        run = cli("run", "--judge", judge, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "2",
+                  "--protocols", "debate", "--output", str(tmp_path / f"run{tag}"), "--quiet")
+        judged = cli("judge", "--from", str(tmp_path / "run"), "--judge", judge, "--output", str(tmp_path / f"judged{tag}"),
+                     "--quiet")
+        elo = cli("elo", "--judge", judge, "--debaters", f"{FAKE},{FAKE},delay=0", "--tasks", "boolq,mmlu",
+                  "--pairings", "4", "--bootstrap", "10", "--output", str(tmp_path / f"elo{tag}"))
+        return [run, judged, elo]
+
+    assert [r.exit_code for r in three(FAKE, "")] == [0, 0, 0]
+    assert seen == [RunPlan, JudgePlan, CrossplayPlan] and all(issubclass(p, Plan) for p in seen)
+    seen.clear()
+    refused = three(f"{FAKE},no_such_option=1", "_bad")
+    assert seen == [RunPlan, JudgePlan, CrossplayPlan], [r.output for r in refused]
+    assert [r.exit_code for r in refused] == [2, 2, 2], [r.output for r in refused]
+    errors = {r.output.strip().splitlines()[-1] for r in refused}
+    assert len(errors) == 1 and "no_such_option" in errors.pop()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith("_bad")]
 
 
 def test_crossplay_jobs_run_the_planned_games():

@@ -481,9 +481,14 @@ def test_example_pack_entry_point_when_installed(tmp_path):
     assert "debate" in res.output and "capitals" in res.output
 
 
-def test_task_configs_ship_every_yaml():
-    names = {p.stem for p in (REPO / "task_configs").glob("*.yaml")}
-    assert names == set(NINE)
+def test_the_package_ships_the_nine_paper_tasks_and_no_other():
+    """`list tasks` shows the paper's nine tasks as the package's own, each with its type; plugins' tasks
+    are listed with their own distribution."""
+    from helpers import cli
+
+    rows = [line.split() for line in cli("list", "tasks").output.splitlines()]
+    own = {r[0]: r[1] for r in rows if len(r) >= 3 and r[2] == "oversight-bench"}
+    assert own == NINE
 
 
 # -- reading files through `datasets` ----------------------------------------------------------
