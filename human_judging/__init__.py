@@ -9,7 +9,7 @@ import ipaddress
 import click
 
 from oversight_bench import hookimpl
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 
 
 def is_loopback(host: str) -> bool:
@@ -47,7 +47,7 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
         from human_judging.study import Study
     except ModuleNotFoundError as exc:
         raise BenchError(f"serve needs the web extra ({exc.name} is missing): pip install 'oversight-bench[web]'") from None
-    from oversight_bench.cli import _parse_kv
+    from oversight_bench.api import parse_key_values
 
     if not is_loopback(host) and not token:
         raise BenchError(f"--host {host} is reachable from other machines: give --token SECRET (every request must carry it)")
@@ -56,11 +56,11 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
     if per_judge is not None and per_judge < 1:
         raise BenchError("--per-judge must be at least 1")
     if suite is not None:  # imported once into the user cache, like `judge --suite`
-        from oversight_bench.suites import get_suite
+        from oversight_bench.api import get_suite
 
         source = str(get_suite(suite).materialize())
     study = Study(source, output, agent=agent, live=[p.strip() for p in live.split(",") if p.strip()], seed=seed,
-                  per_judge=per_judge, option_overrides=_parse_kv(extra_options))
+                  per_judge=per_judge, option_overrides=parse_key_values(extra_options))
     try:
         hosts = None if is_loopback(host) else ["*"]  # off loopback the token guards every request
         app = create_app(study, token=token, allowed_hosts=hosts)

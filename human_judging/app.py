@@ -27,8 +27,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from oversight_bench.analysis.leaderboard import render_passages
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError, render_passages
 from human_judging.study import Study
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
 from oversight_bench.pipeline import Plan, Prepared, check_capabilities, start
 from oversight_bench.plans import judge_identity, rejudge_jobs
@@ -207,8 +207,7 @@ class Study:
             self.options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(option_overrides or {}),
                                                            "judge_mode": "predict", "few_shot": 0, "qa_samples": 0})
         except ValidationError as exc:
-            err = exc.errors()[0]
-            raise BenchError(f"option {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+            raise validation_error(exc, "study", noun="option", model=ProtocolOptions) from None
         self.items = self._static_items(stored) + self._live_items(live, questions)
         if not self.items:
             raise BenchError(f"{source} holds nothing a human can judge: no QA or debate transcripts"

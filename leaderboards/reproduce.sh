@@ -152,7 +152,7 @@ board() {
     carry=(--carry "$RUNS/previous-results.json")
   fi
   rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/fig2_judges.png leaderboards/report  # generated
-  local nyu_source="${OVERSIGHT_BENCH_SUITE_CACHE:-$HOME/.cache/oversight-bench/suites}/nyu-2023-1"  # imported by nyu
+  local nyu_source="$(python -c "from oversight_bench.locations import cache_dir; print(cache_dir('suites'))")/nyu-2023-1"  # imported by nyu
   local dirs=()
   for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$nyu_source" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] && dirs+=("$d")   # the steps that were run

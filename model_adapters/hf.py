@@ -17,12 +17,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, finish_of, truncate_at_stop
 from model_adapters.messages import plain_prompt, text_messages
+from model_adapters.options import BackendOptions, parse_options
+from pydantic import Field
 
-OPTIONS = {"device", "dtype", "batch_size", "concurrency", "trust_remote_code"}
 INSTALL_HINT = "pip install torch==2.13.0 'oversight-bench[hf]'"
 
 
@@ -112,16 +112,20 @@ class TorchBackend:
 class HFModel(Model):
     capabilities = Capabilities(images=False, logprobs=True, multi_sample=True, continuation=True)
 
+    class Options(BackendOptions):
+        concurrency: int | None = Field(None, ge=1, description="a whole number >= 1 (calls in flight; default: 64 or batch_size)")
+        device: str = Field("auto", description="a torch device such as cpu, cuda or auto")
+        dtype: str = Field("auto", description="a torch dtype such as float16 or auto")
+        batch_size: int = Field(8, ge=1, description="a whole number >= 1")
+        trust_remote_code: bool = Field(False, description="true or false")
+
     def __init__(self, spec: Spec, *, backend: Any = None):
         super().__init__(spec)
-        unknown = set(spec.options) - OPTIONS
-        if unknown:
-            raise BenchError(f"hf model: unknown option(s) {', '.join(sorted(unknown))}; expected {', '.join(sorted(OPTIONS))}")
-        o = spec.options
-        self.batch_size = int(o.get("batch_size", 8))
-        self.max_concurrency = int(o.get("concurrency", max(64, self.batch_size)))
+        o = parse_options(self, spec)
+        self.batch_size = o.batch_size
+        self.max_concurrency = o.concurrency or max(64, self.batch_size)
         self._backend = backend
-        self._args = (spec.model, str(o.get("device", "auto")), str(o.get("dtype", "auto")), bool(o.get("trust_remote_code", False)))
+        self._args = (spec.model, o.device, o.dtype, o.trust_remote_code)
         if backend is None:
             self.backend  # fail now (missing torch, bad id) rather than at the first call
         self.queue = BatchQueue(self._run_batch)

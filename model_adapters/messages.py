@@ -3,7 +3,7 @@ parts dropped) and, for models without a chat template, as one plain prompt."""
 
 from __future__ import annotations
 
-from oversight_bench.models import text_of
+from oversight_bench.api import text_of
 
 
 def text_messages(messages: list[dict]) -> list[dict]:

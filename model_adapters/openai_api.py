@@ -44,13 +44,12 @@ import orjson
 if TYPE_CHECKING:
     import openai
 
-from oversight_bench.errors import BenchError, MalformedResponse
-from oversight_bench.models import Capabilities, Completion, Model, Spec
-from oversight_bench.redact import MASK, is_secret_name, register_secret
-from oversight_bench.scheduler import note_retry
+from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
+                                 is_secret_name, note_retry, register_secret)
+from pydantic import ConfigDict, Field, model_validator
 
-OPTIONS = {"base_url", "api_key_env", "api_key", "timeout", "max_retries", "concurrency", "logprobs", "images",
-           "prefill", "max_tokens_field", "top_logprobs", "organization", "project", "azure", "api_version"}
+from model_adapters.options import BackendOptions, parse_options
+
 #: set per call by the protocols (or by the options above), never by a spec
 _HARNESS_PARAMS = {"model", "messages", "n", "max_tokens", "max_completion_tokens", "temperature", "stop", "seed",
                    "logprobs", "top_logprobs", "stream", "stream_options"}
@@ -85,37 +84,56 @@ def pass_through_params() -> frozenset[str]:
 class OpenAIModel(Model):
     max_concurrency = 8
 
+    class Options(BackendOptions):
+        """Also any chat-completions parameter the SDK takes (`top_p=0.9`) and a server's own as
+        `extra_body.NAME=VALUE`: passed through into every request body."""
+
+        model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
+
+        concurrency: int = Field(8, ge=1, description="a whole number >= 1 (calls in flight)")
+        base_url: str | None = Field(None, description="an http(s) URL such as http://127.0.0.1:8000/v1")
+        api_key_env: str | None = Field(None, description="the name of an environment variable")
+        api_key: str | None = Field(None, description="the key itself")
+        timeout: float = Field(120.0, gt=0, description="a number of seconds > 0")
+        max_retries: int = Field(5, ge=0, description="a whole number >= 0")
+        logprobs: bool = Field(False, description="true or false")
+        images: bool = Field(False, description="true or false")
+        prefill: bool = Field(False, description="true or false")
+        max_tokens_field: str = Field("max_tokens", description="the request field for the token limit, e.g. max_completion_tokens")
+        top_logprobs: int = Field(20, ge=1, description="a whole number >= 1")
+        organization: str | None = Field(None, description="an OpenAI organization id")
+        project: str | None = Field(None, description="an OpenAI project id")
+        azure: bool = Field(False, description="true or false (Azure OpenAI)")
+        api_version: str | None = Field(None, description="an Azure API version such as 2024-06-01")
+
+        @model_validator(mode="after")
+        def _known_extras(self):
+            for key in self.model_extra or {}:
+                if not ((key.startswith(_EXTRA) and len(key) > len(_EXTRA)) or key in pass_through_params()):
+                    raise ValueError(
+                        f"unknown option {key!r}; expected one of {', '.join(sorted(type(self).model_fields))}, a "
+                        f"chat-completions parameter (e.g. top_p, reasoning_effort; not "
+                        f"{', '.join(sorted(_HARNESS_PARAMS - {'model', 'messages'}))}, which the protocols set) "
+                        f"or extra_body.NAME=VALUE")
+            return self
+
     def __init__(self, spec: Spec):
         super().__init__(spec)
-        o = spec.options
-        self.params: dict[str, Any] = {}  # passed through into every request body
-        unknown = []
-        for k, v in o.items():
-            if k in OPTIONS:
-                continue
-            if k.startswith(_EXTRA) and len(k) > len(_EXTRA):
-                self.params[k[len(_EXTRA):]] = v
-            elif k in pass_through_params():
-                self.params[k] = v
-            else:
-                unknown.append(k)
-        if unknown:
-            raise BenchError(f"openai model: unknown option(s) {', '.join(sorted(unknown))}; expected one of "
-                             f"{', '.join(sorted(OPTIONS))}, a chat-completions parameter (e.g. top_p, reasoning_effort; "
-                             f"not {', '.join(sorted(_HARNESS_PARAMS - {'model', 'messages'}))}, which the protocols set) "
-                             f"or extra_body.NAME=VALUE")
-        self.azure = bool(o.get("azure", False)) or "api_version" in o
-        key_env = str(o.get("api_key_env", "AZURE_OPENAI_API_KEY" if self.azure else "OPENAI_API_KEY"))
-        api_key = o.get("api_key") or os.environ.get(key_env)
+        o = parse_options(self, spec)
+        # passed through into every request body (the Options model checked their names)
+        self.params: dict[str, Any] = {k.removeprefix(_EXTRA): v for k, v in (o.model_extra or {}).items()}
+        self.azure = o.azure or o.api_version is not None
+        key_env = o.api_key_env or ("AZURE_OPENAI_API_KEY" if self.azure else "OPENAI_API_KEY")
+        api_key = o.api_key or os.environ.get(key_env)
         if self.azure:
-            base_url = o.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT")
+            base_url = o.base_url or os.environ.get("AZURE_OPENAI_ENDPOINT")
             if not base_url:
                 raise BenchError(f"openai model {spec.model!r}: azure needs the endpoint; pass base_url=https://RESOURCE.openai.azure.com or set $AZURE_OPENAI_ENDPOINT")
-            self.api_version = o.get("api_version") or os.environ.get("OPENAI_API_VERSION")
+            self.api_version = o.api_version or os.environ.get("OPENAI_API_VERSION")
             if not self.api_version:
                 raise BenchError(f"openai model {spec.model!r}: azure needs an API version; pass api_version=2024-10-21 or set $OPENAI_API_VERSION")
         else:
-            base_url = o.get("base_url") or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+            base_url = o.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
         self.base_url = str(base_url)
         if urlsplit(self.base_url).scheme not in ("http", "https"):
             raise BenchError(f"openai model {spec.model!r}: base_url {clean_url(self.base_url)!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
@@ -147,15 +165,11 @@ class OpenAIModel(Model):
             if is_secret_name(k) or str(v) in self._secrets:
                 register_secret(v)
                 self._secrets.append(str(v))
-        self.timeout = float(o.get("timeout", 120))
-        self.max_retries = int(o.get("max_retries", 5))
-        self.max_concurrency = int(o.get("concurrency", 8))
-        self.prefill = bool(o.get("prefill", False))
-        self.top_logprobs = int(o.get("top_logprobs", 20))
-        self.max_tokens_field = str(o.get("max_tokens_field", "max_tokens"))
+        self.timeout, self.max_retries, self.max_concurrency = o.timeout, o.max_retries, o.concurrency
+        self.prefill, self.top_logprobs, self.max_tokens_field = o.prefill, o.top_logprobs, o.max_tokens_field
+        self.organization, self.project = o.organization, o.project
         # a server that continues a final assistant message (prefill=true) continues a begun reply
-        self.capabilities = Capabilities(images=bool(o.get("images", False)), logprobs=bool(o.get("logprobs", False)),
-                                         multi_sample=True, continuation=self.prefill)
+        self.capabilities = Capabilities(images=o.images, logprobs=o.logprobs, multi_sample=True, continuation=self.prefill)
         self.retries = 0  # requests the SDK re-sent (429/5xx/timeouts/dropped connections/cut-off bodies)
         # The cache key: the model and the base URL without credentials or query, as in every earlier
         # version (stored runs re-run without a call); pass-through parameters join it when set.
@@ -185,8 +199,8 @@ class OpenAIModel(Model):
                 event_hooks={"request": [self._on_request], "response": [self._on_response]},
                 # the runner bounds the calls in flight; a smaller pool would queue them inside their timeout
                 limits=httpx2.Limits(max_connections=max(1000, self.max_concurrency), max_keepalive_connections=100))
-            common = dict(api_key=self._api_key, organization=self.spec.options.get("organization"),
-                          project=self.spec.options.get("project"), timeout=self.timeout,
+            common = dict(api_key=self._api_key, organization=self.organization,
+                          project=self.project, timeout=self.timeout,
                           max_retries=self.max_retries, default_query=self._query or None, http_client=http)
             # user:password@ is not sent: the SDK authenticates with the key as a bearer token, and its
             # aiohttp transport refuses URL credentials beside that header (see __init__'s warning)

@@ -16,9 +16,10 @@ import json
 import re
 from typing import Callable
 
-from oversight_bench.errors import BenchError, MalformedResponse
-from oversight_bench.models import Capabilities, Completion, Model, Spec, text_of
-from model_adapters.options import ScriptedOptions
+from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec, text_of
+from pydantic import Field
+
+from model_adapters.options import BackendOptions, parse_options
 
 Script = Callable[[list[dict], int, int | None], list[str]]
 SCRIPTS: dict[str, Script] = {}
@@ -70,25 +71,23 @@ def prompt_script(fn: Callable[[str, int], list[str]], *, replays: bool = False)
 
 
 class ScriptedModel(Model):
-    options_model = ScriptedOptions
+    class Options(BackendOptions):
+        concurrency: int = Field(8, ge=1, description="a whole number >= 1 (calls in flight)")
+        delay: float = Field(0.0, ge=0, description="seconds >= 0 each call waits")
+        logprobs: bool = Field(False, description="true or false")
+        images: bool = Field(False, description="true or false")
+        continuation: bool = Field(True, description="true or false (whether it continues a begun reply)")
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
         if spec.model not in SCRIPTS:
             raise BenchError(f"scripted model {spec.model!r} is not registered; known scripts: {', '.join(sorted(SCRIPTS))}")
-        unknown = set(spec.options) - {"delay", "logprobs", "images", "concurrency", "continuation"}
-        if unknown:
-            raise BenchError(f"scripted model: unknown option(s) {', '.join(sorted(unknown))}; "
-                             f"expected delay, logprobs, images, concurrency, continuation")
+        o = parse_options(self, spec)
         self.script = SCRIPTS[spec.model]
-        self.delay = float(spec.options.get("delay", 0.0))
-        self.capabilities = Capabilities(
-            images=bool(spec.options.get("images", False)),
-            logprobs=bool(spec.options.get("logprobs", False)),
-            multi_sample=True,
-            continuation=bool(spec.options.get("continuation", True)),
-        )
-        self.max_concurrency = int(spec.options.get("concurrency", 8))
+        self.delay = o.delay
+        self.capabilities = Capabilities(images=o.images, logprobs=o.logprobs, multi_sample=True,
+                                         continuation=o.continuation)
+        self.max_concurrency = o.concurrency
         self.calls: list[dict] = []  # every request, for tests
 
     async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
 from model_adapters._batching import BatchQueue, choice_token_ids, finish_of, normalise, truncate_at_stop
 from model_adapters.messages import text_messages
 from model_adapters.hf import GenRequest, ProbRequest
+from model_adapters.options import BackendOptions, parse_options
+from pydantic import ConfigDict, Field
 
 INSTALL_HINT = "pip install 'oversight-bench[vllm]' (on a CUDA machine)"
 TOP_LOGPROBS = 20
@@ -39,13 +40,20 @@ def _make_engine(model: str, options: dict[str, Any]):
 class VLLMModel(Model):
     capabilities = Capabilities(images=False, logprobs=True, multi_sample=True, continuation=True)
 
+    class Options(BackendOptions):
+        """Also any `vllm.LLM` argument (dtype, quantization, max_model_len, ...), passed to the engine."""
+
+        model_config = ConfigDict(extra="allow")
+
+        concurrency: int = Field(512, ge=1, description="a whole number >= 1 (calls in flight)")
+        images: bool = Field(False, description="true or false (a multimodal model: image parts pass through)")
+
     def __init__(self, spec: Spec, *, engine: Any = None, sampling_params: Any = None):
         super().__init__(spec)
-        opts = dict(spec.options)
-        self.max_concurrency = int(opts.pop("concurrency", 512))
-        self.images = bool(opts.pop("images", False))  # a multimodal model: image parts pass through
+        o = parse_options(self, spec)
+        self.max_concurrency, self.images = o.concurrency, o.images
         self.capabilities = Capabilities(images=self.images, logprobs=True, multi_sample=True, continuation=True)
-        self.engine_options = opts
+        opts = self.engine_options = dict(o.model_extra or {})
         if engine is None:
             engine, sampling_params = _make_engine(spec.model, opts)
         self.llm = engine

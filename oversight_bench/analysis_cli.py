@@ -11,6 +11,8 @@ from pathlib import Path
 import click
 
 from oversight_bench.errors import BenchError
+from oversight_bench.flags import shared_flags
+from oversight_bench.redact import redact_text
 
 
 @click.command()
@@ -61,80 +63,51 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
 
 @click.command()
 @click.argument("dirs", nargs=-1)
+@shared_flags
 @click.option("--debaters", help="comma-separated debater specs for new cross-play debates")
 @click.option("--judge", help="judge spec for new cross-play debates")
 @click.option("--tasks", help="comma-separated tasks (each contributes an equal number of games)")
 @click.option("--pairings", type=int, help="cross-play pairings to run (default 512, the paper's)")
 @click.option("--limit", type=int, help="cross-play games per task instead of --pairings (a quick check: "
               "--limit 2 on nine tasks plays 18)")
-@click.option("--selfplay", type=int,
-              help="self-play questions per task (each played by every debater; default: as many self-play games as "
-                   "cross-play, for Fig. 4's accuracy axis; 0: cross-play only)")
+@click.option("--selfplay", type=int, help="self-play questions per task (default: as many games as "
+              "cross-play, for Fig. 4's accuracy axis; 0: cross-play only)")
 @click.option("--from", "from_dirs", multiple=True, help="stored cross-play run directory (repeatable)")
 @click.option("--scale", type=float, help="Elo scale (default 500, the paper's)")
 @click.option("--bootstrap", type=int, help="bootstrap seeds for 95% CIs, resampling questions (default 500, the paper's)")
 @click.option("--prior-games", type=float,
               help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
-@click.option("--config", "config_path", type=click.Path(), help="YAML with the same fields (configs/paper/fig4_elo.yaml); flags win")
-@click.option("--output", "-o", help="folder for elo.json and the figure")
-def elo(dirs, debaters, judge, tasks, pairings, limit, selfplay, from_dirs, scale, bootstrap, prior_games, config_path, output):
+@click.option("--output", "--output_path", "--output-path", "-o", "output", help="folder for elo.json and the figure")
+def elo(dirs, from_dirs, config_path, quiet, **fields):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.
 
     Computes from stored cross-play runs (DIRS or --from). With --debaters/--judge/--tasks it first
     runs new debates: PAIRINGS cross-play games, each task contributing equally, each a distinct
     (question, pair) draw, plus self-play games (a debater on both sides) for the accuracy axis:
-    by default as many as cross-play games, `--selfplay N` questions per task (0: none).
+    by default as many as cross-play games, `--selfplay N` questions per task (0: none). Failed
+    debates end it as `run` ends: the summary, exit status 1, and no Elo fit over an incomplete set.
     """
     from oversight_bench.analysis.elo import elo_from_store
     from oversight_bench.analysis.report import _clean, fig_elo
+    from oversight_bench.config import load_elo_config
 
-    cfg = elo_config(config_path)
-
-    def pick(flag, key, default=None, kind=None):
-        value = flag if flag is not None else cfg.get(key, default)
-        if value is None or kind is None:
-            return value
-        if isinstance(value, bool) or not isinstance(value, kind):
-            what = "a whole number" if kind is int else "a number"
-            raise BenchError(f"elo: {key} is {value!r}; expected {what}")
-        return value
-
-    pairings_flag = pairings
-    debaters, judge, tasks, output = pick(debaters, "debaters"), pick(judge, "judge"), pick(tasks, "tasks"), pick(output, "output")
-    pairings, scale = pick(pairings, "pairings", 512, int), pick(scale, "scale", 500.0, (int, float))
-    bootstrap, prior_games = pick(bootstrap, "bootstrap", 500, int), pick(prior_games, "prior_games", 1.0, (int, float))
-    selfplay = pick(selfplay, "selfplay", None, int)
-    if limit is not None:
-        if limit < 1 or pairings_flag is not None:
-            raise BenchError(f"elo: --limit {limit}: expected a whole number >= 1 of games per task, without --pairings")
-        pairings = limit * len([t for t in str(tasks or "").split(",") if t.strip()])
-    if not output:
-        raise BenchError("elo: no output folder; give --output DIR (or `output:` in --config)")
-    if bootstrap < 0 or prior_games < 0:
-        raise BenchError("elo: --bootstrap and --prior-games must be 0 or more")
+    cfg = load_elo_config(config_path, fields)
     sources = list(dirs) + list(from_dirs)
-    if selfplay is not None and not (debaters or judge or tasks):
-        raise BenchError("elo: --selfplay sets the games of new cross-play debates; expected it with --debaters/--judge/--tasks")
-    if debaters or judge or tasks:
-        if not (debaters and judge and tasks):
-            raise BenchError("elo: new cross-play needs --debaters SPEC,SPEC,... --judge SPEC --tasks ...; or give stored run directories")
-        try:
-            from oversight_bench.commands import run_crossplay  # the runner's side, wired by the core
-        except ImportError:
-            raise BenchError("elo: running new cross-play debates is not available in this build; "
-                             "expected stored cross-play run directories as arguments") from None
-        from oversight_bench.models import split_specs
+    if cfg.new_games():
+        from oversight_bench.cli import _finish
+        from oversight_bench.commands import run_crossplay
 
-        crossplay_dir = Path(output) / "crossplay"
-        run_crossplay(split_specs(debaters), judge,
-                      [t.strip() for t in tasks.split(",") if t.strip()], pairings, str(crossplay_dir), selfplay=selfplay)
+        crossplay_dir = Path(cfg.output) / "crossplay"
+        outcome = run_crossplay(cfg, str(crossplay_dir), progress=not quiet,
+                                log=lambda m: click.echo(redact_text(m), err=True))
+        _finish(outcome)  # the summary; exit 1 when a debate failed
         sources.append(str(crossplay_dir))
     if not sources:
         raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
-    res = _clean(elo_from_store(sources, scale=scale, n_bootstrap=bootstrap, prior_games=prior_games))
-    res["deviations"] = _elo_deviations(prior_games)
-    out = Path(output)
+    res = _clean(elo_from_store(sources, scale=cfg.scale, n_bootstrap=cfg.bootstrap, prior_games=cfg.prior_games))
+    res["deviations"] = _elo_deviations(cfg.prior_games)
+    out = Path(cfg.output)
     out.mkdir(parents=True, exist_ok=True)
     (out / "elo.json").write_text(json.dumps(res, indent=1))
     fig_elo(res, out / "fig4_elo.png")
@@ -159,22 +132,3 @@ def _elo_deviations(prior_games: float) -> list[str]:
 
     line = elo_prior_deviation(prior_games)
     return [line] if line else []
-
-
-ELO_KEYS = {"debaters", "judge", "tasks", "pairings", "selfplay", "scale", "bootstrap", "prior_games", "output"}
-
-
-def elo_config(path: str | None) -> dict:
-    """The `elo` command's fields from a YAML preset; lists become the comma-separated text the flags take."""
-    if not path:
-        return {}
-    from oversight_bench.yamlio import read_yaml_mapping
-
-    data = read_yaml_mapping(path, "elo options (debaters, judge, tasks, pairings, selfplay, scale, bootstrap, prior_games, output)")
-    unknown = sorted(set(data) - ELO_KEYS)
-    if unknown:
-        raise BenchError(f"{path}: unknown field(s) {', '.join(unknown)}; expected {', '.join(sorted(ELO_KEYS))}")
-    for key in ("debaters", "tasks"):
-        if isinstance(data.get(key), list):
-            data[key] = ",".join(str(x) for x in data[key])
-    return data

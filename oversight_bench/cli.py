@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
+from oversight_bench.flags import shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
-from oversight_bench.sandbox import unsafe_exec_option
+from oversight_bench.yamlio import parse_key_values
 
 OPTION_FLAGS = {  # flag -> ProtocolOptions field
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
@@ -18,9 +18,14 @@ OPTION_FLAGS = {  # flag -> ProtocolOptions field
 }
 
 
+#: the commands that load tasks, so take the options plugins add through `register_run_options`
+TASK_COMMANDS = ("run", "elo")
+
+
 class BenchGroup(click.Group):
     """Turns BenchError (and Ctrl-C) into one line on stderr instead of a traceback, and adds the
-    plugins' subcommands (hook `register_commands`) the first time a command is looked up."""
+    plugins' subcommands and options (hooks `register_commands`, `register_run_options`) the first
+    time a command is looked up."""
 
     _plugin_commands_added = False
 
@@ -30,6 +35,20 @@ class BenchGroup(click.Group):
             from oversight_bench.registry import get_registry
 
             get_registry().call_each("register_commands", cli=self)
+            get_registry().call_each("register_run_options", add=self.add_run_option)
+
+    def add_run_option(self, *param_decls: str, **attrs) -> None:
+        """Hook `register_run_options`: one plugin option on each command that loads tasks."""
+        for name in TASK_COMMANDS:
+            command = self.commands.get(name)
+            if command is None:
+                continue
+            option = click.Option(param_decls, **{**attrs, "expose_value": False})
+            taken = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+            clash = sorted(taken & {*option.opts, *option.secondary_opts})
+            if clash:
+                raise BenchError(f"a plugin's option {clash[0]} is already an option of `{name}`")
+            command.params.append(option)
 
     def get_command(self, ctx, cmd_name):
         self.add_plugin_commands()
@@ -59,18 +78,6 @@ class BenchGroup(click.Group):
             sys.exit(130)
 
 
-def _parse_kv(pairs: tuple[str, ...]) -> dict[str, Any]:
-    import yaml
-
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise BenchError(f"--option {pair!r} is not KEY=VALUE (e.g. --option rounds=1)")
-        k, v = pair.split("=", 1)
-        out[k.strip()] = yaml.safe_load(v)
-    return out
-
-
 @click.group(cls=BenchGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="oversight-bench")
 def cli():
@@ -79,17 +86,15 @@ def cli():
 
 
 @cli.command()
-@click.option("--config", "config_path", type=click.Path(), help="run.yaml holding the same fields as the flags")
-@click.option("--judge", help="judge model spec, backend:model[,key=value...] (default: local qwen2.5-coder-0.5b; add ,debias=true for the position-debiased judge)")
-@click.option("--agent", help="agent (consultant/debater) spec (default: local qwen2.5-coder-1.5b)")
+@shared_flags
+@click.option("--judge", help="judge model spec, backend:model[,key=value...] or a model name (default: the one the model "
+              "plugins declare; add ,debias=true for the position-debiased judge)")
+@click.option("--agent", help="agent (consultant/debater) spec (default: the one the model plugins declare)")
 @click.option("--tasks", help="comma-separated tasks or groups (extractive, closed, multimodal, all)")
 @click.option("--protocols", help="comma-separated protocols")
 @click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128)")
-@click.option("--seed", type=int, help="seed for sampling, answer order and generation (default 0)")
 @click.option("--output", "--output_path", "--output-path", "output", help="run directory (resumable)")
-@click.option("--data-dir", help="dataset folder (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
 @click.option("--include-path", multiple=True, help="extra folder of task YAML files")
-@click.option("--concurrency", type=int, help="in-flight calls per model")
 @click.option("--rounds", type=int, help="debate/consultancy rounds (3)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]))
 @click.option("--best-of-n", type=int, help="debater samples per turn (4)")
@@ -99,9 +104,6 @@ def cli():
 @click.option("--answer-order", type=click.Choice(["random", "both"]), help="both orders per question (default) or one at random")
 @click.option("--word-limit", type=int, help="words per argument asked for in the prompt (150); cut only with -o truncate_words=true")
 @click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
-@click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
-@click.option("--quiet", is_flag=True, help="no progress bar")
-@unsafe_exec_option
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
         extra_options, cache_from, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory."""
@@ -109,11 +111,10 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     from oversight_bench.commands import run_eval
 
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
-    opts.update(_parse_kv(extra_options))
+    opts.update(parse_key_values(extra_options))
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
-                 "seed": seed, "output": output, "data_dir": data_dir,
-                 "include_path": list(include_path) or None, "concurrency": concurrency, "options": opts,
-                 "cache_from": list(cache_from) or None}
+                 "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
+                 "concurrency": concurrency, "options": opts, "cache_from": cache_from}
     config = load_run_config(config_path, overrides)
     for one in expand_variants(config):  # an ablation preset runs each variant into <output>/<name>
         outcome = run_eval(one, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
@@ -143,7 +144,7 @@ def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_opt
     if limit is not None or skip_long:
         raise BenchError("judge: --limit and --skip-long apply to --suite only")
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
-                      option_overrides=_parse_kv(extra_options), cache_from=cache_from)
+                      option_overrides=parse_key_values(extra_options), cache_from=cache_from)
     _finish(outcome)
 
 
@@ -151,7 +152,7 @@ def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_opti
     from oversight_bench.suites import evaluate_suite, format_result
 
     outcome, result = evaluate_suite(suite, judge, output, limit=limit, skip_long=skip_long, progress=not quiet,
-                                     concurrency=concurrency, option_overrides=_parse_kv(extra_options),
+                                     concurrency=concurrency, option_overrides=parse_key_values(extra_options),
                                      log=lambda m: click.echo(m, err=True), cache_from=cache_from)
     if outcome.stats.jobs_failed:
         _finish(outcome)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from oversight_bench.config import RunConfig
+from oversight_bench.config import EloConfig, RunConfig
 from oversight_bench.pipeline import Outcome, execute
 from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan
 from oversight_bench.rundir import StoredRun, read_run
@@ -28,12 +28,10 @@ def rejudge(source: str | StoredRun, judge_spec: str, output: str, *, progress: 
     return execute(plan, progress=progress)
 
 
-def run_crossplay(debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
-                  seed: int = 0, data_dir: str | None = None, progress: bool = True, concurrency: int | None = None,
-                  log: Callable[[str], None] = print, selfplay: int | None = None) -> Outcome:
+def run_crossplay(config: EloConfig, output: str, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
     """One-round simultaneous debates (§4.3, Appendix E): the cross-play and self-play games
-    `crossplay.plan_games` draws, each task contributing equally, about `pairings` cross-play games
-    (`selfplay` questions per task for self-play; None: the default, as many games as cross-play)."""
-    plan = CrossplayPlan(debaters, judge_spec, task_names, pairings, output, seed=seed, data_dir=data_dir,
-                         concurrency=concurrency, selfplay=selfplay)
+    `crossplay.plan_games` draws, each task contributing equally (`config.games()` cross-play games)."""
+    plan = CrossplayPlan(config.debaters, config.judge, config.tasks, config.games(), output, seed=config.seed,
+                         data_dir=config.data_dir, concurrency=config.concurrency, selfplay=config.selfplay)
+    plan.cache_from = tuple(config.cache_from)
     return execute(plan, progress=progress, log=log)

@@ -1,40 +1,55 @@
-"""Run configuration: the same fields from CLI flags or a `--config run.yaml`, validated by pydantic."""
+"""Command configuration: the same fields from CLI flags or a `--config` YAML, validated by pydantic.
+
+`run` (RunConfig) and `elo` (EloConfig) share their common fields (SharedConfig) and one merge rule
+(`load_config`: the YAML, then every flag given on top), so a flag means the same in both."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
-from oversight_bench.models import DEFAULT_AGENT, DEFAULT_JUDGE
+from oversight_bench.models import default_model
 from oversight_bench.protocol import ProtocolOptions
 
+C = TypeVar("C", bound=BaseModel)
 DEFAULT_TASKS = ["boolq", "mmlu", "prontoqa"]
 DEFAULT_PROTOCOLS = ["qa_without_article", "qa_with_article", "consultancy", "debate"]
 
 
-class RunConfig(BaseModel):
-    """Everything that defines a run. Fields that change results are part of its identity."""
+class SharedConfig(BaseModel):
+    """The fields every command that runs models takes, with the same flags (`oversight_bench.flags`)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    judge: str = DEFAULT_JUDGE
-    agent: str = DEFAULT_AGENT
-    tasks: list[str] = Field(default_factory=lambda: list(DEFAULT_TASKS))
+    seed: int = Field(0, description="a whole number (seed for sampling, answer order and generation)")
+    data_dir: str | None = Field(None, description="a dataset folder")
+    concurrency: int | None = Field(None, ge=1, description="in-flight calls per model (default: the backend's)")
+    #: run directories whose stored model calls are reused (identical requests only); not identity
+    cache_from: list[str] = Field(default_factory=list, description="run directories")
+    tasks: list[str] = Field(default_factory=list, description="task names or groups")
+
+    @field_validator("tasks", mode="before")
+    @classmethod
+    def _split_tasks(cls, v: Any) -> Any:
+        return [x.strip() for x in v.split(",") if x.strip()] if isinstance(v, str) else v
+
+
+class RunConfig(SharedConfig):
+    """Everything that defines a run. Fields that change results are part of its identity."""
+
+    judge: str = Field(default_factory=lambda: default_model("judge"))
+    agent: str = Field(default_factory=lambda: default_model("agent"))
+    tasks: list[str] = Field(default_factory=lambda: list(DEFAULT_TASKS), description="task names or groups")
     protocols: list[str] = Field(default_factory=lambda: list(DEFAULT_PROTOCOLS))
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")
-    seed: int = 0
     output: str = "runs/default"
-    data_dir: str | None = None
     include_path: list[str] = Field(default_factory=list)
-    concurrency: int | None = Field(None, ge=1, description="in-flight calls per model (default: the backend's)")
     options: ProtocolOptions = Field(default_factory=ProtocolOptions)
-    #: run directories whose stored model calls are reused (identical requests only); not identity
-    cache_from: list[str] = Field(default_factory=list)
     #: an ablation in one config: variant name -> option overrides; each variant runs into
     #: <output>/<name> and `report <output>` reads them all (configs/paper/ablation_*.yaml)
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
@@ -50,7 +65,7 @@ class RunConfig(BaseModel):
             ProtocolOptions.model_validate(opts)
         return v
 
-    @field_validator("tasks", "protocols", mode="before")
+    @field_validator("protocols", mode="before")
     @classmethod
     def _split(cls, v: Any) -> Any:
         if isinstance(v, str):
@@ -58,30 +73,95 @@ class RunConfig(BaseModel):
         return v
 
 
-def _first_error(exc: ValidationError, where: str) -> BenchError:
-    err = exc.errors()[0]
-    loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
-    return BenchError(f"{where}: field {loc!r}: {err['msg']} (got {err.get('input')!r})")
+class EloConfig(SharedConfig):
+    """The `elo` command: new cross-play debates (debaters, judge, tasks) and the Elo fit (App. E)."""
+
+    debaters: list[str] = Field(default_factory=list, description="debater specs, comma-separated")
+    judge: str | None = Field(None, description="the judge's model spec")
+    limit: int | None = Field(None, ge=1, description="cross-play games per task (instead of pairings)")
+    pairings: int | None = Field(None, ge=1, description="cross-play games in all (default 512, the paper's)")
+    selfplay: int | None = Field(None, ge=0, description="self-play questions per task (0: none)")
+    scale: float = Field(500.0, gt=0, description="the Elo scale, > 0 (paper: 500)")
+    bootstrap: int = Field(500, ge=0, description="bootstrap seeds, 0 or more (paper: 500)")
+    prior_games: float = Field(1.0, ge=0, description="virtual drawn games per pair, 0 or more (0: the paper's bare fit)")
+    output: str | None = Field(None, description="a folder for elo.json and the figure")
+
+    @field_validator("debaters", mode="before")
+    @classmethod
+    def _split_debaters(cls, v: Any) -> Any:
+        from oversight_bench.models import split_specs
+
+        return split_specs(v) if isinstance(v, str) else v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "EloConfig":
+        if not self.output:
+            raise ValueError("no output folder; give --output DIR (or `output:` in --config)")
+        if self.limit is not None and self.pairings is not None:
+            raise ValueError("give games per task (--limit) or games in all (--pairings), not both")
+        if self.new_games() and not (self.debaters and self.judge and self.tasks):
+            raise ValueError("new cross-play needs --debaters SPEC,SPEC,... --judge SPEC --tasks ...; "
+                             "or give stored run directories")
+        if not self.new_games() and (self.selfplay is not None or self.limit is not None or self.pairings is not None):
+            raise ValueError("--selfplay, --limit and --pairings set the games of new cross-play debates; "
+                             "expected them with --debaters/--judge/--tasks")
+        return self
+
+    def new_games(self) -> bool:
+        return bool(self.debaters or self.judge or self.tasks)
+
+    def games(self) -> int:
+        """Cross-play games in all: `limit` per task, else `pairings`, else the paper's 512."""
+        return self.limit * len(self.tasks) if self.limit is not None else self.pairings or 512
+
+
+def load_config(model: type[C], path: str | None, overrides: dict[str, Any], expected: str,
+                merge: Callable[[dict[str, Any]], None] | None = None, where: str = "command line") -> C:
+    """A YAML file's fields (if any) with every flag that was given on top (`merge`: how a command
+    combines nested ones), validated by `model`; `expected` says what the file should hold.
+    Repeatable flags come as tuples (empty: not given)."""
+    data = read_yaml_mapping(path, expected) if path else {}
+    given = set()
+    for key, value in overrides.items():
+        if isinstance(value, tuple):
+            value = list(value) or None
+        if value is not None:
+            data[key] = value
+            given.add(key)
+    if merge is not None:
+        merge(data)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, path or where, model=model, flags=given) from None
 
 
 def load_run_config(path: str | None, overrides: dict[str, Any]) -> RunConfig:
-    """Merge a YAML file (if any) with CLI overrides (flags win) and validate."""
-    data: dict[str, Any] = {}
-    where = "command line"
-    if path:
-        where = path
-        data = read_yaml_mapping(path, "run options (judge, agent, tasks, protocols, ...)")
-    opts = dict(data.get("options") or {})
-    cli_opts = overrides.pop("options", {}) or {}
-    opts.update(cli_opts)
-    data.update({k: v for k, v in overrides.items() if v is not None})
-    data["options"] = opts
-    if cli_opts and isinstance(data.get("variants"), dict):  # flags win over a variant's values too
-        data["variants"] = {k: {**(v if isinstance(v, dict) else {}), **cli_opts} for k, v in data["variants"].items()}
-    try:
-        return RunConfig.model_validate(data)
-    except ValidationError as exc:
-        raise _first_error(exc, where) from None
+    """`load_config` for `run`: protocol options given as flags are merged into the file's
+    `options` (and each variant's) rather than replacing them."""
+    cli_opts = overrides.pop("options", None) or {}
+
+    def merge_options(data: dict[str, Any]) -> None:
+        if not cli_opts:
+            return
+        file_opts = data.get("options") or {}
+        data["options"] = {**file_opts, **cli_opts} if isinstance(file_opts, dict) else file_opts
+        if isinstance(data.get("variants"), dict):  # flags win over a variant's values too
+            data["variants"] = {k: {**(v if isinstance(v, dict) else {}), **cli_opts} for k, v in data["variants"].items()}
+
+    return load_config(RunConfig, path, overrides, "run options (judge, agent, tasks, protocols, ...)", merge_options)
+
+
+def load_elo_config(path: str | None, overrides: dict[str, Any]) -> EloConfig:
+    """`load_config` for `elo`: games per task (limit) and games in all (pairings) are one
+    setting, so the one given as a flag replaces the file's other."""
+    def one_count(data: dict[str, Any]) -> None:
+        for flag, other in (("limit", "pairings"), ("pairings", "limit")):
+            if overrides.get(flag) is not None and overrides.get(other) is None:
+                data.pop(other, None)
+
+    return load_config(EloConfig, path, overrides, "elo options (debaters, judge, tasks, pairings, selfplay, scale, "
+                                                   "bootstrap, prior_games, output, seed, ...)", one_count, where="elo")
 
 
 def expand_variants(config: RunConfig) -> list[RunConfig]:

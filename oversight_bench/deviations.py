@@ -29,14 +29,6 @@ def paper_options() -> dict[str, Any]:
 #: the options whose value is the paper's (or that the paper leaves unset): kept for readers
 PAPER_OPTIONS: dict[str, Any] = paper_options()
 PAPER_QUESTIONS_PER_TASK = 128
-#: the paper's nine tasks and their types (App. F), in its order
-PAPER_TASK_TYPES = {"quality": "extractive", "boolq": "extractive", "gpqa_extractive": "extractive",
-                    "mmlu": "closed", "gsm8kqa": "closed", "prontoqa": "closed", "truthfulqa": "closed",
-                    "gpqa": "closed", "mmmu": "multimodal"}
-#: the other readings of GPQA's "full dataset" and of PrOntoQA's negation (configs/paper/tasks): the
-#: paper task each stands for
-PAPER_READINGS = {"gpqa_full": "gpqa", "prontoqa_negate_all": "prontoqa"}
-PAPER_TASKS = (*PAPER_TASK_TYPES, *PAPER_READINGS)
 _GROUPS = ("all", "extractive", "closed", "multimodal")
 #: virtual drawn games per pair in our Elo fit (`analysis.elo`); App. E fits without a prior
 ELO_PRIOR_GAMES = 1.0
@@ -100,7 +92,29 @@ def invalid_answer_deviation(kind: str | None = None) -> str:
     return line + ("; a cross-play game with an invalid verdict is left out of the Elo fit" if kind == "crossplay" else "")
 
 
-def _task_names(config: Any) -> list[str]:
+def paper_tasks(include_paths: list[str] = ()) -> tuple[dict[str, str], dict[str, str]]:
+    """What the task files declare (`paper:` in a task YAML): the paper's tasks with their types, in
+    its order, and every task that is or stands for one (another reading: `gpqa_full` for `gpqa`)
+    with the paper task it stands for. The registered tasks and those of `include_paths`."""
+    from oversight_bench.errors import BenchError
+    from oversight_bench.tasks import available_tasks
+
+    try:
+        tasks = available_tasks(list(include_paths))
+    except BenchError:  # a stored run's include path that is gone: the registered tasks still say
+        tasks = available_tasks()
+    own = sorted((t for t in tasks.values() if getattr(t, "paper_order", None) is not None and t.paper_task == t.name),
+                 key=lambda t: t.paper_order)
+    stands_for = {t.name: t.paper_task for t in tasks.values() if getattr(t, "paper_task", None)}
+    return {t.name: t.task_type for t in own}, stands_for
+
+
+def _include_paths(config: Any) -> list[str]:
+    paths = _get(config, "include_path") or []
+    return [paths] if isinstance(paths, str) else list(paths)
+
+
+def _task_names(config: Any, paper_types: dict[str, str]) -> list[str]:
     """The run's tasks by name: as resolved when its questions loaded (`task_types`), else as
     configured, a group standing for the paper's tasks of that type."""
     resolved = _get(config, "task_types")
@@ -111,7 +125,7 @@ def _task_names(config: Any) -> list[str]:
         tasks = [t.strip() for t in tasks.split(",") if t.strip()]
     names: list[str] = []
     for t in tasks:
-        group = [n for n, ty in PAPER_TASK_TYPES.items() if t == "all" or ty == t] if t in _GROUPS else [t]
+        group = [n for n, ty in paper_types.items() if t == "all" or ty == t] if t in _GROUPS else [t]
         names += [n for n in group if n not in names]
     return names
 
@@ -119,12 +133,13 @@ def _task_names(config: Any) -> list[str]:
 def task_deviations(config: Any) -> list[str]:
     """The paper's tasks a run leaves out, those it adds, and each substituted dataset (as its task
     file words it, with counts), in the run's task order."""
-    names = _task_names(config)
+    paper_types, stands_for = paper_tasks(_include_paths(config))
+    names = _task_names(config, paper_types)
     out: list[str] = []
-    covered = [n for n in PAPER_TASK_TYPES if n in {PAPER_READINGS.get(t, t) for t in names}]
-    if names and len(covered) < len(PAPER_TASK_TYPES):
-        out.append(f"{len(covered)} of the paper's {len(PAPER_TASK_TYPES)} tasks ({', '.join(covered) or 'none'})")
-    extra = [t for t in names if t not in PAPER_TASKS]
+    covered = [n for n in paper_types if n in {stands_for.get(t, t) for t in names}]
+    if names and len(covered) < len(paper_types):
+        out.append(f"{len(covered)} of the paper's {len(paper_types)} tasks ({', '.join(covered) or 'none'})")
+    extra = [t for t in names if t not in stands_for]
     if extra:
         out.append(f"tasks not in the paper: {', '.join(extra)}")
     subs = _get(config, "data_substitutions")

@@ -1,5 +1,9 @@
 """One error type for everything a user can get wrong: the CLI prints it in one line, exit code 2."""
 
+from __future__ import annotations
+
+from typing import Collection
+
 
 class BenchError(Exception):
     """A user-facing error: bad input, unknown name, missing data, unreachable model.
@@ -7,6 +11,45 @@ class BenchError(Exception):
     The message names what was wrong and what was expected; the CLI prints it
     without a traceback and exits with status 2.
     """
+
+
+def validation_error(exc, where: str, *, noun: str = "field", model: type | None = None,
+                     flags: Collection[str] = ()) -> BenchError:
+    """The first error of a pydantic `ValidationError` as the one line every command prints: where,
+    which `noun` (field, option), the value given and what was expected. `model` (the validated
+    class) adds the known names to an unknown one and a field's `description` as what is expected;
+    a field in `flags` came from the command line and is named as its flag (`--prior-games -1`)."""
+    from oversight_bench.redact import redact_text
+
+    err = exc.errors()[0]
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    loc = ".".join(str(x) for x in err["loc"])
+    if not loc:  # a check of the whole object
+        return BenchError(f"{where}: {msg}"[:800])
+    if err["type"] == "extra_forbidden":
+        known = f"; expected one of {', '.join(sorted(model.model_fields))}" if model is not None else ""
+        return BenchError(f"{where}: unknown {noun} {loc!r}{known}"[:800])
+    info = _field(model, err["loc"])
+    expected = f"; expected {info.description}" if info is not None and info.description else ""
+    if err["type"] == "missing":
+        return BenchError(f"{where}: {noun} {loc!r} is required{expected}"[:800])
+    value = err.get("input")
+    shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(repr(value))
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    given = f"--{loc.replace('_', '-')} {shown}" if loc in flags else f"{noun} {loc}={shown}"
+    return BenchError(f"{where}: {given} is not valid ({msg[:1].lower() + msg[1:]}){expected}"[:800])
+
+
+def _field(model, loc):
+    """The pydantic field a location names, following nested models (None where it leaves them)."""
+    info = None
+    for part in loc:
+        fields = getattr(model, "model_fields", None)
+        info = fields.get(str(part)) if isinstance(fields, dict) else None
+        if info is None:
+            return None
+        model = info.annotation
+    return info
 
 
 class MalformedResponse(Exception):

@@ -40,6 +40,13 @@ def register_models(register):
 
 
 @hookspec
+def register_model_names(register):
+    """Call register(models.ModelName(name, spec, default_for=(...))) for each model that may be
+    named without its backend (`--judge NAME`); `default_for=("judge",)` makes it the judge of a run
+    given none (the core names no model of its own)."""
+
+
+@hookspec
 def register_loaders(register):
     """Call register(name, fn) for each task source format: `fn(cfg, ctx) -> sources.Records`,
     found by the `loader:` a task YAML names. Import heavy code inside `fn`, not here."""
@@ -54,3 +61,12 @@ def register_commands(cli):
 def register_suites(register):
     """Call register(suite) for each transcript suite (`.name`, `.version`, `.description`, `.source`,
     `.materialize() -> run directory`; see oversight_bench/suites.py)."""
+
+
+@hookspec
+def register_run_options(add):
+    """Add a command-line option to every command that loads tasks (`run`, `elo`): call
+    `add(*param_decls, **attrs)` with click.option's arguments, e.g.
+    `add("--unsafe-exec", is_flag=True, is_eager=True, callback=enable, help=...)`.
+    The value goes only to the option's `callback` (the command never receives it), so the plugin
+    that adds an option owns what it does; a name another option already has is refused."""

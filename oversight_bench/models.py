@@ -12,16 +12,23 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.redact import MASK, redact_options, redact_text, redact_url, register_secret
 
 Message = dict[str, Any]
 
-# Names that mean a local GGUF model on the llama.cpp backend, so `--judge qwen2.5-coder-0.5b` works.
-LOCAL_MODEL_NAMES = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")
-DEFAULT_AGENT = "llamacpp:qwen2.5-coder-1.5b"
-# The paper's judge is plain 0-shot predict; `,debias=true` asks for the position-debiased judge.
-DEFAULT_JUDGE = "llamacpp:qwen2.5-coder-0.5b"
+ROLES = ("judge", "agent")
+
+
+@dataclass(frozen=True)
+class ModelName:
+    """A bare model name a backend plugin declares (hook `register_model_names`), so `--judge NAME`
+    works without `backend:`; `default_for` names the roles ("judge", "agent") it plays in a run
+    given no model for them. The core itself names no model."""
+
+    name: str
+    spec: str
+    default_for: tuple[str, ...] = ()
 
 
 @dataclass
@@ -74,19 +81,18 @@ def _coerce(value: str) -> Any:
 
 
 def parse_spec(text: str) -> Spec:
-    """`backend:model[,key=value...]` -> Spec. A bare local model name means `llamacpp:<name>`."""
+    """`backend:model[,key=value...]` -> Spec. A bare model name means the spec a plugin declared for it."""
     text = text.strip()
     if not text:
-        raise BenchError("empty model spec; expected 'backend:model[,key=value...]', e.g. 'llamacpp:qwen2.5-coder-0.5b'")
+        raise BenchError("empty model spec; expected 'backend:model[,key=value...]' or a model name (`list models`)")
     if ":" not in text:
-        head = text.split(",")[0]
-        if head in LOCAL_MODEL_NAMES:
-            text = "llamacpp:" + text
-        else:
-            raise BenchError(
-                f"model spec {text!r} has no backend; expected 'backend:model[,key=value...]' "
-                f"(e.g. 'openai:gpt-4o-mini', 'llamacpp:qwen2.5-coder-0.5b')"
-            )
+        head, _, options = text.partition(",")
+        named = _model_names().get(head)
+        if named is None:
+            known = ", ".join(sorted(_model_names())) or "none installed"
+            raise BenchError(f"model spec {text!r} has no backend; expected 'backend:model[,key=value...]' "
+                             f"or a model name (known names: {known})")
+        text = named.spec + ("," + options if options else "")
     backend, rest = text.split(":", 1)
     parts = rest.split(",")
     model, options = parts[0], {}
@@ -103,6 +109,27 @@ def parse_spec(text: str) -> Spec:
     _register_secrets(spec)
     _check_common_options(spec)
     return spec
+
+
+def _model_names() -> dict[str, ModelName]:
+    from oversight_bench.registry import get_registry
+
+    return {n: e.obj for n, e in get_registry().entries["model_names"].items()}
+
+
+def default_model(role: str) -> str:
+    """The spec a run uses for `role` ("judge" or "agent") when none is given: the one the model
+    plugins declare (`ModelName.default_for`), the built-in plugins' first where several do."""
+    from oversight_bench.registry import BUILTIN_PACKAGE, get_registry
+
+    entries = [e for e in get_registry().entries["model_names"].values() if role in e.obj.default_for]
+    entries.sort(key=lambda e: e.package != BUILTIN_PACKAGE)
+    if not entries:
+        raise BenchError(f"no default {role} model: no installed plugin declares one; give --{role} backend:model")
+    if len(entries) > 1 and entries[0].package != BUILTIN_PACKAGE:
+        names = ", ".join(f"{e.obj.spec} ({e.package})" for e in entries)
+        raise BenchError(f"several plugins declare a default {role} model ({names}); give --{role} backend:model")
+    return entries[0].obj.spec
 
 
 def _register_secrets(spec: Spec) -> None:
@@ -156,34 +183,21 @@ def _check_common_options(spec: Spec) -> None:
 def check_spec(text: str) -> Spec:
     """A spec checked as far as can be without building the model: its syntax, its backend (an
     unknown name is refused with "did you mean") and every option's name, type and range
-    through the backend's pydantic model (`options_model` on the registered factory, when it has
-    one). Runs before a command writes anything, so a typo costs nothing to correct."""
+    through the backend's pydantic model (`Options` on the registered model class or factory,
+    when it has one). Runs before a command writes anything, so a typo costs nothing to correct."""
     from pydantic import ValidationError
 
     from oversight_bench.registry import get_registry
 
     spec = parse_spec(text)
     factory = get_registry().get("models", spec.backend)
-    options_model = getattr(factory, "options_model", None)
+    options_model = getattr(factory, "Options", None)
     if options_model is None:
         return spec
     try:
         options_model.model_validate(spec.options)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = f"model spec {redact_spec(spec)!r}"
-        if not err["loc"]:  # a check of the whole model (e.g. openai's pass-through names)
-            raise BenchError(f"{where}: {str(err['msg']).removeprefix('Value error, ')}") from None
-        key = str(err["loc"][0])
-        if err["type"] == "extra_forbidden":
-            known = ", ".join(sorted(options_model.model_fields))
-            raise BenchError(f"{where}: unknown option {key!r}; expected one of {known}") from None
-        field_info = options_model.model_fields.get(key)
-        expected = (field_info.description if field_info is not None else None) or err["msg"]
-        value = spec.options.get(key)
-        shown = repr(redact_text(value)) if isinstance(value, str) else redact_text(str(value))
-        raise BenchError(f"{where}: option {key}={shown} is not valid "
-                         f"({err['msg'].lower()}); expected {expected}") from None
+        raise validation_error(exc, f"model spec {redact_spec(spec)!r}", noun="option", model=options_model) from None
     return spec
 
 

@@ -129,6 +129,15 @@ class Job:
         return correct_index(self.answer_order)
 
     @property
+    def assigned_answer(self) -> int | None:
+        """The displayed answer an assigned agent defends (assignment `correct` or `incorrect`), else None."""
+        if self.assignment == "correct":
+            return self.correct_index
+        if self.assignment == "incorrect":
+            return 3 - self.correct_index
+        return None
+
+    @property
     def key(self) -> str:
         key = f"{self.protocol}|{self.question.task}|{self.question.id}|{self.assignment or '-'}|{self.answer_order}"
         if self.debaters:
@@ -250,6 +259,21 @@ class Protocol(abc.ABC):
     #: (empty: not declared, nothing checked). The judge prompt names these same speakers.
     speakers: tuple[str, ...] = ()
 
+    # What analysis reads about a stored protocol name (it names no protocol itself):
+    #: the judge answers alone, the direct-QA baseline (§3.2.1): an agent's own answer in open roles
+    #: (with the article on extractive tasks, see `needs_article`), a judge's difficulty strata, and
+    #: the compute-matched majority vote
+    baseline: bool = False
+    #: two debaters argue the two answers in front of the judge: Elo reads these records
+    debate: bool = False
+    #: the agent picks the side it argues (§3.2.3); its records carry `protagonist_correct` and `win`
+    open_role: bool = False
+    #: the open-role protocol built from this assigned one's records when no open run exists
+    #: (the paper's construction, `analysis.openrole.filter_assigned`)
+    open_form: str | None = None
+    #: where tables and figures place it (lower first; the paper's order for the built-ins)
+    display_order: int = 100
+
     def assignments(self) -> list[str | None]:
         """The assignments every question is run with (consultancy: correct and incorrect)."""
         return [None]
@@ -274,3 +298,17 @@ class Protocol(abc.ABC):
     def describe_outcome(self, job: Job, turns: list[Turn], decision: Decision) -> dict[str, Any]:
         """Extra fields for the decision record (open roles: protagonist, win)."""
         return {}
+
+
+def registered_protocols() -> dict[str, Protocol]:
+    """The installed protocols by name: what a stored protocol name means (a name no installed
+    plugin registers has no facts, so analysis treats it as none of the kinds above)."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    return {name: reg.get("protocols", name) for name in reg.names("protocols")}
+
+
+def protocols_where(fact: str) -> set[str]:
+    """Names of the installed protocols whose `fact` attribute is true (e.g. "debate")."""
+    return {name for name, p in registered_protocols().items() if getattr(p, fact)}

@@ -2,8 +2,8 @@
 
 A suite is a plugin (hook `register_suites(register)`): an object with `name`, `version`,
 `description`, `source` and `materialize() -> Path` returning a run directory. Imported suites
-(`nyu-2023`) are converted once into the user cache (`~/.cache/oversight-bench/suites/<name>-<version>`,
-or `$OVERSIGHT_BENCH_SUITE_CACHE`), never into the repository; a run-backed suite is any stored run.
+(`nyu-2023`) are converted once into the user cache (`locations.cache_dir("suites")/<name>-<version>`,
+~/.cache/oversight-bench/suites by default), never into the repository; a run-backed suite is any stored run.
 
 `evaluate_suite` reads the suite's run directory once (`rundir.read_run`), re-judges its
 re-judgeable transcripts (`StoredRun.rejudgeable`) through `commands.rejudge` and compares the new judge with the judges already in the source (the human judges of Michael et al.
@@ -24,20 +24,19 @@ from pathlib import Path
 from typing import Any, Callable
 
 from oversight_bench.errors import BenchError
+from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
 from oversight_bench.rundir import StoredRun, load_decisions, read_run
 
-CACHE_ENV = "OVERSIGHT_BENCH_SUITE_CACHE"
-DATA_ENV = "OVERSIGHT_BENCH_DATA"
 RESULT_FILE = "suite.json"
 
 
 def cache_dir() -> Path:
-    """Next to the model cache (model_adapters/local_models.py): ~/.cache/oversight-bench/suites."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "oversight-bench" / "suites")
+    return _cache_dir("suites")
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parents[1].parent / "shared" / "datasets")
+    """The data folder by `locations.data_dir`'s rule (where it would be when there is none, for the error)."""
+    return _data_dir() or DEFAULT_DATA.resolve()
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Task selection for the CLI: names and groups to task objects, the data directory, YAML folders.
+"""Task selection for the CLI: names and groups to task objects, YAML folders (the data folder: `locations`).
 
 Also the public API for task packs: `YamlTask`, `load_yaml_tasks`, `Records` and `LoadContext`
 (a pack's own source format registers through the `register_loaders` hook).
@@ -7,11 +7,11 @@ Also the public API for task packs: `YamlTask`, `load_yaml_tasks`, `Records` and
 from __future__ import annotations
 
 import difflib
-import os
 from pathlib import Path
 from typing import Protocol as _Protocol
 
 from oversight_bench.errors import BenchError
+from oversight_bench.locations import DATA_ENV, data_dir  # the one rule, re-exported for task packs
 from oversight_bench.questions import LoadResult
 from oversight_bench.sources import LoadContext, Records
 from oversight_bench.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
@@ -31,21 +31,7 @@ class Task(_Protocol):
         ...
 
 
-DATA_ENV = "OVERSIGHT_BENCH_DATA"
-DEFAULT_DATA = Path("..") / "shared" / "datasets"
 #: the paper's order (§3.1); other tasks follow alphabetically
-PAPER_ORDER = ("quality", "boolq", "gpqa_extractive", "mmlu", "gsm8kqa", "prontoqa", "truthfulqa", "gpqa", "mmmu")
-
-
-def data_dir(flag: str | None = None) -> Path | None:
-    """`--data-dir`, else $OVERSIGHT_BENCH_DATA, else ../shared/datasets if it exists, else None."""
-    for value, where in ((flag, "--data-dir"), (os.environ.get(DATA_ENV), DATA_ENV)):
-        if value:
-            path = Path(value).expanduser()
-            if not path.is_dir():
-                raise BenchError(f"{where}: data directory {value} does not exist")
-            return path.resolve()
-    return DEFAULT_DATA.resolve() if DEFAULT_DATA.is_dir() else None
 
 
 def load_yaml_tasks(path: str | Path) -> list[YamlTask]:
@@ -62,7 +48,9 @@ def load_yaml_tasks(path: str | Path) -> list[YamlTask]:
 
 
 def _order(task: Task) -> tuple:
-    return (PAPER_ORDER.index(task.name) if task.name in PAPER_ORDER else len(PAPER_ORDER), task.name)
+    """The paper's tasks in its order (`paper.order` in their YAML), then the others by name."""
+    order = getattr(task, "paper_order", None)
+    return (0, order, task.name) if order is not None else (1, 0, task.name)
 
 
 def available_tasks(include_paths: list[str] = ()) -> dict[str, Task]:
@@ -106,6 +94,6 @@ def resolve_tasks(names: list[str], include_paths: list[str] = ()) -> list[Task]
 
 
 __all__ = [
-    "DATA_ENV", "PAPER_ORDER", "TASK_TYPES", "LoadContext", "Records", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
+    "DATA_ENV", "TASK_TYPES", "LoadContext", "Records", "TaskConfig", "YamlTask", "available_tasks", "data_dir",
     "load_yaml_tasks", "resolve_tasks",
 ]

@@ -26,7 +26,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.locations import cache_root
 from oversight_bench.paths import check_relative_patterns
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.questions import Image, LoadResult, Question
@@ -91,6 +92,11 @@ class Binary(_Strict):
     labels: tuple[str, str] = ("Yes", "No")
 
 
+class PaperTask(_Strict):
+    task: str = Field(description="the paper's task this file is (its own name), or reads another way (gpqa_full: gpqa)")
+    order: int | None = Field(None, ge=1, description="its place in the paper's task list (App. F); the paper's own tasks only")
+
+
 class TaskConfig(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     task_type: Literal["extractive", "closed", "multimodal"]
@@ -109,15 +115,7 @@ class TaskConfig(_Strict):
         None, description="how this task's data differs from the paper's, declared in every run that uses it; "
         "`{n}` (questions available) and the loader's counts are filled in. A mapping picks the text by the "
         "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
-
-
-def _err(path: Path, exc: ValidationError) -> BenchError:
-    e = exc.errors()[0]
-    loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
-    expected = e["msg"]
-    if e["type"] == "extra_forbidden":
-        expected = "no such field"
-    return BenchError(f"{path}: field {loc!r}: {expected} (got {e.get('input')!r})"[:400])
+    paper: PaperTask | None = Field(None, description="the paper task this one is or stands for; null: not in the paper")
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -152,7 +150,7 @@ def parse_config(path: Path) -> TaskConfig:
     try:
         cfg = TaskConfig.model_validate(data)
     except ValidationError as exc:
-        raise _err(path, exc) from None
+        raise validation_error(exc, str(path), model=TaskConfig) from None
     if cfg.source.local is None and cfg.source.hub is None and cfg.source.generator is None:
         raise BenchError(f"{path}: field 'source': expected at least one of local, hub, generator")
     if cfg.source.local is not None:
@@ -162,9 +160,9 @@ def parse_config(path: Path) -> TaskConfig:
 
 def config_hash(cfg: TaskConfig) -> str:
     """A hash of the resolved, validated task YAML (defaults filled in, comments and layout ignored).
-    `substitution` is left out: it words the declaration, not the questions, so rewording it leaves
-    stored runs resumable (their deviations are recomputed when they resume)."""
-    data = cfg.model_dump(mode="json", exclude={"substitution"})
+    `substitution` and `paper` are left out: they word the declaration, not the questions, so changing
+    them leaves stored runs resumable (their deviations are recomputed when they resume)."""
+    data = cfg.model_dump(mode="json", exclude={"substitution", "paper"})
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -324,6 +322,9 @@ class YamlTask:
         self.sample_size = config.sample_size
         self.description = config.description
         self.needs_images = config.needs_images if config.needs_images is not None else config.task_type == "multimodal"
+        #: the paper task this one is or stands for, and the paper's own tasks' place in its list
+        self.paper_task = config.paper.task if config.paper else None
+        self.paper_order = config.paper.order if config.paper else None
         self._pools: dict[tuple, Pool] = {}
 
     def __repr__(self) -> str:
@@ -363,7 +364,7 @@ class YamlTask:
 
     def _pool(self, data_dir: Path | None) -> Pool:
         source = self.choose_source(data_dir)
-        key = (str(data_dir.resolve()) if data_dir else None, source, os.environ.get("OVERSIGHT_BENCH_CACHE"))
+        key = (str(data_dir.resolve()) if data_dir else None, source, str(cache_root()))
         if key in self._pools:
             return self._pools[key]
         ctx = LoadContext(self.name, source, data_dir)

@@ -28,3 +28,18 @@ def read_yaml_mapping(path: str | Path, expected: str, kind: str = "config") -> 
     if not isinstance(data, dict):
         raise BenchError(f"{path}: expected a mapping of {expected}, got {type(data).__name__}")
     return data
+
+
+def parse_key_values(pairs: tuple[str, ...] | list[str], flag: str = "--option") -> dict[str, Any]:
+    """`KEY=VALUE` pairs (the `-o/--option` flags) as a dict, each value read as YAML so that
+    `rounds=1` is a number and `truncate_words=true` a boolean."""
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise BenchError(f"{flag} {pair!r} is not KEY=VALUE (e.g. {flag} rounds=1)")
+        k, v = pair.split("=", 1)
+        try:
+            out[k.strip()] = yaml.safe_load(v)
+        except yaml.YAMLError as exc:
+            raise BenchError(f"{flag} {pair!r}: the value is not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    return out

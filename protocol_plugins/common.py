@@ -8,12 +8,9 @@ import asyncio
 import dataclasses
 from typing import Any, Callable
 
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Completion, Message
-from oversight_bench.model_text import (argues_at_line_start, parse_answer, parse_letter, process_turn, split_thinking,
-                                        turn_notes)
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
-from oversight_bench.questions import Question, correct_index, other_order
+from oversight_bench.api import (BenchError, Completion, Context, Decision, Job, Message, Protocol, Question, Turn,
+                                 argues_at_line_start, correct_index, other_order, parse_answer, parse_letter,
+                                 process_turn, split_thinking, turn_notes)
 from protocol_plugins import prompts
 
 OUTCOME_KEYS = ("agent_choice", "protagonist", "protagonist_correct", "win")
@@ -262,6 +259,7 @@ class OpenRoleProtocol(Protocol):
     side matches the agent's direct-QA choice. The first turn records that choice."""
 
     base: Protocol
+    open_role = True
 
     @property
     def speakers(self) -> tuple[str, ...]:  # the agent's own answer, then the assigned-role transcript

@@ -5,8 +5,7 @@ cannot be re-judged by another judge, unless it has one round (no question is as
 
 from __future__ import annotations
 
-from oversight_bench.errors import BenchError
-from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from protocol_plugins import prompts
 from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples,
                                      render_transcript, user_message)
@@ -14,10 +13,8 @@ from protocol_plugins.common import (agent_article, agent_turn, judge_decide, ju
 
 def assigned_index(job: Job) -> int:
     """The displayed number of the answer the consultant was assigned."""
-    if job.assignment == "correct":
-        return job.correct_index
-    if job.assignment == "incorrect":
-        return 3 - job.correct_index
+    if job.assigned_answer is not None:
+        return job.assigned_answer
     raise BenchError(f"consultancy needs assignment 'correct' or 'incorrect', not {job.assignment!r}")
 
 
@@ -26,6 +23,8 @@ class Consultancy(Protocol):
     description = "One consultant argues an assigned answer (correct and incorrect runs); the judge questions it."
     rejudgeable = False
     speakers = ("Consultant", "Judge")
+    open_form = "open_consultancy"
+    display_order = 30
 
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]

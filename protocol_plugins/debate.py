@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.api import Context, Decision, Job, Protocol, Turn
 from protocol_plugins import prompts
 from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
                                      render_transcript, user_message)
@@ -39,6 +39,9 @@ class Debate(Protocol):
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
     # a live judge's remarks between rounds (imported human-judged rooms) are kept, never shown to a re-judge
     speakers = (*DEBATERS, *SOURCE_DEBATERS, "Judge")
+    debate = True
+    open_form = "open_debate"
+    display_order = 50
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []

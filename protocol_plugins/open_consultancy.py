@@ -3,13 +3,14 @@ consultant defends the agent model's own direct-QA answer. Re-uses the assigned 
 
 from __future__ import annotations
 
-from oversight_bench.protocol import Job
+from oversight_bench.api import Job
 from protocol_plugins.common import OpenRoleProtocol
 from protocol_plugins.consultancy import Consultancy
 
 
 class OpenConsultancy(OpenRoleProtocol):
     name = "open_consultancy"
+    display_order = 40
     description = "Consultancy where the consultant defends its own direct-QA answer (filter of assigned runs)."
     rejudgeable = False
     base = Consultancy()

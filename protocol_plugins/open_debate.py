@@ -4,7 +4,7 @@ answer is stored as the first turn, so open debates can be re-judged."""
 
 from __future__ import annotations
 
-from oversight_bench.protocol import Job
+from oversight_bench.api import Job
 from protocol_plugins.common import OpenRoleProtocol
 from protocol_plugins.debate import DEBATERS, Debate
 
@@ -13,6 +13,8 @@ class OpenDebate(OpenRoleProtocol):
     name = "open_debate"
     description = "Debate whose protagonist is the debater defending the agent's own direct-QA answer."
     base = Debate()
+    debate = True
+    display_order = 60
 
     def sub_job(self, job: Job, choice: int) -> Job:
         return Job(self.base.name, job.question, job.answer_order)

@@ -13,7 +13,7 @@ themselves travel as image parts of the same message, see `common.user_message`)
 
 from __future__ import annotations
 
-from oversight_bench.questions import Question
+from oversight_bench.api import Question
 
 ANSWER_FORMAT = 'Answer: <1|2>'
 

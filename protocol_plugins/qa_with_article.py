@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from oversight_bench.errors import BenchError
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, Turn
 from protocol_plugins.common import judge_decide, judge_examples, qa_messages
 
 
@@ -12,6 +11,8 @@ class QAWithArticle(Protocol):
     description = "Judge answers alone with the article in <article> tags (extractive tasks only)."
     needs_article = True
     uses_agent = False
+    baseline = True
+    display_order = 20
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
-from oversight_bench.model_text import parse_answer
+from oversight_bench.api import Context, Decision, Job, Protocol, Turn, parse_answer
 from protocol_plugins.common import judge_decide, judge_examples, qa_messages
 
 
@@ -11,6 +10,8 @@ class QAWithoutArticle(Protocol):
     name = "qa_without_article"
     description = "Judge answers alone from the question and two answers (no article)."
     uses_agent = False
+    baseline = True
+    display_order = 10
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         return []

@@ -1,5 +1,6 @@
-"""Built-in tasks: one YAML file per task in this folder (read by the core's YAML task engine,
-`oversight_bench.yaml_task`), the dataset-specific loaders they name, and `build-task`."""
+"""Built-in tasks: one YAML file per task in this folder (read by the core's YAML task engine), the
+dataset-specific loaders they name, `build-task`, and the sandbox that grades GSM8KQA's
+model-written programs with its `--unsafe-exec` flag."""
 
 from pathlib import Path
 
@@ -10,7 +11,7 @@ HERE = Path(__file__).parent
 
 @hookimpl
 def register_tasks(register):
-    from oversight_bench.yaml_task import load_yaml_dir
+    from oversight_bench.api import load_yaml_dir
 
     for task in load_yaml_dir(HERE):
         register(task)
@@ -29,3 +30,10 @@ def register_commands(cli):
     from task_configs.build_task import build_task
 
     cli.add_command(build_task)
+
+
+@hookimpl
+def register_run_options(add):
+    from task_configs.sandbox import UNSAFE_EXEC_ATTRS, UNSAFE_EXEC_FLAG
+
+    add(UNSAFE_EXEC_FLAG, **UNSAFE_EXEC_ATTRS)

@@ -4,7 +4,7 @@ As in the paper (Appendix F.2): ask the model for K program proposals per GSM8K 
 execute each in the sandbox, keep one that runs to the ground truth and one that runs to another
 number. Every question's outcome is appended to the output JSONL as soon as it is known, so a
 killed build resumes where it stopped; the gsm8kqa task reads the file (default
-~/.cache/oversight-bench/gsm8kqa.jsonl) after the real Program-of-Thoughts pairs. Added to the
+~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl) after the real Program-of-Thoughts pairs. Added to the
 command line by the `register_commands` hook of `task_configs`.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import click
 
-from oversight_bench.errors import BenchError
-from oversight_bench.sandbox import require_isolation, unsafe_exec_option
+from oversight_bench.api import BenchError
+from task_configs.sandbox import require_isolation, unsafe_exec_option
 
 PROMPT = '''Write a Python program that solves the math word problem below. Define a function
 `solution()` that returns the final numeric answer. Reply with the code only, in one ```python block.
@@ -58,8 +58,8 @@ async def _proposals(model, question: str, k: int, temperature: float, seed: int
 async def build_gsm8kqa(model, items: list[tuple[str, str, float]], *, k: int, temperature: float, seed: int,
                         output: Path, concurrency: int, log=print) -> dict[str, int]:
     """Generate, execute and pair programs for (id, question, gold) items; append rows to `output`."""
-    from oversight_bench.models import redact_spec
-    from oversight_bench.sandbox import run_programs
+    from oversight_bench.api import redact_spec
+    from task_configs.sandbox import run_programs
     from task_configs.loaders.gsm8kqa import classify
 
     sem = asyncio.Semaphore(max(1, concurrency))
@@ -107,7 +107,7 @@ def _done_ids(output: Path) -> set[str]:
 @click.option("--k", default=8, show_default=True, type=click.IntRange(2, 64), help="program proposals per question")
 @click.option("--limit", type=click.IntRange(1), help="questions to build (default: all not yet built)")
 @click.option("--data-dir", help="data directory with gsm8k/test.jsonl (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
-@click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa.jsonl)")
+@click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl)")
 @click.option("--temperature", default=0.8, show_default=True, type=float)
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--concurrency", type=click.IntRange(1), help="questions in flight (default: the backend's)")
@@ -116,9 +116,8 @@ def _done_ids(output: Path) -> set[str]:
 @unsafe_exec_option
 def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, concurrency, include_pot):
     """Build a task that needs model-generated data (GSM8KQA program pairs), saved for reuse."""
-    from oversight_bench.models import build_model
-    from oversight_bench.tasks import data_dir as resolve_data_dir
-    from oversight_bench.sources import LoadContext
+    from oversight_bench.api import LoadContext, build_model
+    from oversight_bench.api import data_dir as resolve_data_dir
     from task_configs.loaders.gsm8kqa import _pot_rows, default_built_path, load_golds
 
     ddir = resolve_data_dir(data_dir)

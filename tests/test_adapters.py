@@ -131,7 +131,7 @@ def test_local_model_is_assembled_once_and_checked(tmp_path, monkeypatch):
     _fake_parts(tmp_path, monkeypatch, [b"GGUF" + b"a" * 3000, b"b" * 2000, b"c" * 10])
     path = local_models.model_path("fakemodel")
     assert path.read_bytes() == b"GGUF" + b"a" * 3000 + b"b" * 2000 + b"c" * 10
-    assert path.parent == tmp_path / "cache" and (tmp_path / "cache" / "fakemodel.gguf.sha256").exists()
+    assert path.parent == tmp_path / "cache" / "models" and (tmp_path / "cache" / "models" / "fakemodel.gguf.sha256").exists()
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".part")]  # no temp files left
 
     def boom(*a, **k):
@@ -150,7 +150,7 @@ def test_local_model_with_wrong_digest_is_refused_and_not_kept(tmp_path, monkeyp
         model.name, model.filename, "0" * 64, model.parts, True))
     with pytest.raises(BenchError, match="sha256.*reinstall"):
         local_models.model_path("fakemodel")
-    assert not list((tmp_path / "cache").glob("fakemodel.gguf*"))
+    assert not list((tmp_path / "cache" / "models").glob("fakemodel.gguf*"))
 
 
 def test_local_model_changed_file_is_reassembled(tmp_path, monkeypatch):

@@ -13,8 +13,8 @@ import pytest
 
 from helpers import DATA, REPO, cli
 from oversight_bench.config import DEFAULT_TASKS, RunConfig
-from oversight_bench.deviations import (PAPER_TASK_TYPES, deviations, elo_prior_deviation, invalid_answer_deviation,
-                                        option_deviations, task_deviations)
+from oversight_bench.deviations import (deviations, elo_prior_deviation, invalid_answer_deviation, option_deviations,
+                                        paper_tasks, task_deviations)
 from oversight_bench.protocol import NO_PAPER_VALUE, ProtocolOptions
 
 IMAGES = "scripted:default,images=true"
@@ -75,10 +75,12 @@ def test_a_bare_run_declares_its_three_tasks():
 
 def test_task_subset_follows_resolved_tasks_groups_and_readings():
     assert task_deviations({"tasks": ["all"]}) == []
-    assert task_deviations({"tasks": list(PAPER_TASK_TYPES)}) == []
+    assert task_deviations({"tasks": list(paper_tasks()[0])}) == []
     assert task_deviations({"tasks": ["closed"]}) == ["5 of the paper's 9 tasks (mmlu, gsm8kqa, prontoqa, truthfulqa, gpqa)"]
-    # the other reading of a paper task stands for it; a task outside the paper is named
-    assert task_deviations({"tasks": ["gpqa_full", "mine"]}) == ["1 of the paper's 9 tasks (gpqa)", "tasks not in the paper: mine"]
+    # the other reading of a paper task stands for it (its task file says so); a task outside the paper is named
+    readings = str(REPO / "configs" / "paper" / "tasks")
+    assert task_deviations({"tasks": ["gpqa_full", "mine"], "include_path": [readings]}) == [
+        "1 of the paper's 9 tasks (gpqa)", "tasks not in the paper: mine"]
     # once loaded, the resolved names decide (a group may hold plugin tasks)
     assert task_deviations({"tasks": ["extractive"], "task_types": {"quality": "extractive", "boolq": "extractive"}}) == [
         "2 of the paper's 9 tasks (quality, boolq)"]
@@ -179,7 +181,7 @@ def test_a_run_stores_and_prints_its_substitutions(tmp_path):
 
 
 def test_crossplay_runs_declare_the_elo_prior_and_invalid_verdicts():
-    devs = deviations({"kind": "crossplay", "judge": "j", "options": {"rounds": 1}, "tasks": list(PAPER_TASK_TYPES)})
+    devs = deviations({"kind": "crossplay", "judge": "j", "options": {"rounds": 1}, "tasks": list(paper_tasks()[0])})
     assert devs == [elo_prior_deviation(), invalid_answer_deviation("crossplay")]
     assert "paper App. E: no prior" in devs[0] and "left out of the Elo fit" in devs[1]
     assert elo_prior_deviation(0) is None
@@ -213,7 +215,7 @@ def test_a_suite_rejudge_declares_only_the_judges_settings(tmp_path, monkeypatch
     source's, not this run's, so only the judge's own settings are declared."""
     if not (DATA / "quality" / "michael2023_debates").is_dir():
         pytest.skip("needs the NYU debates")
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "nyu"
     res = cli("judge", "--suite", "nyu-2023", "--judge", "scripted:default", "--limit", "2", "--output", str(out))
     assert res.exit_code == 0, res.output

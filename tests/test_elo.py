@@ -191,4 +191,93 @@ def test_cli_prints_players_games_ratings_and_prior(tmp_path):
         assert f"{data['ratings'][p]:.1f}" in lines[p] and f"[{data['ci_low'][p]:.1f}, {data['ci_high'][p]:.1f}]" in lines[p]
         assert " 60 " in lines[p]  # games played
     bad = cli("elo", str(run), "--output", str(tmp_path / "e2"), "--prior-games", "-1")
-    assert bad.exit_code == 2 and "prior-games" in bad.stderr and not (tmp_path / "e2").exists()
+    assert bad.exit_code == 2 and "--prior-games -1.0 is not valid" in bad.stderr and not (tmp_path / "e2").exists()
+
+
+# -- elo is a command like run: shared flags, the end-of-run summary, exit codes ---------------------
+
+XP = ["--judge", "scripted:default", "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq,mmlu",
+      "--pairings", "4", "--bootstrap", "5", "--quiet"]
+
+
+def _games(crossplay_dir) -> list[tuple]:
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(crossplay_dir)
+    try:
+        return sorted((d["task"], d["question_id"], tuple(d["extra"]["debaters"]), d["answer_order"])
+                      for d in store.iter_records("decision"))
+    finally:
+        store.close()
+
+
+def test_failed_debates_exit_1_with_the_summary_and_no_fit(tmp_path):
+    from model_adapters.scripted import SCRIPTS, register_script
+
+    register_script("elo_no_answer", lambda messages, n, seed: [None] * n)  # a server answering with null content
+    try:
+        res = cli("elo", *XP[2:], "--judge", "scripted:elo_no_answer", "--output", str(tmp_path / "elo"))
+    finally:
+        SCRIPTS.pop("elo_no_answer")
+    assert res.exit_code == 1, res.output
+    assert "judge accuracy on valid answers" in res.stdout  # run's end-of-run table
+    failed = [ln for ln in res.stdout.splitlines() if ln.startswith("jobs: ")]
+    assert failed and failed[0].startswith("jobs: 0 done, 0 already stored, ") and " 0 failed" not in failed[0]
+    last = res.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: ") and "job(s) failed" in last and "run the same command again" in last
+    assert not (tmp_path / "elo" / "elo.json").exists()  # no Elo over an incomplete set of games
+
+
+def test_all_games_done_exit_0_with_the_summary(tmp_path):
+    res = cli("elo", *XP, "--output", str(tmp_path / "elo"))
+    assert res.exit_code == 0, res.output
+    assert "judge accuracy on valid answers" in res.stdout and ", 0 failed;" in res.stdout
+    assert (tmp_path / "elo" / "elo.json").exists()
+
+
+@pytest.mark.parametrize("args, yaml_text, needle", [
+    (["--pairings", "0"], None, "elo: --pairings 0 is not valid"),
+    (["--scale", "0"], None, "elo: --scale 0.0 is not valid (input should be greater than 0); expected the Elo scale"),
+    (["--selfplay", "-1"], None, "expected self-play questions per task"),
+    (["--limit", "2"], None, "not both"),
+    (["--concurrency", "0"], None, "elo: --concurrency 0 is not valid"),
+    (["--data-dir", "{tmp}/no-data"], None, "--data-dir: data directory"),
+    ([], "scale: big\n", "field scale='big' is not valid"),
+    ([], "debaters: [a]\ncolour: red\n", "unknown field 'colour'; expected one of"),
+    ([], "tasks: [unclosed\n", "invalid YAML at line"),
+])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, yaml_text, needle):
+    cfg = []
+    if yaml_text is not None:
+        (tmp_path / "elo.yaml").write_text(yaml_text)
+        cfg = ["--config", str(tmp_path / "elo.yaml")]
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    res = cli("elo", *XP, *args, *cfg, "--output", str(tmp_path / "elo"))
+    assert res.exit_code == 2, res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and needle in res.stderr, res.stderr
+    assert not (tmp_path / "elo").exists()
+
+
+def test_seed_changes_the_drawn_games_and_flags_match_the_config_file(tmp_path):
+    runs = {}
+    for seed in ("0", "1"):
+        res = cli("elo", *XP, "--seed", seed, "--output", str(tmp_path / f"s{seed}"))
+        assert res.exit_code == 0, res.output
+        runs[seed] = _games(tmp_path / f"s{seed}" / "crossplay")
+    assert runs["0"] and runs["0"] != runs["1"]
+    assert json.loads((tmp_path / "s1" / "crossplay" / "config.json").read_text())["seed"] == 1
+    # the same settings from a file: the same games
+    (tmp_path / "elo.yaml").write_text("judge: scripted:default\ndebaters: [scripted:default, 'scripted:default,delay=0']\n"
+                                       "tasks: [boolq, mmlu]\npairings: 4\nseed: 1\nbootstrap: 5\n")
+    res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--quiet", "--output", str(tmp_path / "file"))
+    assert res.exit_code == 0, res.output
+    assert _games(tmp_path / "file" / "crossplay") == runs["1"]
+
+
+def test_cache_from_reuses_the_stored_calls(tmp_path):
+    first = cli("elo", *XP, "--output", str(tmp_path / "a"))
+    assert first.exit_code == 0, first.output
+    again = cli("elo", *XP, "--cache-from", str(tmp_path / "a" / "crossplay"), "--output", str(tmp_path / "b"))
+    assert again.exit_code == 0, again.output
+    line = [ln for ln in again.stdout.splitlines() if ln.startswith("jobs: ")][0]
+    assert "model calls: 0," in line and "cache hits: 0" not in line, line

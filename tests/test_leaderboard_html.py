@@ -231,6 +231,38 @@ def test_transcript_shows_what_the_judge_saw_only():
     assert "forged" not in page and "private plan" not in page
 
 
+def test_transcript_fields_stay_text_even_inside_attributes():
+    """Every field of a room (question, answers, role, speaker, budget marks, judge) is escaped where
+    the page puts it, quotes included: a hostile value neither adds an element nor leaves its attribute."""
+    from html.parser import HTMLParser
+
+    from oversight_bench.analysis.leaderboard import transcript_html
+    from oversight_bench.questions import Question
+
+    evil = '" onmouseover="x()" data-x=\'<b>&amp;'
+    tags, texts = [], []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.append((tag, dict(attrs)))
+
+        def handle_data(self, data):
+            texts.append(data)
+
+    turn = {"round": 1, "role": evil, "speaker": evil, "defends": 1, "shown": evil,
+            "extra": {"budget": {"forced": True, "thinking_tokens": evil}}}
+    q = Question(id="q", task="t", task_type="closed", question=evil, correct=evil, incorrect="b")
+    page = transcript_html({"job_key": "k", "judge": evil, "protocol": evil, "task": "t", "answer_order": "correct_first",
+                            "correct_index": 1, "answer": 1, "correct": True}, [turn], q, room_id=evil)
+    Collect().feed(page)
+    assert {t for t, _ in tags} <= {"div", "h3", "p", "ol", "li", "span", "br"} and "b" not in {t for t, _ in tags}
+    assert all(set(a) <= {"class", "id", "title"} for _, a in tags)
+    assert ("div", {"class": f"turn {evil}"}) in tags and tags[0] == ("div", {"class": "transcript", "id": evil})
+    shown = "".join(texts)
+    assert shown.count(evil) >= 5  # question, correct answer, speaker, turn text, judge: each as written
+    assert "[forced: thinking budget spent after " + evil in shown
+
+
 def test_leaderboard_command(tmp_path):
     from helpers import cli
 

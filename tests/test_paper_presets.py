@@ -13,7 +13,7 @@ from helpers import REPO, cli
 from oversight_bench.config import RunConfig, expand_variants, load_run_config
 from oversight_bench.deviations import PAPER_OPTIONS, deviations, elo_prior_deviation, invalid_answer_deviation
 from oversight_bench.errors import BenchError
-from oversight_bench.models import DEFAULT_JUDGE, parse_spec
+from oversight_bench.models import parse_spec
 from oversight_bench.protocol import NO_PAPER_VALUE, ProtocolOptions
 
 PRESETS = REPO / "configs" / "paper"
@@ -45,7 +45,7 @@ def test_defaults_are_the_papers():
     differ = {k: (getattr(opts, k), v) for k, v in PAPER_OPTIONS.items() if getattr(opts, k) != v}
     assert differ == DECLARED_DEFAULTS
     assert opts.rounds == 3 and opts.best_of_n == 4 and opts.answer_order == "both" and opts.truncate_words is False
-    assert "debias" not in parse_spec(DEFAULT_JUDGE).options
+    assert "debias" not in parse_spec(RunConfig().judge).options
     # a bare run: the declared defaults, the three default tasks and how invalid answers count; nothing else
     assert deviations(RunConfig()) == [
         'judge temperature 0.0 (paper: "default sampling options", read as the API default 1.0)',
@@ -251,7 +251,7 @@ def test_elo_option_values_are_checked(tmp_path):
     (tmp_path / "elo.yaml").write_text("selfplay: many\n")
     res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--judge", "scripted:default",
               "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq", "--output", str(tmp_path / "o"))
-    assert res.exit_code == 2 and "selfplay is 'many'; expected a whole number" in res.output
+    assert res.exit_code == 2 and "field selfplay='many' is not valid" in res.output
     (tmp_path / "elo.yaml").write_text("pairings: 1.5\n")
     res = cli("elo", "--config", str(tmp_path / "elo.yaml"), "--judge", "scripted:default",
               "--debaters", "scripted:default,scripted:default,delay=0", "--tasks", "boolq", "--output", str(tmp_path / "o"))

@@ -215,7 +215,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
     from oversight_bench.rundir import read_run
     from oversight_bench.suites import compare, format_result
 
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     stored = read_run(new_run)
     ds = [d for d in stored.decisions if d["protocol"] == "debate"]
     row = compare(ds, ds, n_resamples=100, turns=stored.argument_turns())
@@ -231,7 +231,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
 
 
 def test_judge_suite_cli_writes_quality(new_run, tmp_path, monkeypatch):
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "judged"
     res = cli("judge", "--suite", str(new_run), "--judge", FAKE, "--output", str(out), "--quiet")
     assert res.exit_code == 0, res.output

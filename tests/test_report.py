@@ -206,3 +206,19 @@ def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
     assert "rounds 2 (paper 3)" in (tmp_path / "lb" / "index.html").read_text()
     out = CliRunner().invoke(report, [str(run), "-o", str(tmp_path / "rep"), "--no-figures"])
     assert out.exit_code == 0 and "rounds 2 (paper 3)" in out.output
+
+
+def test_figures_are_written_and_closed_even_when_drawing_fails(tmp_path):
+    """Every figure goes through `saved_figure`: the PNG is written and the figure closed, and a figure
+    whose drawing fails is closed too, leaving no file (pyplot would keep it open for the process)."""
+    from oversight_bench.analysis.report import saved_figure
+
+    with saved_figure(tmp_path / "ok.png", 1, 2, figsize=(4, 2)) as (fig, axes):
+        axes[0].plot([0, 1], [0, 1])
+    import matplotlib.pyplot as plt
+
+    assert (tmp_path / "ok.png").read_bytes()[:4] == b"\x89PNG" and fig.number not in plt.get_fignums()
+    with pytest.raises(ZeroDivisionError):
+        with saved_figure(tmp_path / "bad.png", 1, 2) as (bad, axes):
+            axes[0].plot([0, 1], [0, 1 / 0])
+    assert not (tmp_path / "bad.png").exists() and bad.number not in plt.get_fignums()

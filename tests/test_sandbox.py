@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from oversight_bench import sandbox
+from task_configs import sandbox
 from oversight_bench.errors import BenchError
-from oversight_bench.sandbox import numeric, run_program, run_programs
+from task_configs.sandbox import numeric, run_program, run_programs
 from task_configs.loaders.gsm8kqa import classify, clean_program, gold_answer
 
 FAST = dict(timeout=2.0, cpu_seconds=1, memory_mb=128)
@@ -429,7 +429,7 @@ def test_unsafe_exec_flag_on_the_commands_that_execute_programs(monkeypatch, tmp
 def test_private_tmp_is_mounted_before_python_so_a_venv_under_tmp_stays_visible():
     """bwrap mounts in order: a tmpfs on /tmp after the venv's bind would hide a venv under /tmp
     (a clone in /tmp failed every sandbox test that way)."""
-    from oversight_bench import sandbox
+    from task_configs import sandbox
 
     sandbox._bwrap_prefix.cache_clear()
     args = list(sandbox._bwrap_prefix())
@@ -443,7 +443,7 @@ def test_private_tmp_is_mounted_before_python_so_a_venv_under_tmp_stays_visible(
 def test_python_under_the_private_folder_is_refused(monkeypatch):
     """A Python install at /tmp or under /tmp/work would be hidden by (or hide) the program's own
     folder: a one-line error, never a sandbox that silently runs something else."""
-    from oversight_bench import sandbox
+    from task_configs import sandbox
 
     if shutil.which("bwrap") is None:
         pytest.skip("bubblewrap not installed")

@@ -51,7 +51,7 @@ def registry(tmp_path, monkeypatch):
     """The process registry with the example plugin (as if pip-installed) and the word-count model."""
     from oversight_bench.registry import get_registry, reset_registry
 
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     monkeypatch.syspath_prepend(str(REPO / "tests" / "plugin_example"))
     reset_registry()
     reg = get_registry()
@@ -83,7 +83,7 @@ def test_plugin_suite_listed_and_judged(registry, tmp_path):
     assert res.exit_code == 0, res.output
     line = next(ln for ln in res.output.splitlines() if ln.startswith("example-tiny"))
     assert "obench-example-plugin" in line and "debate" in line and "(re-judged)" in line and "9 questions" in line
-    cached = tmp_path / "cache" / "example-tiny-1"
+    cached = tmp_path / "cache" / "suites" / "example-tiny-1"
     assert (cached / "results.sqlite").exists()  # imported into the user cache, not the repo
     out = tmp_path / "judged"
     res = run_cli("judge", "--suite", "example-tiny", "--judge", FAKE, "--output", str(out), "--quiet")

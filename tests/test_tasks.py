@@ -123,7 +123,7 @@ def test_gpqa_is_marked_and_never_written(tmp_path):
 
 @needs_data
 def test_gsm8kqa_pairs_execute_as_claimed():
-    from oversight_bench.sandbox import run_programs
+    from task_configs.sandbox import run_programs
 
     everything = builtin("gsm8kqa").load(DATA, 1000, 0).questions
     runs = [q.meta["runs"]["correct"] for q in everything]
@@ -193,11 +193,11 @@ sample_size: 4
 
 
 @pytest.mark.parametrize("text, needle", [
-    (GOOD.replace("task_type: closed", "task_type: open"), "'task_type'"),
-    (GOOD.replace("binary: {mode: pair}", ""), "'binary'"),
-    (GOOD.replace("sample_size: 4", "sample_size: lots"), "'sample_size'"),
-    (GOOD + "colour: red\n", "'colour': no such field"),
-    (GOOD.replace("binary: {mode: pair}", "binary: {mode: pears}"), "'binary.mode'"),
+    (GOOD.replace("task_type: closed", "task_type: open"), "field task_type='open' is not valid"),
+    (GOOD.replace("binary: {mode: pair}", ""), "field 'binary' is required"),
+    (GOOD.replace("sample_size: 4", "sample_size: lots"), "field sample_size='lots' is not valid"),
+    (GOOD + "colour: red\n", "unknown field 'colour'; expected one of"),
+    (GOOD.replace("binary: {mode: pair}", "binary: {mode: pears}"), "field binary.mode='pears' is not valid"),
     ("name: [unclosed", "invalid YAML at line"),
     ("- just\n- a list\n", "expected a mapping"),
 ])

@@ -137,7 +137,7 @@ def test_imported_rooms_name_the_speakers_the_judge_is_told_of(tmp_path, monkeyp
     """Re-judging nyu-2023: the debaters there call each other "Debater A" and "Debater B" in their
     arguments, so the judge prompt introduces exactly those names, and every transcript line below
     it is labelled with one of them (never Alice or Bob)."""
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "nyu"
     res = cli("judge", "--suite", "nyu-2023", "--judge", "scripted:default", "--limit", "6", "--output", str(out))
     assert res.exit_code == 0, res.output

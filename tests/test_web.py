@@ -433,7 +433,7 @@ def test_debate_intro_names_the_speakers_its_transcript_shows(tmp_path, monkeypa
     turn below it carries (and the debaters use for each other), never Alice and Bob."""
     from oversight_bench.suites import get_suite
 
-    monkeypatch.setenv("OVERSIGHT_BENCH_SUITE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     src = get_suite("nyu-2023").materialize()
     judge = Judge(app_for(make_study(src, tmp_path / "out", live=[], option_overrides={}, per_judge=3)), "ann")
     seen = 0

@@ -12,8 +12,9 @@ from pathlib import Path
 import click
 
 from oversight_bench import hookimpl
-from oversight_bench.errors import BenchError
-from oversight_bench.suites import DATA_ENV, ImportedSuite, RunSuite, data_dir
+from oversight_bench.api import BenchError
+from oversight_bench.api import DATA_ENV, ImportedSuite, RunSuite
+from oversight_bench.api import suite_data_dir as data_dir
 
 
 def _nyu_importer(out: Path) -> None:

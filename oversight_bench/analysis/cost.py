@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from oversight_bench.analysis.stats import mean_ci
+from oversight_bench.protocol import registered_protocols
 
 
 def _qkey(c: dict[str, Any]) -> tuple:
@@ -87,8 +88,9 @@ def compute_matched(decisions: list[dict[str, Any]], calls_per_question: float |
     per_q: dict[str, list[float]] = defaultdict(list)
     any_samples = False
     k_used = []
+    closed_book = {n for n, p in registered_protocols().items() if p.baseline and not p.needs_article}
     for d in decisions:
-        if d.get("protocol") != "qa_without_article" or d.get("judge") != judge or d.get("task") != task:
+        if d.get("protocol") not in closed_book or d.get("judge") != judge or d.get("task") != task:
             continue
         samples = (d.get("extra") or {}).get("samples") or d.get("samples")
         if not samples:

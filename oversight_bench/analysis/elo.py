@@ -31,6 +31,7 @@ from scipy.special import expit
 
 from oversight_bench.deviations import ELO_PRIOR_GAMES, elo_prior_text
 from oversight_bench.errors import BenchError
+from oversight_bench.protocol import protocols_where
 
 SCALE = 500.0
 N_BOOTSTRAP = 500
@@ -218,9 +219,10 @@ def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
     question as bootstrap unit) and every debate decision with its debaters, self-play included, for
     the Elo-vs-accuracy plot; only debaters who meet another debater are kept."""
     games, rows = [], []
+    debates = protocols_where("debate")
     for run in runs:
         for d in run.decisions:
-            if d.get("unjudged") or "debate" not in str(d.get("protocol")):
+            if d.get("unjudged") or d.get("protocol") not in debates:
                 continue
             deb = _debaters_of(d, run.turns.get((d["job_key"], d["judge"]), []))
             if deb is None:

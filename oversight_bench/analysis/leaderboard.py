@@ -22,12 +22,13 @@ renders the table (sort by a column, filter by protocol/scope, show small cells 
 parameters preset them); every cell links to a plain-HTML page of its (protocol, scope)'s rooms,
 each room once with the verdict of every judge that judged it. `fig2_judges.png` is a Fig. 2-like
 plot of the whole table. leaderboard.md shows the same table (small cells hidden unless
-`show_small`).
+`show_small`). The pages are Jinja2 templates in oversight_bench/templates (autoescaped, `render_page`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import html
 import json
@@ -37,14 +38,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
 
+import jinja2
+from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
-from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance
+from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance, saved_figure
 from oversight_bench.deviations import recorded_deviations
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.redact import redact_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
@@ -69,101 +72,6 @@ def render_passages(text: str) -> str:
     return out.replace("\n", "<br>")
 
 
-PAGE_CSS = """
-body{font-family:system-ui,sans-serif;max-width:1300px;margin:1.5em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
-th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}th.sorted-asc::after{content:" ▲"}th.sorted-desc::after{content:" ▼"}
-.v-passage{background:#d4f7d4;border-bottom:2px solid #2a2}.u-passage{background:#fbd3d3;text-decoration:line-through #a22}
-.quote{background:#eee}.turn{border-left:4px solid #ccc;padding:.3em .8em;margin:.5em 0}.turn.judge{border-color:#88f}
-.turn .who{font-weight:600;font-size:12px;color:#555}.transcript{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;margin:1em 0}
-.correct{color:#070;font-weight:600}.verdict{background:#f8f8e8;padding:.3em .6em}.filters{margin:1em 0}
-tr.human{background:#f3f7ff}.ci,.ref{color:#666;font-size:11px}.small-cell{background:#fff3cd}.hidden-cell{color:#aaa}
-.dev{font-size:11px;color:#844}.flagged-cell{background:#fde2e2}.flag{color:#a22;font-size:11px}
-.budget{color:#a22;font-size:11px;font-weight:400}
-"""
-
-INDEX_JS = r"""
-const data = JSON.parse(document.getElementById('data').textContent);
-const q = new URLSearchParams(location.search);
-let sortKey = q.get('sort') || 'judge', sortDir = q.get('dir') === 'asc' ? 1 : (q.get('sort') ? -1 : 1);
-const pct = v => v == null ? '–' : (100 * v).toFixed(1);
-const pctU = v => v == null ? '–' : (100 * v).toFixed(1) + '%';  // '–': unknown (no budget records)
-function quality(td, c) {
-  const qv = c.quality;
-  if (!qv) td.appendChild(el('div', 'ref q', 'quality –'));
-  else {
-    td.appendChild(el('div', 'ref inv', 'invalid ' + pctU(qv.invalid_rate) + ' · answer 1 ' + pctU(qv.answer1_share)));
-    if (qv.n_agent_turns) td.appendChild(el('div', 'ref q', 'no-arg ' + pctU(qv.argumentless_rate) + ' · forced ' +
-      pctU(qv.forced_rate) + ' · cut ' + pctU(qv.cut_rate)));
-  }
-  if (c.flagged && c.flagged.length) td.appendChild(el('div', 'flag', '⚑ ' + c.flagged.join('; ')));
-}
-function excluded(h) {
-  if (h.excluded && h.excluded.length) return ' (without ⚑ ' + h.excluded.join(', ') + ')';
-  if (h.flagged_included && h.flagged_included.length) return ' (with ⚑ ' + h.flagged_included.join(', ') + ')';
-  return '';
-}
-const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls;
-  if (text != null) e.textContent = text; return e; };
-function fill(id, values, preset) {
-  const s = document.getElementById(id);
-  values.forEach(v => { const o = el('option', null, v); o.value = v; s.appendChild(o); });
-  if (preset) s.value = preset; s.addEventListener('change', render);
-}
-fill('f-protocol', [...new Set(data.columns.map(c => c.protocol))], q.get('protocol'));
-fill('f-scope', [...new Set(data.columns.map(c => c.scope))], q.get('scope'));
-const small = document.getElementById('f-small'); small.checked = q.get('small') === '1';
-small.addEventListener('change', render);
-const judgeFilter = document.getElementById('f-judge'); judgeFilter.value = q.get('judge') || '';
-judgeFilter.addEventListener('input', render);
-function sortValue(r, key) {
-  if (key === 'judge') return r.judge;
-  const c = r.cells[key]; if (!c || (c.small && !small.checked)) return null; return c.accuracy;
-}
-function render() {
-  const pr = document.getElementById('f-protocol').value, sc = document.getElementById('f-scope').value;
-  const cols = data.columns.filter(c => (!pr || c.protocol === pr) && (!sc || c.scope === sc));
-  const jf = judgeFilter.value.toLowerCase();
-  const rows = data.judges.filter(r => !jf || r.judge.toLowerCase().includes(jf));
-  rows.sort((a, b) => { const x = sortValue(a, sortKey), y = sortValue(b, sortKey);
-    if (x == null) return 1; if (y == null) return -1; return (x < y ? -1 : x > y ? 1 : 0) * sortDir; });
-  const head = document.querySelector('#board thead tr'); head.innerHTML = '';
-  const heads = [['judge', 'judge']].concat(cols.map(c => [c.key, c.protocol + ' · ' + c.scope]))
-    .concat([['_h0', data.headline_names[0]], ['_h1', data.headline_names[1]], ['_dev', 'deviations from the paper']]);
-  heads.forEach(([k, label]) => { const th = el('th', null, label); th.dataset.key = k;
-    if (k === sortKey) th.className = sortDir > 0 ? 'sorted-asc' : 'sorted-desc';
-    if (!k.startsWith('_')) th.onclick = () => { sortDir = (sortKey === k) ? -sortDir : (k === 'judge' ? 1 : -1); sortKey = k; render(); };
-    head.appendChild(th); });
-  const body = document.querySelector('#board tbody'); body.innerHTML = '';
-  let hidden = 0;
-  rows.forEach(r => { const tr = el('tr', 'row ' + r.kind); tr.dataset.judge = r.judge;
-    tr.appendChild(el('td', 'c-judge', r.judge + (r.kind === 'human' ? ' (human reference)' : '')));
-    cols.forEach(col => { const c = r.cells[col.key]; const td = el('td', 'cell'); td.dataset.col = col.key;
-      if (!c) { td.textContent = '–'; }
-      else if (c.small && !small.checked) { hidden++; td.className = 'cell hidden-cell'; td.textContent = 'n<' + data.min_n + (c.carried ? ' †' : '');
-        td.title = 'n = ' + c.n + ' questions: hidden (tick "show cells with n < ' + data.min_n + '")'; }
-      else { if (c.small) { td.className = 'cell small-cell'; td.title = 'n = ' + c.n + ' < ' + data.min_n + ': weak evidence'; }
-        const flagged = c.flagged && c.flagged.length; if (flagged) td.className += ' flagged-cell';
-        const a = el('a', 'acc', pct(c.accuracy) + (c.small ? ' ⚠' : '') + (flagged ? ' ⚑' : '')); a.href = c.transcripts || '#'; td.appendChild(a);
-        td.appendChild(el('div', 'ci', '[' + pct(c.ci_low) + ', ' + pct(c.ci_high) + '] n=' + c.n));
-        quality(td, c);
-        if (c.carried) td.appendChild(el('div', 'ref carried', '† from the build of ' + String(c.carried.generated || 'unknown').slice(0, 10)));
-        if (c.reference) td.appendChild(el('div', 'ref', 'human ' + pct(c.reference.accuracy) + ' on same rooms (n=' +
-          c.reference.n + ', p=' + (c.reference.p_value == null ? '–' : c.reference.p_value.toPrecision(2)) + ')')); }
-      tr.appendChild(td); });
-    r.headlines.forEach((h, i) => { const td = el('td', 'headline h' + i);
-      td.textContent = h.diff == null ? '–' : (h.diff >= 0 ? '+' : '') + pct(h.diff) + ' pts, p=' + h.p_value.toPrecision(2) + ' (n=' + h.n + ')' + (h.carried ? ' †' : '');
-      td.textContent += excluded(h);
-      tr.appendChild(td); });
-    tr.appendChild(el('td', 'dev', r.deviations.length ? r.deviations.join('; ') : 'none recorded'));
-    body.appendChild(tr); });
-  document.getElementById('count').textContent = rows.length + ' judges, ' + cols.length + ' cells' +
-    (hidden ? ', ' + hidden + ' small cells hidden' : '');
-}
-render();
-"""
-
-
 def json_for_html(obj: Any) -> str:
     """JSON safe inside a <script> element: `<`, `>` and `&` escaped as \\u003c etc., so no text
     in it (`</script>`, `<!--<script>`) can end or re-enter the element early."""
@@ -177,42 +85,57 @@ def _write(path: Path, text: str) -> None:
     path.write_text(redact_text(text))
 
 
-def _page(title: str, body: str, script: str = "") -> str:
-    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{PAGE_CSS}</style></head><body>{body}{script}</body></html>\n")
+def _html_text(value: Any) -> Any:
+    """The pages' autoescape: text as `html.escape` writes it (the escaping `render_passages`, shared
+    with the web app, uses), markup (`Markup`, `script_json`) as it is. Jinja's own escaping filters
+    (`join`, `~`, `e`) write `'` as &#39; rather than &#x27;: as safe, but other bytes."""
+    return value if hasattr(value, "__html__") else Markup(html.escape(str(value)))
+
+
+@functools.cache
+def _pages() -> jinja2.Environment:
+    """The templates under oversight_bench/templates: autoescaped, a missing field an error rather
+    than an empty string, and the CSS/JS files inlined verbatim (`inline`: the board opens from disk)."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("oversight_bench", "templates"), autoescape=True,
+                             finalize=_html_text, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(passages=lambda text: Markup(render_passages(text)),
+                       script_json=lambda obj: Markup(json_for_html(obj)), rounded=_r)
+    env.globals["inline"] = lambda name: Markup(env.loader.get_source(env, name)[0])
+    return env
+
+
+def render_page(template: str, **context: Any) -> str:
+    """A leaderboard page (or fragment) from its template."""
+    return _pages().get_template(template).render(**context)
 
 
 def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
                     verdicts: list[dict[str, Any]] | None = None, room_id: str | None = None) -> str:
     """One room, readable: question, the two answers as displayed (correct marked), the turns, then
     the verdict of each judge that judged it (`verdicts`, default the decision's own)."""
+    return render_page("room.html.j2", room=_room(decision, turns, question, verdicts, room_id))
+
+
+def _room(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
+          verdicts: list[dict[str, Any]] | None = None, room_id: str | None = None) -> dict[str, Any]:
+    """What room.html.j2 shows of a room, every field resolved (a missing one reads "–" or "None")."""
     answers = decision.get("answers") or (question.answers(decision["answer_order"]) if question else ["?", "?"])
     ci = decision.get("correct_index")
-    items = []
-    for i, a in enumerate(answers, start=1):
-        cls, mark = (' class="correct"', " ✓ correct") if i == ci else ("", "")
-        items.append(f"<li{cls}>{html.escape(str(a))}{mark}</li>")
-    ans_html = "".join(items)
-    room_id = room_id or _slug(decision["job_key"])
-    parts = [f"<div class=\"transcript\" id=\"{html.escape(room_id)}\">",
-             f"<h3>{html.escape(question.question if question else decision.get('question_id', ''))}</h3>",
-             f"<p class=\"meta\">{html.escape(str(decision.get('protocol')))} · {html.escape(str(decision.get('task')))} · "
-             f"assignment {html.escape(str(decision.get('assignment') or '–'))} · {html.escape(str(decision.get('answer_order')))}"
-             f" · agent {html.escape(str(decision.get('agent') or '–'))}</p>",
-             f"<ol class=\"answers\">{ans_html}</ol>"]
-    for t in sorted(turns, key=lambda t: t.get("seq", 0)):
-        defends = f" (answer {t['defends']})" if t.get("defends") else ""
-        marks = "".join(f" <span class=\"budget\">{html.escape(m)}</span>" for m in quality_mod.budget_marks(t))
-        parts.append(f"<div class=\"turn {html.escape(str(t.get('role')))}\"><div class=\"who\">Round {t.get('round')} · "
-                     f"{html.escape(str(t.get('speaker')))}{defends}{marks}</div><div class=\"text\">{render_passages(t['shown'] if 'shown' in t else t.get('content'))}</div></div>")
-    for i, d in enumerate(verdicts or [decision]):
-        ans = d.get("answer")
-        verdict = "invalid (did not parse)" if ans is None else f"answer {ans} — {'correct' if d.get('correct') else 'incorrect'}"
-        probs = f" · P = {[round(p, 3) for p in d['probs']]}" if d.get("probs") else ""
-        parts.append(f"<p class=\"verdict\" id=\"{html.escape(room_id)}-v{i}\">Judge "
-                     f"{html.escape(str(d.get('judge')))}: {html.escape(verdict)}{html.escape(probs)}</p>")
-    parts.append("</div>")
-    return "\n".join(parts)
+    return {
+        "id": room_id or _slug(decision["job_key"]),
+        "question": question.question if question else decision.get("question_id", ""),
+        "protocol": str(decision.get("protocol")), "task": str(decision.get("task")),
+        "assignment": str(decision.get("assignment") or "–"), "answer_order": str(decision.get("answer_order")),
+        "agent": str(decision.get("agent") or "–"),
+        "answers": [{"text": str(a), "correct": i == ci} for i, a in enumerate(answers, start=1)],
+        "turns": [{"role": str(t.get("role")), "round": t.get("round"), "speaker": str(t.get("speaker")),
+                   "defends": t.get("defends"), "marks": quality_mod.budget_marks(t),
+                   "text": t["shown"] if "shown" in t else t.get("content")}
+                  for t in sorted(turns, key=lambda t: t.get("seq", 0))],
+        "verdicts": [{"judge": str(d.get("judge")), "answer": d.get("answer"), "correct": bool(d.get("correct")),
+                      "probs": [round(p, 3) for p in d["probs"]] if d.get("probs") else None}
+                     for d in verdicts or [decision]],
+    }
 
 
 def _room_id(d: dict[str, Any], turns: list[dict[str, Any]]) -> str:
@@ -236,16 +159,13 @@ def _rooms_page(protocol: str, scope: str, decisions: dict[str, list[dict[str, A
         for d in decisions[judge]:
             rooms.setdefault(_room_id(d, turns(d)), []).append(d)
     keys = sorted(rooms, key=lambda k: not any(turns(d) for d in rooms[k]))[:MAX_TRANSCRIPTS]
-    title = f"{protocol} · {scope}"
-    judges = ", ".join(html.escape(j) for j in sorted(decisions))
-    body = [f"<p><a href=\"../index.html\">← leaderboard</a></p><h1>{html.escape(title)}</h1>",
-            f"<p>{len(keys)} of {len(rooms)} rooms; under each, the verdict of each of these judges that judged it: {judges}. "
-            "Passages: <span class=\"v-passage\">verified</span>, <span class=\"u-passage\">unverified</span>.</p>"]
+    shown = []
     for k in keys:
         ds = rooms[k]
         d = next((d for d in ds if turns(d)), ds[0])
-        body.append(transcript_html(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds, room_id=k))
-    return _page(f"{title} transcripts", "\n".join(body))
+        shown.append(_room(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds, room_id=k))
+    return render_page("rooms.html.j2", title=f"{protocol} · {scope} transcripts", heading=f"{protocol} · {scope}",
+                       rooms=shown, n_rooms=len(rooms), judges=", ".join(sorted(decisions)))
 
 
 # -- the judge table ---------------------------------------------------------------------------------
@@ -300,48 +220,44 @@ def _label(judge: str) -> str:
 def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path) -> bool:
     """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells
     hatched, cells failing the quality bar pale with a ⚑ above them (the figure is read alone)."""
-    from oversight_bench.analysis.report import _plt
-
     scopes = sorted({c["scope"] for c in columns})
     if not scopes:
         return False
-    plt = _plt()
     protos = sorted({c["protocol"] for c in columns}, key=_proto_key)
     colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
-    # one panel per scope, stacked, so that the page shows the figure at a readable size
-    fig, axes = plt.subplots(len(scopes), 1, figsize=(max(6.0, 1.1 * len(judges) + 2), 3.3 * len(scopes) + 0.6), squeeze=False)
-    for ax, sc in zip(axes[:, 0], scopes):
-        names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
-        ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
-        width = 0.8 / max(1, len(ps))
-        for k, p in enumerate(ps):
-            for i, name in enumerate(names):
-                j = next(j for j in judges if j["judge"] == name)
-                c = j["cells"].get(f"{p} · {sc}")
-                if not c or c["accuracy"] is None:
-                    continue
-                lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
-                hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
-                x, flagged = i + (k - (len(ps) - 1) / 2) * width, bool(c.get("flagged"))
-                ax.bar(x, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
-                       hatch="//" if c["small"] else None, alpha=0.45 if c["small"] or flagged else 1.0,
-                       edgecolor="k" if c["small"] else None)
-                if flagged:
-                    ax.text(x, min(0.97, c["accuracy"] + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
-        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
-        ax.set_ylim(0, 1)
-        ax.set_title(sc)
-        ax.set_ylabel("judge accuracy (95% CI)")
-    from matplotlib.patches import Patch
+    # one panel per scope, stacked, so that the page shows the figure at a readable size; the legend above them
+    height = 3.3 * len(scopes) + 0.6
+    with saved_figure(path, len(scopes), 1, figsize=(max(6.0, 1.1 * len(judges) + 2), height), squeeze=False,
+                      layout={"rect": (0, 0, 1, 1 - 0.5 / height)}) as (fig, axes):
+        for ax, sc in zip(axes[:, 0], scopes):
+            names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
+            ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
+            width = 0.8 / max(1, len(ps))
+            for k, p in enumerate(ps):
+                for i, name in enumerate(names):
+                    j = next(j for j in judges if j["judge"] == name)
+                    c = j["cells"].get(f"{p} · {sc}")
+                    if not c or c["accuracy"] is None:
+                        continue
+                    lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
+                    hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
+                    x, flagged = i + (k - (len(ps) - 1) / 2) * width, bool(c.get("flagged"))
+                    ax.bar(x, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
+                           hatch="//" if c["small"] else None, alpha=0.45 if c["small"] or flagged else 1.0,
+                           edgecolor="k" if c["small"] else None)
+                    if flagged:
+                        ax.text(x, min(0.97, c["accuracy"] + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
+            ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
+            ax.set_ylim(0, 1)
+            ax.set_title(sc)
+            ax.set_ylabel("judge accuracy (95% CI)")
+        from matplotlib.patches import Patch
 
-    handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}"),
-                                                                   Patch(facecolor="white", edgecolor="white", label="⚑ fails the quality bar")]
-    fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / (3.3 * len(scopes) + 0.6)))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+        handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}"),
+                                                                       Patch(facecolor="white", edgecolor="white", label="⚑ fails the quality bar")]
+        fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
     return True
 
 
@@ -581,10 +497,7 @@ def load_carry(path: str | Path) -> dict[str, Any]:
     try:
         _Carried.model_validate(prev)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"])
-        raise BenchError(f"--carry {path}: {where}: {err['msg']}; expected a results.json written by "
-                         "`oversight-bench leaderboard`") from None
+        raise validation_error(exc, f"--carry {path} (a results.json of `oversight-bench leaderboard`)") from None
     for row in prev["judges"]:
         for key, cell in (row.get("cells") or {}).items():
             if key != f"{cell['protocol']} · {cell['scope']}":
@@ -795,36 +708,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     page_data["judges"] = [{k: j[k] for k in ("judge", "kind", "headlines", "deviations")}
                            | {"cells": {key: {f: v for f, v in c.items() if f != "per_question"} for key, c in j["cells"].items()}}
                            for j in result["judges"]]
-    data = json_for_html(page_data)
-    elo_html = "<p>No cross-play runs given.</p>"
-    if elo:
-        rows = "".join(f"<tr><td>{html.escape(p['player'])}</td><td>{p['games']}</td><td>{p['rating']:.0f}</td>"
-                       f"<td>[{_r(p['ci_low'])}, {_r(p['ci_high'])}]</td></tr>"
-                       for p in sorted(elo["players"], key=lambda p: -p["rating"]))
-        elo_html = (f"<p>{elo['n_games']} cross-play games; 95% bootstrap CIs. Prior: {html.escape(elo.get('prior') or 'not recorded')}."
-                    f"{html.escape(' Carried from the build of ' + str(elo['carried'].get('generated')) + '.') if elo.get('carried') else ''}</p>"
-                    f"<table id=\"elo\"><thead><tr><th>debater</th><th>games</th><th>Elo</th><th>95% CI</th></tr></thead>"
-                    f"<tbody>{rows}</tbody></table>")
-    fig_html = f"<p><img src=\"{result['figure']}\" alt=\"judge accuracy by protocol\" style=\"max-width:100%\"></p>" if result["figure"] else ""
-    body = (f"<h1>oversight-bench leaderboard: judges</h1><p>Generated {html.escape(result['generated'])}. "
-            "One row per judge; a cell is accuracy % over the judge's valid answers (invalid answers excluded; the "
-            "invalid rate is beside it) with its 95% CI and n (questions; replicates averaged per question, "
-            "normal approximation), then the transcript quality: the judge's share of answer 1, and for protocols with "
-            "agent turns the share of turns without an argument, forced (thinking budget spent) or cut (argument "
-            "budget spent; – where the runs recorded no budgets). "
-            f"⚑ marks a cell failing the quality bar ({html.escape(QUALITY_BAR)}), with its reasons; flagged cells are "
-            + ("included in the headline differences (built with --include-flagged). " if include_flagged else
-               "left out of the headline differences (--include-flagged puts them in). ")
-            + f"Cells with n &lt; {min_n} are hidden unless you tick the box. Click a cell for its "
-            "transcripts, a column head to sort. The human row is Michael et al.'s live judges; a model's suite cell "
-            "shows the humans on the same rooms with the paired permutation p-value.</p>"
-            "<div class=\"filters\">Protocol <select id=\"f-protocol\"><option value=\"\">all</option></select> "
-            "Scope <select id=\"f-scope\"><option value=\"\">all</option></select> "
-            "Judge <input id=\"f-judge\" placeholder=\"filter\" size=\"12\"> "
-            f"<label><input type=\"checkbox\" id=\"f-small\"> show cells with n &lt; {min_n}</label> "
-            "<span id=\"count\"></span></div><table id=\"board\"><thead><tr></tr></thead><tbody></tbody></table>"
-            "<noscript>Enable JavaScript for the table, or read leaderboard.md.</noscript>"
-            f"{fig_html}<h2>Debater Elo (cross-play, its own table)</h2>{elo_html}"
-            f"<script type=\"application/json\" id=\"data\">{data}</script>")
-    _write(out / "index.html", _page("oversight-bench leaderboard", body, f"<script>{INDEX_JS}</script>"))
+    _write(out / "index.html", render_page("leaderboard.html.j2", title="oversight-bench leaderboard",
+                                           generated=result["generated"], quality_bar=QUALITY_BAR, min_n=min_n,
+                                           include_flagged=include_flagged, figure=result["figure"], elo=elo,
+                                           page_data=page_data))
     return result

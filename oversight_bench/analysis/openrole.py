@@ -18,13 +18,20 @@ from collections import defaultdict
 from typing import Any
 
 from oversight_bench.analysis.stats import mean_ci, per_question
+from oversight_bench.protocol import protocols_where, registered_protocols
 
-OPEN_OF = {"consultancy": "open_consultancy", "debate": "open_debate"}
-AGENT_QA = {"extractive": "qa_with_article"}  # otherwise qa_without_article
+def _open_of() -> dict[str, str]:
+    """Assigned protocol -> the open-role protocol built from its records (`Protocol.open_form`)."""
+    return {n: p.open_form for n, p in registered_protocols().items() if p.open_form}
+
+
+def _baseline(with_article: bool) -> set[str]:
+    """The direct-QA protocols (`Protocol.baseline`) with or without the article."""
+    return {n for n, p in registered_protocols().items() if p.baseline and p.needs_article == with_article}
 
 
 def is_open(protocol: str | None) -> bool:
-    return str(protocol or "").startswith("open_")
+    return protocol in protocols_where("open_role")
 
 
 def _qkey(d: dict[str, Any]) -> tuple[str, str, str]:
@@ -48,16 +55,17 @@ def agent_choices(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, str, 
     """
     qa_votes: dict[tuple, list[bool]] = defaultdict(list)
     qa_debiased: dict[tuple, list[bool]] = defaultdict(list)
+    qa_of = {True: _baseline(with_article=True), False: _baseline(with_article=False)}
     for d in decisions:
-        want = AGENT_QA.get(d.get("task_type"), "qa_without_article")
-        if d.get("protocol") == want and d.get("correct") is not None:
+        if d.get("protocol") in qa_of[d.get("task_type") == "extractive"] and d.get("correct") is not None:
             target = qa_debiased if d.get("judge_debias") else qa_votes
             target[(d.get("judge_model") or d["judge"], *_qkey(d))].append(bool(d["correct"]))
     out = {k: _decide(v) for k, v in qa_debiased.items()}
     out.update({k: _decide(v) for k, v in qa_votes.items()})
     votes: dict[tuple, list[bool]] = defaultdict(list)
+    open_role = protocols_where("open_role")
     for d in decisions:
-        if is_open(d.get("protocol")) and d.get("protagonist_correct") is not None:
+        if d.get("protocol") in open_role and d.get("protagonist_correct") is not None:
             votes[(d["agent"], *_qkey(d))].append(bool(d["protagonist_correct"]))
     out.update({k: _decide(v) for k, v in votes.items()})
     return out
@@ -71,19 +79,20 @@ def filter_assigned(decisions: list[dict[str, Any]], choices: dict[tuple, bool |
     the judge picked the agent's side. A (question, order) without a decided choice drops out.
     """
     out = []
+    open_of = _open_of()
     for d in decisions:
         proto = d.get("protocol")
-        if proto not in OPEN_OF or d.get("unjudged"):
+        if proto not in open_of or d.get("unjudged"):
             continue
         chose_correct = choices.get((d.get("agent"), *_qkey(d)))
         if chose_correct is None:
             continue
-        if proto == "consultancy" and d.get("assignment") != ("correct" if chose_correct else "incorrect"):
-            continue
+        if d.get("assignment") in ("correct", "incorrect") and d["assignment"] != ("correct" if chose_correct else "incorrect"):
+            continue  # an assigned side (consultancy) other than the agent's choice
         ci = int(d["correct_index"])
         side = ci if chose_correct else 3 - ci
         win = None if d.get("answer") is None else int(d["answer"]) == side
-        out.append({**d, "protocol": OPEN_OF[proto], "derived_from": proto, "agent_choice": side,
+        out.append({**d, "protocol": open_of[proto], "derived_from": proto, "agent_choice": side,
                     "protagonist_correct": chose_correct, "win": win})
     return out
 
@@ -109,8 +118,9 @@ def judge_difficulty(decisions: list[dict[str, Any]]) -> dict[tuple[str, str, st
     """'judge_qa_correct' / 'judge_qa_incorrect' per (judge, task, question_id, answer_order): the
     judge's own QA-without-article answer in the same order (replicates that disagree: no stratum)."""
     acc: dict[tuple, list[bool]] = defaultdict(list)
+    closed_book = _baseline(with_article=False)
     for d in decisions:
-        if d.get("protocol") == "qa_without_article" and d.get("correct") is not None:
+        if d.get("protocol") in closed_book and d.get("correct") is not None:
             acc[(d["judge"], *_qkey(d))].append(bool(d["correct"]))
     out = {}
     for k, v in acc.items():
@@ -125,7 +135,8 @@ def open_role_metrics(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     Uses open-protocol records where present; otherwise derives open roles from assigned runs.
     """
-    open_recs = [d for d in decisions if is_open(d.get("protocol")) and not d.get("unjudged")]
+    open_role = protocols_where("open_role")
+    open_recs = [d for d in decisions if d.get("protocol") in open_role and not d.get("unjudged")]
     have = {(d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"]) for d in open_recs}
     derived = [d for d in filter_assigned(decisions, agent_choices(decisions))
                if (d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"]) not in have]

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.errors import BenchError
+from pydantic import ValidationError
+
+from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import Job, ProtocolOptions, Turn
 from oversight_bench.questions import Question
 from oversight_bench.rundir.jobs import job_of_record
@@ -34,9 +36,8 @@ class StoredRun:
         """The options the transcripts were made with, with `overrides` (a re-judging's) on top."""
         try:
             return ProtocolOptions.model_validate({**(self.config.get("options") or {}), **(overrides or {})})
-        except Exception as exc:
-            raise BenchError(f"judge options: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}"
-                             if hasattr(exc, "errors") else str(exc)) from None
+        except ValidationError as exc:
+            raise validation_error(exc, "judge options", noun="option", model=ProtocolOptions) from None
 
     def rejudgeable(self, protocol: str) -> bool:
         """Whether another judge may decide this run's `protocol` transcripts: decided by how they were

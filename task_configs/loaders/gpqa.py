@@ -11,7 +11,7 @@ import functools
 import zipfile
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 from task_configs.loaders.common import LoadContext, Records, read_csv_bytes
 
 PASSWORD = b"deserted-untie-orchid"

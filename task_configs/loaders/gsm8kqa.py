@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections import Counter
 from pathlib import Path
 
-from oversight_bench.sandbox import SandboxResult, numeric, run_programs
+from oversight_bench.api import cache_dir as _cache_dir
+from task_configs.sandbox import SandboxResult, numeric, run_programs
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 POT_FILES = "gsm8k/pot_outputs/gsm8K_*.jsonl"
@@ -32,12 +32,7 @@ _HEADER = re.compile(
 
 
 def cache_dir() -> Path:
-    """$OVERSIGHT_BENCH_CACHE, else $XDG_CACHE_HOME/oversight-bench, else ~/.cache/oversight-bench."""
-    env = os.environ.get("OVERSIGHT_BENCH_CACHE")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "oversight-bench"
+    return _cache_dir("gsm8kqa")
 
 
 def default_built_path() -> Path:

@@ -11,7 +11,7 @@ import functools
 from collections import Counter
 from pathlib import Path
 
-from oversight_bench.questions import Image
+from oversight_bench.api import Image
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 _MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"))

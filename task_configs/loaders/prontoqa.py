@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 _COPULA = re.compile(r"\b(is|are)( not)?\b")

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 TL_FILE = "quality/QuALITY.v1.0.1.htmlstripped.train"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 

@@ -6,7 +6,7 @@ import csv
 from pathlib import Path
 
 from oversight_bench import hookimpl
-from oversight_bench.tasks import Records, load_yaml_tasks
+from oversight_bench.api import Records, load_yaml_tasks
 
 HERE = Path(__file__).parent
 

@@ -7,11 +7,8 @@ import zlib
 from collections import Counter
 
 from oversight_bench import hookimpl
-from oversight_bench.errors import BenchError
-from oversight_bench.models import Capabilities, Completion, Model, text_of
-from oversight_bench.model_text import parse_answer
-from oversight_bench.protocol import Decision, Protocol
-from oversight_bench.questions import LoadResult, Question
+from oversight_bench.api import (BenchError, Capabilities, Completion, Decision, LoadResult, Model, Protocol,
+                                 Question, parse_answer, text_of)
 
 
 class MajorityVoteQA(Protocol):
@@ -114,14 +111,14 @@ def register_tasks(register):
 
 def _tiny_suite_run(out):
     """Three synthetic questions per task, judged by a simulated human: a suite the size of a test."""
-    from oversight_bench.fake_runs import make_run
+    from oversight_bench.api import make_run
 
     make_run(out, n_questions=3, judge="human:example")
 
 
 @hookimpl
 def register_suites(register):
-    from oversight_bench.suites import ImportedSuite
+    from oversight_bench.api import ImportedSuite
 
     register(ImportedSuite(name="example-tiny", version="1", source="obench-example-plugin (generated)",
                            description="synthetic QA and debate transcripts with a simulated human judge",

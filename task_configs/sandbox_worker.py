@@ -159,4 +159,5 @@ def main():
     os._exit(0)
 
 
-main()
+if __name__ == "__main__":  # run as `python -c <this source>`; importing it runs nothing
+    main()

@@ -6,7 +6,7 @@ its site-packages, even under the host's /tmp; no home, /root, data, results or 
 files), a private size-capped tmpfs /tmp holding the program's own folder /tmp/work, no network,
 new PID/IPC/UTS (and, when not root, user) namespaces, a new session, an empty environment, and
 rlimits on CPU time, memory, processes, open files and file size (set by the launcher
-`_sandbox_worker.py` before the program runs; started by root, the launcher first drops to uid
+`sandbox_worker.py` before the program runs; started by root, the launcher first drops to uid
 65534, since process limits do not bind uid 0). When the launcher exits, the sandbox's PID
 namespace dies and the kernel kills every process the program started; on a timeout the supervisor
 kills bwrap, which takes the namespace down with it (`--die-with-parent`). The result is one JSON
@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.errors import BenchError
+from oversight_bench.api import BenchError
 
 UNSAFE_ENV = "OVERSIGHT_BENCH_UNSAFE_EXEC"
 STATUSES = ("ok", "error", "timeout", "memory", "no_answer")
-_WORKER = Path(__file__).with_name("_sandbox_worker.py")
+_WORKER = Path(__file__).with_name("sandbox_worker.py")
 _NOBODY = 65534
 _RESULT_BYTES = 1 << 20
 _STARTUP_GRACE = 10.0  # seconds for bwrap + interpreter start on top of the program's own timeout
@@ -83,17 +83,25 @@ def numeric(value: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
+def _enable_unsafe(ctx, param, value) -> None:
+    if value:
+        os.environ[UNSAFE_ENV] = "1"
+
+
+#: the `--unsafe-exec` flag as click option attributes: `task_configs` adds it to the core's commands
+#: that load tasks (hook `register_run_options`) and to `build-task`
+UNSAFE_EXEC_FLAG = "--unsafe-exec"
+UNSAFE_EXEC_ATTRS: dict[str, Any] = {
+    "is_flag": True, "expose_value": False, "callback": _enable_unsafe, "is_eager": True,
+    "help": "run model-written programs (GSM8KQA) WITHOUT the bubblewrap sandbox: they can "
+            "then read and write your files and use the network"}
+
+
 def unsafe_exec_option(f):
-    """The `--unsafe-exec` click flag for commands that execute model-written programs."""
+    """The `--unsafe-exec` click flag, as a decorator for this plugin's own commands."""
     import click
 
-    def enable(ctx, param, value):
-        if value:
-            os.environ[UNSAFE_ENV] = "1"
-
-    return click.option("--unsafe-exec", is_flag=True, expose_value=False, callback=enable, is_eager=True,
-                        help="run model-written programs (GSM8KQA) WITHOUT the bubblewrap sandbox: they can "
-                             "then read and write your files and use the network")(f)
+    return click.option(UNSAFE_EXEC_FLAG, **UNSAFE_EXEC_ATTRS)(f)
 
 
 def _unsafe() -> bool:

@@ -1,0 +1,89 @@
+"""The public API for plugins: everything a plugin package may import from oversight-bench, besides
+`oversight_bench.hookimpl` and `oversight_bench.__version__`. The rest of the core may change
+without notice; tests/test_layering.py holds every plugin package (built-in and example) to this.
+
+Hooks
+    hookimpl: marks a plugin's hook implementations (the hooks: `oversight_bench.hookspecs`).
+Errors
+    BenchError: a user error, shown as one line (exit 2). MalformedResponse: a backend got an answer
+    it cannot read (the call is re-sent). validation_error: a pydantic ValidationError as that one line.
+Models (backends implement `Model`)
+    Model, Spec, Capabilities, Completion, Message, text_of, parse_spec, build_model, redact_spec,
+    ModelName (a bare model name and the roles it is the default for: hook `register_model_names`),
+    note_retry (a backend re-sent a request: counted in the call's record and the progress display).
+Secrets
+    MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
+Protocols (subclass `Protocol`; it sees the run only through `Context`)
+    Protocol, ProtocolOptions, Context, Job, Turn, Decision, NO_PAPER_VALUE.
+Questions, tasks and data (a task loader returns `Records`)
+    Question, Image, LoadResult, ORDERS, correct_index, other_order, LoadContext, Records,
+    read_rows, read_csv_bytes, load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV.
+Caches
+    cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
+Text parsing (what agents and judges wrote)
+    parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes.
+Command-line helpers
+    parse_key_values: `-o KEY=VALUE` pairs, values read as YAML.
+Runs and their records
+    get_registry, deviations, provenance, render_passages.
+Transcript suites
+    ImportedSuite, RunSuite, get_suite, suite_data_dir.
+Testing
+    make_run: a synthetic run directory with known accuracies.
+
+Names resolve on first use, so importing this module loads nothing heavy (the report renderer
+pulls in numpy and scipy; a protocol plugin should not pay for that).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from oversight_bench import __version__, hookimpl
+
+#: public name -> the core module that defines it
+_SOURCES: dict[str, str] = {
+    **dict.fromkeys(("BenchError", "MalformedResponse", "validation_error"), "oversight_bench.errors"),
+    **dict.fromkeys(("cache_dir", "CACHE_ENV"), "oversight_bench.locations"),
+    **dict.fromkeys(("Model", "Spec", "Capabilities", "Completion", "Message", "ModelName", "text_of", "parse_spec",
+                     "build_model", "redact_spec"), "oversight_bench.models"),
+    "note_retry": "oversight_bench.scheduler",
+    **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
+    **dict.fromkeys(("Protocol", "ProtocolOptions", "Context", "Job", "Turn", "Decision", "NO_PAPER_VALUE"),
+                    "oversight_bench.protocol"),
+    **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
+                    "oversight_bench.questions"),
+    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_csv_bytes"), "oversight_bench.sources"),
+    "load_yaml_dir": "oversight_bench.yaml_task",
+    **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV"), "oversight_bench.tasks"),
+    **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
+                     "turn_notes"), "oversight_bench.model_text"),
+    "parse_key_values": "oversight_bench.yamlio",
+    "get_registry": "oversight_bench.registry",
+    "deviations": "oversight_bench.deviations",
+    "provenance": "oversight_bench.provenance",
+    "render_passages": "oversight_bench.analysis.leaderboard",
+    **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
+    "make_run": "oversight_bench.fake_runs",
+}
+#: public name -> its name in the defining module, where the two differ
+_RENAMED = {"suite_data_dir": ("oversight_bench.suites", "data_dir")}
+
+__all__ = sorted(["__version__", "hookimpl", *_SOURCES, *_RENAMED])
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SOURCES:
+        module, attr = _SOURCES[name], name
+    elif name in _RENAMED:
+        module, attr = _RENAMED[name]
+    else:
+        raise AttributeError(f"oversight_bench.api has no {name!r} (the public API: {', '.join(__all__)})")
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value  # resolved once
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
