@@ -355,7 +355,7 @@ class ImportPlan(Plan):
         return Prepared(self.held, self.held, skipped=skipped)
 
     def jobs(self, prepared, store, config):
-        return self.records, len(self.records)
+        return [], 0  # nothing to schedule: `run` writes the records as they are
 
     def deviations(self, config):
         return []  # transcripts and verdicts made by others: none of them follows this run's settings
