@@ -1,10 +1,11 @@
 """A study with human judges: what there is to judge, who judges what, and the human as a judge model.
 
 The human is a `Model` (`HumanModel`) that answers the protocol's own judge calls with what the
-person typed, so decisions, judge questions and transcripts come out of the protocols' code and the
-runner's record writer exactly as an LLM judge's would. Every call is cached in OUT's store, so a
-live consultancy is replayed from the cache after each input (or after a restart) and never keeps
-state in memory that a killed server could lose.
+person typed, so decisions, judge questions and transcripts come out of the protocols' own code
+(`Protocol.play`, `Protocol.judge`) and the scheduler's record writer exactly as an LLM judge's
+would. OUT is started through the pipeline like any run (`HumanStudyPlan`, `pipeline.start`).
+Every call is cached in OUT's store, so a live consultancy is replayed from the cache after each
+input (or after a restart) and never keeps state in memory that a killed server could lose.
 
 Study rules (as in the human debate studies): a judge never sees the same question twice, whatever
 the protocol or answer order; the next item comes from a seeded order, balanced across protocols
@@ -24,17 +25,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from oversight_bench.deviations import deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
-from oversight_bench.pipeline import check_capabilities, check_identity, identity_of
-from oversight_bench.plans import read_transcripts, source_job
+from oversight_bench.pipeline import Plan, Prepared, check_capabilities, start
+from oversight_bench.plans import judge_identity, rejudge_jobs
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
-from oversight_bench.provenance import provenance
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
+from oversight_bench.rundir import StoredRun, read_run
 from oversight_bench.scheduler import JobContext, Scheduler
-from oversight_bench.rundir.store import Store
 
 STUDY_DB = "human_study.sqlite"
 LIVE_PROTOCOLS = ("consultancy", "debate")
@@ -82,12 +81,75 @@ class HumanModel(Model):
         return probs
 
 
+#: the reply a judge call the person has not answered yet gets, so the protocol's code runs on; the
+#: transcript is cut at the first turn holding it (`HumanContext`)
+WAITING = "\x00waiting for the human judge\x00"
+
+
+class HumanContext(JobContext):
+    """A job's context with a person as the judge. A judge call the person has not answered yet is
+    not cached: it and every later call get `WAITING`, so the protocol's own `play` runs to its end
+    and the transcript up to the person's turn is the protocol's, cut where `WAITING` first shows."""
+
+    waiting = False
+
+    async def sample(self, role, messages, *, n=1, **kw):
+        if not self.waiting:
+            try:
+                return await super().sample(role, messages, n=n, **kw)
+            except NeedsHuman:
+                self.waiting = True
+        return [Completion(WAITING)] * n
+
+    async def choice_probs(self, role, messages, tag=""):
+        if not self.waiting:
+            try:
+                return await super().choice_probs(role, messages, tag)
+            except NeedsHuman:
+                self.waiting = True
+        return None
+
+    async def play(self, protocol: Protocol, job: Job) -> tuple[list[Turn], bool]:
+        """(the transcript so far, whether it waits for the person)."""
+        turns = await protocol.play(self, job)
+        if not self.waiting:
+            return turns, False
+        cut = next((i for i, t in enumerate(turns) if WAITING in t.content or WAITING in t.shown), len(turns))
+        return turns[:cut], True
+
+
 class HumanScheduler(Scheduler):
     """The runner for one human judge: the protocol's calls and record writing, no job pool."""
 
     def save(self, protocol: Protocol, job: Job, turns: list[Turn], decision, human: dict[str, Any]) -> None:
         decision.extra["human"] = human
         self._write(protocol, job, turns, decision)
+
+
+class HumanStudyPlan(Plan):
+    """The study's run directory: a judging of the source's transcripts (and of live runs) whose judges
+    are people, started once per `serve` session (`pipeline.start`); decisions come in as they are made."""
+
+    kind, desc = "judge", "human study"
+    model_judge = False  # people, not model specs; the live agent is built and checked by the study
+
+    def __init__(self, source: StoredRun, output: str, *, agent_name: str, options: ProtocolOptions, seed: int,
+                 protocols: set[str], live: list[str]):
+        self.source, self.output, self.agent_name, self.options = source, output, agent_name, options
+        # the study's seed seeds the live runs' calls (the stored config keeps the source's, `judge_identity`)
+        self.judge, self.seed, self.study_seed = "human", seed, seed
+        self.protocol_names, self.live = protocols, live
+
+    def identity(self) -> dict[str, Any]:
+        return (judge_identity(self.source, self.agent_name, self.options, self.protocol_names)
+                | {"human_study": {"live": list(self.live), "study_seed": self.study_seed}})
+
+    def questions(self, store, prior, log) -> Prepared:
+        held = list(self.source.questions.values())
+        return Prepared(held, held)
+
+    def jobs(self, prepared, store, config):
+        return [], 0  # none up front: each decision is judged when the person makes it
 
 
 @dataclass
@@ -137,7 +199,8 @@ class Study:
                 raise BenchError(f"--live {p}: live judging supports {', '.join(LIVE_PROTOCOLS)}")
         if live and not agent:
             raise BenchError("--live needs --agent SPEC: the model that argues in live consultancy or debate")
-        cfg, questions, transcripts = read_transcripts(source)
+        stored = read_run(source)
+        cfg, questions = stored.config, stored.questions
         self.per_judge = per_judge
         try:
             # the person gives an answer and a confidence: predict mode, no few-shot, no sampling
@@ -145,7 +208,7 @@ class Study:
                                                            "judge_mode": "predict", "few_shot": 0, "qa_samples": 0})
         except ValidationError as exc:
             raise validation_error(exc, "study", noun="option", model=ProtocolOptions) from None
-        self.items = self._static_items(transcripts, questions) + self._live_items(live, questions)
+        self.items = self._static_items(stored) + self._live_items(live, questions)
         if not self.items:
             raise BenchError(f"{source} holds nothing a human can judge: no QA or debate transcripts"
                              + ("" if live else "; add --live consultancy --agent SPEC to judge live runs"))
@@ -157,45 +220,31 @@ class Study:
         self.by_key = {it.key: it for it in self.items}
         self.seed = seed
         self.agent_name = redact_spec(agent) if agent else cfg.get("agent", "unknown")
-        stored = {"kind": "judge", "source": str(source), "judge": "human", "agent": self.agent_name,
-                  "seed": cfg.get("seed", 0), "options": self.options.model_dump(mode="json"),
-                  "tasks": cfg.get("tasks"), "protocols": sorted({it.protocol for it in self.items}),
-                  "task_types": cfg.get("task_types"), "contains_gpqa": cfg.get("contains_gpqa", False),
-                  "source_config": cfg, "human_study": {"live": list(live), "study_seed": seed}, **provenance()}
-        stored |= {"judge_debias": False, "deviations": deviations(stored)}
         self.agent = build_model(agent) if agent else None  # a bad spec fails before OUT is written
         if self.agent is not None:
             check_capabilities(HumanModel("check"), self.agent, False, [self.protocols[p] for p in live],
                                list(questions.values()), "human", self.agent_name, self.options)
-        self.store = Store.open(output, write=True)
+        plan = HumanStudyPlan(stored, output, agent_name=self.agent_name, options=self.options, seed=seed,
+                              protocols={it.protocol for it in self.items}, live=list(live))
+        self._run = start(plan, log=lambda m: None)
+        self.store = self._run.store
         try:
-            check_identity(self.store, stored)
-            self.store.write_identity(identity_of(stored))
-            self.store.write_config(stored)
-            self.store.put_questions(questions.values())
             self.db = sqlite3.connect(Path(output) / STUDY_DB, isolation_level=None, check_same_thread=False)
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.executescript(SCHEMA)
         except BaseException:
-            self.store.close()
+            self._run.close()
             raise
         self._reconcile()
         self._runners: dict[str, HumanScheduler] = {}
 
     # -- items -------------------------------------------------------------------------------------
-    def _static_items(self, transcripts, questions) -> list[Item]:
-        items = []
-        for d, turns in transcripts:
-            protocol = self.protocols.get(d["protocol"])
-            if protocol is None or not protocol.rejudgeable:
-                continue  # consultancy transcripts hold the LLM judge's own questions
-            q = questions.get((d["task"], d["question_id"]))
-            if q is None:
-                raise BenchError(f"decision {d['job_key']} refers to a question missing from the source store")
-            job = source_job(d, q)
-            items.append(Item(f"stored|{job.key}", job.protocol, q, [job], turns))
-        return items
+    def _static_items(self, stored: StoredRun) -> list[Item]:
+        """The source's transcripts another judge may decide (`StoredRun.rejudgeable`: not those whose
+        LLM judge asked the questions)."""
+        jobs, _ = rejudge_jobs(stored)
+        return [Item(f"stored|{job.key}", job.protocol, job.question, [job], turns) for _, job, turns in jobs]
 
     def _live_items(self, live, questions) -> list[Item]:
         items = []
@@ -226,8 +275,7 @@ class Study:
                 self.db.execute("UPDATE assignments SET done_at=? WHERE id=?", (time.time(), row["id"]))
 
     def _decided(self, row) -> bool:
-        return self.store.conn.execute("SELECT 1 FROM records WHERE kind='decision' AND job_key=? AND judge=?",
-                                       (row["job_key"], f"human:{row['judge']}")).fetchone() is not None
+        return self.store.has_decision(row["job_key"], f"human:{row['judge']}")
 
     def progress(self, judge: str) -> tuple[int, int]:
         done = self.db.execute("SELECT COUNT(*) FROM assignments WHERE judge=? AND done_at IS NOT NULL", (judge,)).fetchone()[0]
@@ -287,9 +335,8 @@ class Study:
     # -- judging ---------------------------------------------------------------------------------------
     def runner(self, judge: str) -> HumanScheduler:
         if judge not in self._runners:
-            self._runners[judge] = HumanScheduler(
-                self.store, judge=HumanModel(judge), agent=self.agent, judge_name=f"human:{judge}",
-                agent_name=self.agent_name, options=self.options, seed=self.seed, protocols=self.protocols)
+            self._runners[judge] = self._run.runner(HumanScheduler, judge=HumanModel(judge), agent=self.agent,
+                                                    judge_name=f"human:{judge}")
         return self._runners[judge]
 
     async def _transcript(self, judge: str, item: Item, job: Job) -> tuple[list[Turn], str]:
@@ -297,23 +344,9 @@ class Study:
         store's call cache (new agent turns are generated), stopping where the human is needed."""
         if not item.live:
             return item.turns, "decision"
-        runner = self.runner(judge)
-        ctx = JobContext(runner, job, self.protocols[job.protocol])
         protocol = self.protocols[job.protocol]
-        if job.protocol != "consultancy":
-            return await protocol.play(ctx, job), "decision"
-        # Consultancy.play, step by step, so the turns so far are at hand when the human is asked
-        from protocol_plugins.consultancy import assigned_index
-
-        defends, turns = assigned_index(job), []
-        for r in range(1, self.options.rounds + 1):
-            turns.append(await protocol.consultant_turn(ctx, job, defends, r, turns))
-            if r < self.options.rounds:
-                try:
-                    turns.append(await protocol.judge_question(ctx, job, r, turns))
-                except NeedsHuman:
-                    return turns, "question"
-        return turns, "decision"
+        turns, waiting = await HumanContext(self.runner(judge), job, protocol).play(protocol, job)
+        return turns, ("question" if waiting else "decision")
 
     async def view(self, judge: str, row) -> View:
         item, job = self._job(row)
@@ -372,4 +405,4 @@ class Study:
         try:
             self.db.close()
         finally:
-            self.store.close()
+            self._run.close()

@@ -198,7 +198,7 @@ def list_cmd(what):
 @click.argument("directory")
 def export(directory):
     """Write a run's records to stdout as JSONL (kind: call, turn or decision)."""
-    from oversight_bench.commands import export_jsonl
+    from oversight_bench.rundir import export_jsonl
 
     export_jsonl(directory, lambda line: sys.stdout.write(line + "\n"))
 

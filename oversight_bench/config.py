@@ -71,25 +71,6 @@ class RunConfig(SharedConfig):
             v = [x.strip() for x in v.split(",") if x.strip()]
         return v
 
-    def identity(self) -> dict[str, Any]:
-        """What must match for a re-run in the same directory to resume it."""
-        d = self.model_dump(mode="json")
-        for k in ("output", "concurrency", "limit", "data_dir", "include_path", "variants"):
-            d.pop(k)
-        return d
-
-
-def check_resumable(directory: Any, stored: dict[str, Any]) -> None:
-    """Refuse to resume a run directory written before the paper's defaults and `judge_debias`
-    existed (its judge name may carry `,debias=True`, its options lack `truncate_words`): its prompts
-    and settings are not this version's, so new records would not be comparable with its old ones.
-    `report` and `leaderboard` still read such a directory."""
-    if stored.get("kind") in ("run", "judge", "crossplay") and "judge_debias" not in stored:
-        raise BenchError(
-            f"{directory} was written by an earlier oversight-bench (judge {stored.get('judge')!r}, before the paper's "
-            f"defaults and the separate judge_debias setting); it cannot be resumed with this version's prompts and "
-            f"settings: use another --output (report and leaderboard still read it)")
-
 
 class EloConfig(SharedConfig):
     """The `elo` command: new cross-play debates (debaters, judge, tasks) and the Elo fit (App. E)."""

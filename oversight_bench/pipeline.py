@@ -1,11 +1,13 @@
-"""The one pipeline behind `run`, `judge --from` and `elo`: each command is a `Plan` (see plans.py)
-and `execute` takes every plan through the same steps:
+"""The one pipeline behind every command that writes a run directory (`run`, `judge --from`,
+`judge --suite`, `elo`, the importers, the human study): each is a `Plan` (see plans.py) and
+`execute` takes every plan through the same steps:
 
-    check output, specs and options -> models -> open store -> identity -> questions -> data identity
-    -> capability check -> write identity, config, questions -> runner -> summary
+    check output, specs and options -> models -> open the run directory -> identity -> questions
+    -> data identity -> capability check -> write identity, config, questions -> jobs -> summary
 
-Everything that can be refused is checked before the first write: a failed start leaves the
-output folder as it was (a folder this start created is removed again).
+`start` is every step before the jobs; the human study starts its plan once and then judges item by
+item as people answer. Everything that can be refused is checked before the first write: a failed
+start leaves the output folder as it was (`rundir.WritableRun`).
 
 A change to the pipeline is made here once; what differs between the commands lives in the plans.
 """
@@ -14,15 +16,12 @@ from __future__ import annotations
 
 import abc
 import asyncio
-import shutil
 import time
-from pathlib import Path
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from oversight_bench.errors import BenchError
-from oversight_bench.config import check_resumable
 from oversight_bench.deviations import deviations
 from oversight_bench.end_of_run import summarize
 from oversight_bench.models import Model, build_model, check_spec, parse_spec, redact_spec, split_debias
@@ -31,12 +30,7 @@ from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
 from oversight_bench.registry import get_registry
 from oversight_bench.scheduler import Scheduler, Stats
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, SharedCalls, Store
-
-#: the stored settings a resumed run must share with the run it continues
-IDENTITY_KEYS = ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source")
-#: compared too where a plan stores them (cross-play's players)
-OPTIONAL_IDENTITY_KEYS = ("debaters",)
+from oversight_bench.rundir import SharedCalls, Store, WritableRun, check_output, identity_of
 
 
 @dataclass
@@ -86,7 +80,7 @@ class Plan(abc.ABC):
     kind: str
     desc: str
     output: str
-    judge: str  # the judge spec as given (may carry debias=true)
+    judge: str  # the judge spec as given (may carry debias=true); a plain label where `model_judge` is off
     agent_name: str
     options: ProtocolOptions
     seed: int
@@ -95,11 +89,16 @@ class Plan(abc.ABC):
     cache_from: tuple[str, ...] = ()
     #: the protocols whose agent side runs (their needs are checked against the agent)
     protocols: list[Protocol] = []
+    #: False: the judge is no model spec (an import's recorded judges, the human study's people), so the
+    #: pipeline checks and builds no model; the plan brings what it calls
+    model_judge: bool = True
+    #: True: refuse an output that already holds a run (nothing to resume)
+    fresh_output: bool = False
 
     @abc.abstractmethod
     def identity(self) -> dict[str, Any]:
-        """The config to store, holding every `IDENTITY_KEYS` field a resume compares but the judge's
-        (`execute` adds `judge`, `judge_debias` and `deviations`)."""
+        """The config to store, holding every `rundir.IDENTITY_KEYS` field a resume compares but the
+        judge's (`execute` adds `judge`, `judge_debias` and `deviations`)."""
 
     @abc.abstractmethod
     def questions(self, store: Store, prior: dict[str, Any], log: Callable[[str], None]) -> Prepared:
@@ -116,119 +115,121 @@ class Plan(abc.ABC):
     def jobs(self, prepared: Prepared, store: Store, config: dict[str, Any]) -> tuple[Iterable, int | None]:
         """(protocol, job, stored turns or None) items and their number (None: unknown)."""
 
+    def deviations(self, config: dict[str, Any]) -> list[str]:
+        """The settings of this run that differ from the paper's (`oversight_bench.deviations`)."""
+        return deviations(config)
+
+    def run(self, started: "Started", progress: bool) -> Stats:
+        """The jobs: made by the scheduler, with every call cached and every finished job written."""
+        runner = started.runner()
+        work, total = self.jobs(started.take_prepared(), started.store, started.config)
+        return _run(runner, work, total, progress, self.desc, self.concurrency)
+
+
+@dataclass
+class Started:
+    """A plan past every check, its run directory's identity, config and questions written."""
+
+    plan: Plan
+    run_dir: WritableRun
+    config: dict[str, Any]
+    judge_name: str
+    debias: bool
+    cast: Cast | None
+    shared: SharedCalls | None
+    skipped: list[dict[str, Any]]
+    prepared: Prepared | None
+
+    @property
+    def store(self) -> Store:
+        return self.run_dir.store
+
+    def take_prepared(self) -> Prepared:
+        """The loaded questions, handed over once: the jobs then hold the only reference and let each
+        question go once planned."""
+        prepared, self.prepared = self.prepared, None
+        return prepared
+
+    def runner(self, cls: type[Scheduler] = Scheduler, **models: Any) -> Scheduler:
+        """The scheduler of the plan's jobs; `models` (judge, agent, judge_name) stand in for the cast's,
+        as in the human study, whose judges are people."""
+        plan, cast = self.plan, self.cast or Cast(None)
+        kw = {"judge": cast.judge, "agent": cast.agent, "judge_name": self.judge_name, **models}
+        return cls(self.store, agent_name=plan.agent_name, options=plan.options, seed=plan.seed,
+                   judge_debias=self.debias, concurrency=plan.concurrency,
+                   few_shot_pool=self.prepared.few_shot_pool if self.prepared else {}, protocols=all_protocols(),
+                   debaters=cast.debaters, shared=self.shared, **kw)
+
+    def close(self) -> None:
+        try:
+            if self.shared is not None:
+                self.shared.close()
+        finally:
+            self.run_dir.close()
+
 
 def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
     """Take `plan` through the pipeline; everything it writes goes to `plan.output`."""
-    out = check_output(plan.output)
+    started = start(plan, log=log)
+    try:
+        stats = plan.run(started, progress)
+        return Outcome(stats, summarize(started.store, started.judge_name), started.skipped, str(started.store.dir),
+                       started.config["deviations"])
+    finally:
+        started.close()
+
+
+def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
+    """Every step before the jobs. A start refused at any step has written nothing."""
+    check_output(plan.output, fresh=plan.fresh_output, what=plan.desc)
     if plan.concurrency is not None and plan.concurrency < 1:
         raise BenchError(f"--concurrency {plan.concurrency}: expected a whole number >= 1 (calls in flight per model)")
-    judge_text, debias = split_debias(plan.judge)
-    for spec_text in (judge_text, *plan.model_specs()):
-        check_spec(spec_text)  # syntax, backend and every option, before anything is built or written
-    judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
+    if plan.model_judge:
+        judge_text, debias = split_debias(plan.judge)
+        for spec_text in (judge_text, *plan.model_specs()):
+            check_spec(spec_text)  # syntax, backend and every option, before anything is built or written
+        judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
+    else:
+        judge_text, debias, judge_name = plan.judge, False, plan.judge
     config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
-    cast = plan.models(build_model(judge_text), judge_text)
-    created = _first_missing(out)
-    before = None if created is not None else {p.name for p in out.iterdir()}
-    store: Store | None = None
+    cast = plan.models(build_model(judge_text), judge_text) if plan.model_judge else None
+    run_dir: WritableRun | None = None
     shared: SharedCalls | None = None
-    started = False
     try:
-        shared = SharedCalls(plan.cache_from, out) if plan.cache_from else None
-        store = Store.open(out, write=True)
-        prior = check_identity(store, config)
-        prepared = plan.questions(store, prior, log)
+        shared = SharedCalls(plan.cache_from, plan.output) if plan.cache_from else None
+        run_dir = WritableRun(plan.output, fresh=plan.fresh_output, what=plan.desc)
+        prior = run_dir.check_identity(config)
+        prepared = plan.questions(run_dir.store, prior, log)
         config.update(provenance(), **prepared.config)
-        declare(config, prepared)
-        check_data(store, prepared.data)
-        uses_agent = any(p.uses_agent for p in plan.protocols)
-        check_capabilities(cast.judge, cast.agent if uses_agent else None, debias, plan.protocols, prepared.held,
-                           judge_name, plan.agent_name, plan.options, image_tasks=prepared.image_tasks,
-                           debaters=cast.debaters)
-
-        started = True  # every check passed: from here on the run writes
-        store.write_identity(identity_of(config, prepared.data))
-        store.write_config(config)
-        for task, reasons in _rows_skipped(prepared.skipped).items():
-            store.record_skipped(task, reasons)
-        store.put_questions(prepared.held)
-
-        runner = Scheduler(store, judge=cast.judge, agent=cast.agent, judge_name=judge_name, agent_name=plan.agent_name,
-                        options=plan.options, seed=plan.seed, judge_debias=debias, concurrency=plan.concurrency,
-                        few_shot_pool=prepared.few_shot_pool, protocols=all_protocols(), debaters=cast.debaters,
-                        shared=shared)
-        work, total = plan.jobs(prepared, store, config)
-        skipped = prepared.skipped
-        del prepared  # the jobs hold the only reference and let each question go once planned
-        stats = _run(runner, work, total, progress, plan.desc, plan.concurrency)
-        return Outcome(stats, summarize(store, judge_name), skipped, str(store.dir), config["deviations"])
-    finally:
+        declare(plan, config, prepared)
+        run_dir.check_data(prepared.data)
+        if cast is not None:
+            uses_agent = any(p.uses_agent for p in plan.protocols)
+            check_capabilities(cast.judge, cast.agent if uses_agent else None, debias, plan.protocols, prepared.held,
+                               judge_name, plan.agent_name, plan.options, image_tasks=prepared.image_tasks,
+                               debaters=cast.debaters)
+        run_dir.begin(config, identity_of(config, prepared.data), skipped=_rows_skipped(prepared.skipped),
+                      questions=prepared.held)
+        return Started(plan, run_dir, config, judge_name, debias, cast, shared, prepared.skipped, prepared)
+    except BaseException:
         if shared is not None:
             shared.close()
-        if store is not None:
-            store.close()
-        if not started:
+        if run_dir is not None:
+            run_dir.close()
+        if cast is not None:
             _close_models(cast)
-            _undo_start(out, created, before)
+        raise
 
 
 # -- before the first write --------------------------------------------------------------------------
 
 
-def declare(config: dict[str, Any], prepared: Prepared) -> None:
+def declare(plan: Plan, config: dict[str, Any], prepared: Prepared) -> None:
     """Set `config["deviations"]` once the questions are loaded: the options decide some lines, the
     data others (which tasks ran, which sources the loaders substituted, with their counts)."""
     if prepared.substitutions:
         config["data_substitutions"] = prepared.substitutions
-    config["deviations"] = deviations(config)
-
-
-def check_output(output: Any) -> Path:
-    """`--output` names a new folder, an empty one, or a run to resume; anything else is refused
-    (an empty name would be the current folder; a folder of other files is no run)."""
-    if output is None or not str(output).strip():
-        raise BenchError("--output is empty; expected the run's folder (new, empty, or a run to resume)")
-    path = Path(output)
-    if path.exists() or path.is_symlink():
-        if not path.is_dir():
-            raise BenchError(f"--output {path} is not a folder; expected a new or empty folder, or a run to resume")
-        names = _entries(path)
-        if names and not names & {DB_NAME, CONFIG_NAME}:
-            shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
-            raise BenchError(f"--output {path} holds other files ({shown}) but no run; expected a new or empty folder, "
-                             f"or a run directory to resume")
-    return path
-
-
-def _entries(path: Path) -> set[str]:
-    """The names in a folder, a lock left by an earlier start aside."""
-    try:
-        return {p.name for p in path.iterdir()} - {LOCK_NAME}
-    except FileNotFoundError:
-        return set()
-
-
-def _first_missing(path: Path) -> Path | None:
-    """The outermost folder of `path` that does not exist yet (None: it exists)."""
-    path = path.absolute()
-    if path.exists():
-        return None
-    while not path.parent.exists() and path.parent != path:
-        path = path.parent
-    return path
-
-
-def _undo_start(out: Path, created: Path | None, before: set[str] | None) -> None:
-    """A start that failed before writing leaves the folder as it found it: a folder it created is
-    removed; in one that existed, the store files and lock this start made are removed again."""
-    if created is not None:
-        shutil.rmtree(created, ignore_errors=True)
-        return
-    if before is None or not out.is_dir():
-        return
-    for p in out.iterdir():
-        if p.name not in before and (p.name.startswith(DB_NAME) or p.name == LOCK_NAME):
-            p.unlink(missing_ok=True)
+    config["deviations"] = plan.deviations(config)
 
 
 def _close_models(cast: Cast) -> None:
@@ -256,74 +257,6 @@ def _rows_skipped(skipped: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
 
 
 # -- the steps ---------------------------------------------------------------------------------------
-
-
-def identity_of(config: dict[str, Any], data: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What the store records as the run's identity: the settings a resume must share
-    (`IDENTITY_KEYS`), the YAML tasks' versions and the data files each task read."""
-    ident = {k: config.get(k) for k in IDENTITY_KEYS}
-    ident.update({k: config[k] for k in (*OPTIONAL_IDENTITY_KEYS, "task_versions") if k in config})
-    if data is not None:
-        ident["data"] = data
-    return ident
-
-
-def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
-    """The stored config of a run being resumed ({} for a new one), refused if its settings differ
-    from the identity recorded in the store (and from config.json, where there is one) or one of
-    its YAML tasks changed (version or resolved YAML)."""
-    old = store.read_config()
-    if old is not None:
-        check_resumable(store.dir, old)
-    recorded = store.read_identity()
-    if recorded is None and old is None:
-        if store.holds_work():
-            raise BenchError(f"{store.dir} holds records but neither config.json nor a recorded identity (a run from an "
-                             f"earlier oversight-bench whose config.json was removed); its settings cannot be checked, "
-                             f"so it cannot be resumed: use another --output")
-        return {}
-    for prev, where in ((recorded, "recorded in its store"), (old, "in its config.json")):
-        if prev is not None:
-            _compare(store.dir, prev, config, where)
-    return old or {}
-
-
-def _compare(directory: Path, old: dict[str, Any], config: dict[str, Any], where: str) -> None:
-    for key in (*IDENTITY_KEYS, *(k for k in OPTIONAL_IDENTITY_KEYS if k in old or k in config)):
-        if old.get(key) != config.get(key):
-            raise BenchError(
-                f"{directory} already holds a run with a different {key} ({old.get(key)!r} {where}, now {config.get(key)!r}); "
-                f"use the same settings to resume, or another --output"
-            )
-    before, now = old.get("task_versions") or {}, config.get("task_versions") or {}
-    for name, fp in now.items():
-        was = before.get(name)
-        if was is not None and was != fp:
-            raise BenchError(
-                f"task {name} changed since {directory} was started (version {was.get('version')!r} -> {fp.get('version')!r}, "
-                f"YAML hash {was.get('sha256')} -> {fp.get('sha256')}); restore the task YAML, or use another --output"
-            )
-
-
-def check_data(store: Store, data: dict[str, dict[str, str]]) -> None:
-    """Refuse a resume whose tasks read other data than the run was started with (another
-    --data-dir, or changed files): its new questions would mix with the old ones."""
-    recorded = (store.read_identity() or {}).get("data")
-    if not isinstance(recorded, dict):
-        return  # a new run, or one started before data was fingerprinted: nothing to hold it to
-    for task in sorted(set(recorded) | set(data)):
-        was, now = recorded.get(task) or {}, data.get(task) or {}
-        if was == now:
-            continue
-        name = next(n for n in sorted(set(was) | set(now)) if was.get(n) != now.get(n))
-        if name not in now:
-            detail = f"{name} is no longer read"
-        elif name not in was:
-            detail = f"{name} is read now but was not"
-        else:
-            detail = f"{name} has other content (sha256 {str(was[name])[:12]}... -> {str(now[name])[:12]}...)"
-        raise BenchError(f"task {task} reads other data than {store.dir} was started with ({detail}); resume with the "
-                         f"same --data-dir and data files, or use another --output")
 
 
 def task_versions(tasks: Iterable[Any]) -> dict[str, dict[str, Any]]:

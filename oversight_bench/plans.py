@@ -1,25 +1,26 @@
-"""The three plans the pipeline runs: `RunPlan` (`run`), `JudgePlan` (`judge --from`) and
-`CrossplayPlan` (`elo`). A plan says what its command stores, loads, builds and which jobs it
+"""The plans the pipeline runs: `RunPlan` (`run`), `JudgePlan` (`judge --from`, `judge --suite`;
+the human study's plan builds on it), `CrossplayPlan` (`elo`) and `ImportPlan` (an importer's
+already-complete records). A plan says what its command stores, loads, builds and which jobs it
 makes; the steps themselves are the pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
-from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.errors import BenchError
 from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
-from oversight_bench.pipeline import Cast, Plan, Prepared, shared_model, task_versions
+from oversight_bench.pipeline import Cast, Plan, Prepared, Started, shared_model, task_versions
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
-from oversight_bench.scheduler import derive_seed
+from oversight_bench.rundir import Store, StoredRun, write_job
+from oversight_bench.scheduler import Stats, derive_seed
 from oversight_bench.sources import file_fingerprints, track_reads
-from oversight_bench.rundir.store import Store
 
 
 # -- run ---------------------------------------------------------------------------------------------
@@ -182,93 +183,58 @@ class RunPlan(Plan):
 # -- judge --from ------------------------------------------------------------------------------------
 
 
-def source_job(d: dict[str, Any], q: Question) -> Job:
-    """Rebuild the Job of a stored decision, keeping its key (imported rooms add a variant) and agent."""
-    deb = (d.get("extra") or {}).get("debaters")
-    debaters = tuple(deb) if isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) else None
-    job = Job(d["protocol"], q, d["answer_order"], d["assignment"], agent=d.get("agent"), debaters=debaters)
-    if d["job_key"] != job.key:
-        rest = d["job_key"][len(job.key) + 1:] if d["job_key"].startswith(job.key + "|") else d["job_key"]
-        job = replace(job, variant=rest)
-    return job
+def rejudge_jobs(source: StoredRun, only: set[str] | None = None) -> tuple[list[tuple[Protocol, Job, list[Turn]]], dict[str, int]]:
+    """The (protocol, job, turns) items of the source's re-judgeable transcripts (`only`: these job
+    keys), and how many transcripts of each other protocol were left out."""
+    reg = get_registry()
+    jobs, not_rejudgeable = [], defaultdict(int)
+    for d, turns in source.transcripts():
+        if only is not None and d["job_key"] not in only:
+            continue  # a suite's sample: these job keys only
+        if not source.rejudgeable(d["protocol"]):
+            not_rejudgeable[d["protocol"]] += 1
+            continue
+        jobs.append((reg.get("protocols", d["protocol"]), source.job(d), turns))
+    return jobs, dict(not_rejudgeable)
 
 
-def read_transcripts(source: str) -> tuple[dict[str, Any], dict, list[tuple[dict[str, Any], list[Turn]]]]:
-    """A stored run's config, questions, and each transcript once (a transcript judged by several
-    judges is taken with its first judge's decision), as (decision, turns in order) pairs."""
-    src = Store.open(source)
-    try:
-        cfg = src.read_config() or {}
-        questions = src.questions()
-        turns_by_job: dict[str, list[dict]] = defaultdict(list)
-        first_judge: dict[str, str] = {}
-        decisions = []
-        for r in src.iter_records():
-            first_judge.setdefault(r["job_key"], r["judge"])
-            if r["judge"] != first_judge[r["job_key"]]:
-                continue
-            (turns_by_job[r["job_key"]] if r["kind"] == "turn" else decisions).append(r)
-    finally:
-        src.close()
-    return cfg, questions, [(d, [Turn.from_dict(t) for t in sorted(turns_by_job[d["job_key"]], key=lambda t: t["seq"])])
-                            for d in decisions]
-
-
-def judge_options(src_cfg: dict[str, Any], overrides: dict[str, Any] | None) -> ProtocolOptions:
-    """The options a re-judging runs with: the source run's, with the command's overrides on top."""
-    try:
-        return ProtocolOptions.model_validate({**(src_cfg.get("options") or {}), **(overrides or {})})
-    except Exception as exc:
-        raise (validation_error(exc, "judge options", noun="option", model=ProtocolOptions) if hasattr(exc, "errors") else BenchError(str(exc))) from None
+def judge_identity(source: StoredRun, agent_name: str, options: ProtocolOptions, protocols: set[str]) -> dict[str, Any]:
+    """The stored config of a run judging `source`'s transcripts (its judge added by the pipeline)."""
+    c = source.config
+    return {"kind": "judge", "source": source.given, "agent": agent_name, "seed": c.get("seed", 0),
+            "options": options.model_dump(mode="json"), "tasks": c.get("tasks"), "protocols": sorted(protocols),
+            "task_types": c.get("task_types"), "contains_gpqa": c.get("contains_gpqa", False), "source_config": c}
 
 
 class JudgePlan(Plan):
-    """`judge --from`: the stored QA, debate and one-round consultancy transcripts of `source` (or of its `only` job keys),
-    judged again (judge calls only).
-    The source is read when the plan is made, so a source with nothing to judge writes nothing."""
+    """`judge --from` and `judge --suite`: the re-judgeable transcripts of an already-read stored run
+    (`StoredRun.rejudgeable`; `only`: these job keys) judged again (judge calls only). A source with
+    nothing to judge is refused when the plan is made, before anything is written."""
 
     kind, desc = "judge", "judge"
 
-    def __init__(self, source: str, judge_spec: str, output: str, *, concurrency: int | None = None,
+    def __init__(self, source: StoredRun, judge_spec: str, output: str, *, concurrency: int | None = None,
                  option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
                  cache_from: tuple[str, ...] = ()):
-        reg = get_registry()
-        src_cfg, questions, transcripts = read_transcripts(source)
-        options = judge_options(src_cfg, option_overrides)
-        made_with = judge_options(src_cfg, None)  # re-judgeable or not is decided by how the transcripts were made
-        jobs, not_rejudgeable = [], defaultdict(int)
-        for d, turns in transcripts:
-            if only is not None and d["job_key"] not in only:
-                continue  # a suite's sample: these job keys only
-            protocol = reg.get("protocols", d["protocol"])
-            if not protocol.can_rejudge(made_with):
-                not_rejudgeable[d["protocol"]] += 1
-                continue
-            q = questions.get((d["task"], d["question_id"]))
-            if q is None:
-                raise BenchError(f"{source}: decision {d['job_key']} refers to a question missing from the store")
-            jobs.append((protocol, source_job(d, q), turns))
+        options = source.options(option_overrides)
+        jobs, not_rejudgeable = rejudge_jobs(source, only)
         if not jobs:
-            raise BenchError(f"{source} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
+            raise BenchError(f"{source.dir} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
                              f"only QA, debate and one-round consultancy transcripts can be re-judged")
         split_debias(judge_spec)
-        self.source, self.src_cfg, self.source_questions = source, src_cfg, questions
+        self.source, self.src_cfg = source, source.config
         self._jobs, self.not_rejudgeable = jobs, not_rejudgeable
         self.output, self.judge, self.options, self.concurrency = output, judge_spec, options, concurrency
         self.cache_from = tuple(cache_from)
-        self.seed = src_cfg.get("seed", 0)
-        self.agent_name = src_cfg.get("agent", "unknown")
+        self.seed = self.src_cfg.get("seed", 0)
+        self.agent_name = self.src_cfg.get("agent", "unknown")
 
     def identity(self) -> dict[str, Any]:
-        c = self.src_cfg
-        return {"kind": "judge", "source": str(self.source), "agent": self.agent_name,
-                "seed": self.seed, "options": self.options.model_dump(mode="json"),
-                "tasks": c.get("tasks"), "protocols": sorted({j[1].protocol for j in self._jobs}),
-                "task_types": c.get("task_types"), "contains_gpqa": c.get("contains_gpqa", False), "source_config": c}
+        return judge_identity(self.source, self.agent_name, self.options, {j[1].protocol for j in self._jobs})
 
     def questions(self, store, prior, log) -> Prepared:
         skipped = [{"task": "-", "reason": f"{p} is not re-judgeable", "count": c} for p, c in self.not_rejudgeable.items()]
-        store.put_questions(list(self.source_questions.values()))  # every source question; the jobs' are checked
+        store.put_questions(list(self.source.questions.values()))  # every source question; the jobs' are checked
         held = [j[1].question for j in self._jobs]
         return Prepared(held, held, skipped=skipped)
 
@@ -348,3 +314,56 @@ class CrossplayPlan(Plan):
         games = crossplay.plan_games(pools, self.names, self.pairings, self.seed, selfplay=self.selfplay)
         jobs = crossplay_jobs(get_registry().get("protocols", "debate"), games)
         return jobs, len(jobs)
+
+
+# -- import ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """One already-complete job of an import: the job (its variant names the room), who judged and
+    argued it, its turns and its decision as stored."""
+
+    job: Job
+    judge: str
+    agent: str
+    turns: list[dict[str, Any]]
+    decision: dict[str, Any]
+
+
+class ImportPlan(Plan):
+    """An importer's transcripts (peer debates and their judges): jobs that are already-complete
+    records, written as they are; no model is built or called. An import goes into a new folder."""
+
+    kind, desc = "import", "import"
+    model_judge = False
+    fresh_output = True
+    seed = 0
+
+    def __init__(self, output: str, config: dict[str, Any], questions: list[Question], records: list[Record],
+                 skipped: dict[str, dict[str, int]] | None = None):
+        self.output, self.config, self.held, self.records = output, config, questions, records
+        self.skipped = skipped or {}
+        self.judge, self.agent_name = config["judge"], config["agent"]
+        self.options = ProtocolOptions.model_validate(config.get("options") or {})
+
+    def identity(self) -> dict[str, Any]:
+        return {k: v for k, v in self.config.items() if k not in ("judge", "judge_debias")} | {"kind": "import"}
+
+    def questions(self, store, prior, log) -> Prepared:
+        skipped = [{"task": t, "reason": r, "count": c} for t, rs in self.skipped.items() for r, c in rs.items()]
+        return Prepared(self.held, self.held, skipped=skipped)
+
+    def jobs(self, prepared, store, config):
+        return [], 0  # nothing to schedule: `run` writes the records as they are
+
+    def deviations(self, config):
+        return []  # transcripts and verdicts made by others: none of them follows this run's settings
+
+    def run(self, started: Started, progress: bool) -> Stats:
+        stats = Stats()
+        for r in self.records:
+            write_job(started.store, r.job, judge=r.judge, agent=r.agent, turns=r.turns, decision=r.decision)
+            stats.jobs_done += 1
+            stats.invalid += r.decision.get("answer") is None
+        return stats

@@ -19,6 +19,7 @@ from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.models import Completion, Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
+from oversight_bench.rundir.jobs import job_fields, write_job
 from oversight_bench.rundir.store import SharedCalls, Store, canonical_json, request_key
 
 
@@ -187,11 +188,7 @@ class Scheduler:
 
     # -- jobs --------------------------------------------------------------------------------------
     def job_fields(self, job: Job) -> dict[str, Any]:
-        return {
-            "judge": self.names["judge"], "agent": job.agent or self.names["agent"], "protocol": job.protocol,
-            "task": job.question.task, "question_id": job.question.id, "assignment": job.assignment,
-            "answer_order": job.answer_order,
-        }
+        return job_fields(job, self.names["judge"], self.names["agent"])
 
     async def execute(self, protocol: Protocol, job: Job, turns: list[Turn] | None = None) -> tuple[list[Turn], Decision]:
         ctx = JobContext(self, job, protocol)
@@ -200,15 +197,13 @@ class Scheduler:
         return turns, await protocol.judge(ctx, job, turns)
 
     def _write(self, protocol: Protocol, job: Job, turns: list[Turn], decision: Decision) -> None:
-        fields = self.job_fields(job)
         out = decision.to_dict()
         out.update(correct_index=job.correct_index, answers=list(job.answers))
         out.update(protocol.describe_outcome(job, turns, decision))
-        if job.debaters:
-            out.setdefault("extra", {})["debaters"] = list(job.debaters)
         if decision.answer is None:
             self.stats.invalid += 1
-        self.store.write_job(job.key, fields, [t.to_dict() for t in turns], out)
+        write_job(self.store, job, judge=self.names["judge"], agent=self.names["agent"],
+                  turns=[t.to_dict() for t in turns], decision=out)
 
     async def run(
         self,

@@ -5,8 +5,8 @@ A suite is a plugin (hook `register_suites(register)`): an object with `name`, `
 (`nyu-2023`) are converted once into the user cache (`locations.cache_dir("suites")/<name>-<version>`,
 ~/.cache/oversight-bench/suites by default), never into the repository; a run-backed suite is any stored run.
 
-`evaluate_suite` re-judges the suite's re-judgeable transcripts through `evaluate.rejudge` and
-compares the new judge with the judges already in the source (the human judges of Michael et al.
+`evaluate_suite` reads the suite's run directory once (`rundir.read_run`), re-judges its
+re-judgeable transcripts (`StoredRun.rejudgeable`) through `commands.rejudge` and compares the new judge with the judges already in the source (the human judges of Michael et al.
 2023) on the same rooms: accuracy per judgment and per question (replicates averaged, normal CI),
 and a paired permutation test. Transcripts that do not fit the judge's context are an error naming
 the room (or skipped and counted with `skip_long`): never silently cut.
@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
+from oversight_bench.rundir import StoredRun, load_decisions, read_run
 
 RESULT_FILE = "suite.json"
 
@@ -108,68 +109,16 @@ def get_suite(name: str):
 
 # -- size and listing ----------------------------------------------------------------------------
 
-def _run_options(run_dir: Path | None, overrides: dict | None = None):
-    """The options a re-judging of the stored run at `run_dir` uses (`plans.judge_options`); the
-    paper's defaults where the run records none (for consultancy the stricter reading: three rounds)."""
-    from oversight_bench.plans import judge_options
-    from oversight_bench.rundir.store import CONFIG_NAME
-
-    cfg = {}
-    path = Path(run_dir) / CONFIG_NAME if run_dir is not None else None
-    if path is not None and path.exists():
-        try:
-            cfg = json.loads(path.read_text())
-        except ValueError:
-            pass
-    return judge_options(cfg if isinstance(cfg, dict) else {}, overrides)
-
-
-def _rejudgeable(protocol: str, options) -> bool:
-    """Whether `protocol`'s transcripts made with `options` can be re-judged (`Protocol.can_rejudge`)."""
-    from oversight_bench.registry import get_registry
-
-    try:
-        return bool(get_registry().get("protocols", protocol).can_rejudge(options))
-    except BenchError:
-        return False
-
-
-def load_decisions(run_dir: Path) -> list[dict[str, Any]]:
-    from oversight_bench.rundir.store import Store
-
-    st = Store.open(run_dir)
-    try:
-        return [r for r in st.iter_records("decision")]
-    finally:
-        st.close()
-
-
-def load_turns(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
-    """The arguing turns of a suite's source by room (job_key): what the quality figures read. A
-    re-judge stores the same turns under the same keys, so the source serves both sides."""
-    from oversight_bench.analysis.quality import is_argument
-    from oversight_bench.rundir.store import Store
-
-    st = Store.open(run_dir)
-    try:
-        out: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        for t in st.iter_records("turn"):
-            if is_argument(t):
-                out.setdefault(t["job_key"], []).append(t)
-        return out
-    finally:
-        st.close()
-
-
-def describe(suite) -> dict[str, Any]:
-    """name, rooms and questions per protocol (re-judged or static), judges, source."""
-    run = suite.materialize()
-    ds = load_decisions(run)
+def describe(suite, source: StoredRun | None = None) -> dict[str, Any]:
+    """name, rooms and questions per protocol (re-judged or static), judges, source (`source`: the
+    suite's run directory already read)."""
+    if source is None:
+        source = read_run(suite.materialize())
+    run, ds = source.dir, source.decisions
     protos: dict[str, dict[str, Any]] = {}
-    options = _run_options(run)
     for p in sorted({d["protocol"] for d in ds}):
         mine = [d for d in ds if d["protocol"] == p]
-        static = p in getattr(suite, "static", ()) or not _rejudgeable(p, options)
+        static = p in getattr(suite, "static", ()) or not source.rejudgeable(p)
         protos[p] = {"rooms": len({d["job_key"] for d in mine}), "questions": len({(d["task"], d["question_id"]) for d in mine}),
                      "mode": "static" if static else "re-judged"}
     return {"name": suite.name, "version": suite.version, "description": suite.description, "source": suite.source,
@@ -250,27 +199,24 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
     return max(counts)
 
 
-def check_context(source: Path, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
+def check_context(source: StoredRun, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
     """(keys that fit, [(room, tokens)] that do not) for the judge's context; free when it has no limit."""
     from oversight_bench.models import build_model, split_debias
-    from oversight_bench.plans import judge_options, read_transcripts, source_job
     from oversight_bench.registry import get_registry
 
     model = build_model(split_debias(judge_spec)[0])
     limit = model.context_length()
     if limit is None:
         return keys, []
-    cfg, questions, transcripts = read_transcripts(str(source))  # each room with its first judge, as `rejudge` takes it
     wanted = set(keys)
-    rooms = {d["job_key"]: (d, turns) for d, turns in transcripts if d["job_key"] in wanted}
-    options = judge_options(cfg, options_over)
+    rooms = {d["job_key"]: (d, turns) for d, turns in source.transcripts() if d["job_key"] in wanted}  # as `rejudge` takes them
+    options = source.options(options_over)
     reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
     for k in keys:
         d, turns = rooms[k]
-        job = source_job(d, questions[(d["task"], d["question_id"])])
-        n = judge_prompt_tokens(model, reg.get("protocols", d["protocol"]), job, turns, options)
+        n = judge_prompt_tokens(model, reg.get("protocols", d["protocol"]), source.job(d), turns, options)
         if n is not None and n + reserve > limit:
             long.append(((d.get("extra") or {}).get("room") or k, n))
         else:
@@ -280,11 +226,10 @@ def check_context(source: Path, keys: list[str], judge_spec: str, options_over: 
 
 # -- evaluation -----------------------------------------------------------------------------------
 
-def select_rooms(decisions: list[dict], static: tuple[str, ...], limit: int | None, seed: int = 0,
-                 run_dir: Path | None = None) -> list[str]:
+def select_rooms(source: StoredRun, static: tuple[str, ...], limit: int | None, seed: int = 0) -> list[str]:
     """Re-judgeable rooms, in a seeded order (so a --limit slice mixes debater kinds); first `limit`."""
-    options = _run_options(run_dir)  # how the transcripts were made, not how they will be judged
-    ok = {p: _rejudgeable(p, options) for p in {d["protocol"] for d in decisions}}
+    decisions = source.decisions
+    ok = {p: source.rejudgeable(p) for p in {d["protocol"] for d in decisions}}
     keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and ok[d["protocol"]]})
     random.Random(seed).shuffle(keys)
     return keys[:limit] if limit else keys
@@ -335,10 +280,10 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     if limit is not None and limit < 1:
         raise BenchError(f"--limit {limit}: expected a positive number of rooms")
     suite = get_suite(name)
-    source = suite.materialize()
-    src = load_decisions(source)
+    source = read_run(suite.materialize())  # the one read of the source: every step below uses it
+    src = source.decisions
     static = tuple(getattr(suite, "static", ()))
-    keys = select_rooms(src, static, limit, run_dir=source)
+    keys = select_rooms(source, static, limit)
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
     fit, long = check_context(source, keys, judge_spec, option_overrides)
@@ -350,12 +295,12 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         log(f"skipped {len(long)} of {len(keys)} rooms longer than the judge's context (longest {max(n for _, n in long)} tokens)")
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
-    outcome = rejudge(str(source), judge_spec, output, progress=progress, concurrency=concurrency,
+    outcome = rejudge(source, judge_spec, output, progress=progress, concurrency=concurrency,
                       option_overrides=option_overrides, only=set(fit), cache_from=cache_from)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
     ref_all = [d for d in src if d["job_key"] in set(fit)]
-    turns = load_turns(source)
-    result: dict[str, Any] = {"suite": describe(suite), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
+    turns = source.argument_turns()
+    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
     for agent in sorted({d["agent"] for d in ref_all}):

@@ -212,11 +212,13 @@ def test_report_rows_json_and_markdown(new_run, old_run, tmp_path):
 # -- judge --suite --------------------------------------------------------------------------------------
 
 def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
-    from oversight_bench.suites import compare, format_result, load_decisions, load_turns
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import compare, format_result
 
     monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
-    ds = [d for d in load_decisions(new_run) if d["protocol"] == "debate"]
-    row = compare(ds, ds, n_resamples=100, turns=load_turns(new_run))
+    stored = read_run(new_run)
+    ds = [d for d in stored.decisions if d["protocol"] == "debate"]
+    row = compare(ds, ds, n_resamples=100, turns=stored.argument_turns())
     _check_debate(row["judge"]["quality"])
     assert row["judge"]["invalid"] == 1 and row["judge"]["quality"]["flagged"] == DEBATE_FLAGS
     row["subset"] = "all"

@@ -124,10 +124,11 @@ def _count_calls(directory: Path) -> int:
 
 
 def test_long_transcripts_are_an_error_or_skipped(registry, tmp_path):
-    from oversight_bench.suites import check_context, get_suite, load_decisions, select_rooms
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import check_context, get_suite, select_rooms
 
-    src = get_suite("example-tiny").materialize()
-    keys = select_rooms(load_decisions(src), (), None)
+    src = read_run(get_suite("example-tiny").materialize())
+    keys = select_rooms(src, (), None)
     _, lengths = check_context(src, keys, "words:w,ctx=1", None)
     tokens = sorted({n for _, n in lengths})
     assert len(tokens) > 1  # (synthetic open debates lack the agent's answer turn: no judge prompt, nothing to count)
@@ -205,10 +206,11 @@ def test_nyu_suite_slice(registry, tmp_path):
 
 
 def test_context_check_without_a_limit_is_free(registry, tmp_path):
-    from oversight_bench.suites import check_context, get_suite, load_decisions, select_rooms
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import check_context, get_suite, select_rooms
 
-    src = get_suite("example-tiny").materialize()
-    keys = select_rooms(load_decisions(src), (), 3)
+    src = read_run(get_suite("example-tiny").materialize())
+    keys = select_rooms(src, (), 3)
     assert check_context(src, keys, FAKE, None) == (keys, [])
     with pytest.raises(BenchError, match="not a run directory"):
         from oversight_bench.suites import RunSuite

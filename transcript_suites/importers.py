@@ -7,9 +7,9 @@
   without a live verdict (unfinished, or judged offline only) are skipped and counted.
 * `import_llm_debate`: the Khan et al. 2024 `llm_debate` CSV (its `transcript` JSON column).
 
-Each room becomes one job. Its key appends the room name to the usual
-`protocol|task|question|assignment|order`, because one question can have several rooms; re-judging
-should keep the source `job_key`. Quotes become `<v_passage>` (NYU quotes are spans of the story, so
+Each room becomes one `Job` whose variant is the room's name (one question can have several rooms),
+so re-judging keeps the source's job key. The records are written through the pipeline as an
+`ImportPlan` (already-complete jobs, no model calls) into a new run directory. Quotes become `<v_passage>` (NYU quotes are spans of the story, so
 verified by construction; llm_debate quotes are checked by exact substring) or `<u_passage>`.
 """
 
@@ -28,8 +28,10 @@ from typing import Any
 
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError
+from oversight_bench.pipeline import execute
+from oversight_bench.plans import ImportPlan, Record
+from oversight_bench.protocol import Job
 from oversight_bench.questions import Question
-from oversight_bench.rundir.store import Store
 
 NYU_JUDGE = "human:nyu-2023"
 _NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}
@@ -71,11 +73,10 @@ def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: lis
     }
 
 
-def _out_store(output: str | Path) -> Store:
-    output = Path(output)
-    if output.exists() and (output / "results.sqlite").exists():
-        raise BenchError(f"output directory {output} already holds a run; expected a new or empty folder for the import")
-    return Store.open(output, write=True)
+def _write(output: str | Path, config: dict, questions: list[Question], records: list[Record],
+           skipped: dict[str, dict[str, int]]) -> None:
+    """The import's records into a new run directory, through the one pipeline."""
+    execute(ImportPlan(str(output), config, questions, records, skipped), progress=False)
 
 
 # -- NYU 2023 --------------------------------------------------------------------------------------
@@ -227,42 +228,33 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                           "judge_reward": (result.get("judgingInfo") or {}).get("judgeReward"),
                           "source": "michael2023"},
             }
-            fields = {"judge": NYU_JUDGE, "agent": "human" if is_human else "gpt-4", "protocol": protocol, "task": task,
-                      "question_id": qid, "assignment": assignment, "answer_order": answer_order}
-            key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|{name}"
-            jobs.append((key, fields, turns, decision))
+            job = Job(protocol, questions[qid], answer_order, assignment, variant=name)
+            jobs.append(Record(job, NYU_JUDGE, "human" if is_human else "gpt-4", turns, decision))
     except _GARBAGE as exc:
         raise BenchError(f"{path / 'debates_official.tar.xz'}: room {name}: cannot read it ({_why(exc)}); "
                          f"expected the NYU debate room format") from None
     if not jobs:
         raise BenchError(f"no NYU rooms with a live verdict found in {path}" + (" with --paper-only" if paper_only else ""))
-    store = _out_store(output)
-    try:
-        store.put_questions(list(questions.values()))
-        for key, fields, turns, decision in jobs:
-            store.write_job(key, fields, turns, decision)
-        counts = nyu_counts(jobs)
-        counts["skipped"] = dict(skipped)
-        counts["questions"] = len(questions)
-        store.record_skipped(task, dict(skipped))
-        store.write_config(_base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
-                                        {"paper_only": paper_only, "counts": counts}))
-    finally:
-        store.close()
+    counts = nyu_counts(jobs)
+    counts["skipped"] = dict(skipped)
+    counts["questions"] = len(questions)
+    _write(output, _base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
+                                {"paper_only": paper_only, "counts": counts}),
+           list(questions.values()), jobs, {task: dict(skipped)})
     return counts
 
 
-def nyu_counts(jobs) -> dict[str, Any]:
+def nyu_counts(records: list[Record]) -> dict[str, Any]:
     """Rooms, protocols, human/AI debaters and judges, and judge accuracy, of imported jobs."""
-    c: dict[str, Any] = {"rooms": len(jobs)}
-    c["by_protocol"] = dict(Counter(f["protocol"] for _, f, _, _ in jobs))
-    c["by_protocol_agent"] = dict(Counter(f"{f['protocol']}/{f['agent']}" for _, f, _, _ in jobs))
-    c["human_judges"] = len({d["extra"]["judge_id"] for *_, d in jobs})
-    c["human_debaters"] = len({v for *_, d in jobs for v in d["extra"]["debaters"].values() if v != "GPT-4"})
+    c: dict[str, Any] = {"rooms": len(records)}
+    c["by_protocol"] = dict(Counter(r.job.protocol for r in records))
+    c["by_protocol_agent"] = dict(Counter(f"{r.job.protocol}/{r.agent}" for r in records))
+    c["human_judges"] = len({r.decision["extra"]["judge_id"] for r in records})
+    c["human_debaters"] = len({v for r in records for v in r.decision["extra"]["debaters"].values() if v != "GPT-4"})
     acc: dict[str, list] = {}
-    for _, f, _, d in jobs:
-        if d["correct"] is not None:
-            acc.setdefault(f"{f['protocol']}/{f['agent']}", []).append(d["correct"])
+    for r in records:
+        if r.decision["correct"] is not None:
+            acc.setdefault(f"{r.job.protocol}/{r.agent}", []).append(r.decision["correct"])
     c["judge_accuracy_by_room"] = {k: sum(v) / len(v) for k, v in sorted(acc.items())}
     return c
 
@@ -386,27 +378,19 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
                         "correct_index": ci, "answers": [ans["correct"], ans["incorrect"]] if ci == 1 else [ans["incorrect"], ans["correct"]],
                         "extra": {"source": "khan2024", "row_id": row.get("id"), "unjudged": a is None,
                                   "debaters": [agent, agent], "rollout_type": rtype}}
-            fields = {"judge": judge, "agent": agent, "protocol": protocol, "task": task, "question_id": qid,
-                      "assignment": assignment, "answer_order": answer_order}
-            key = f"{protocol}|{task}|{qid}|{assignment or '-'}|{answer_order}|row{row.get('id')}"
-            jobs.append((key, fields, turns, decision))
+            job = Job(protocol, questions[qid], answer_order, assignment, variant=f"row{row.get('id')}",
+                      debaters=(agent, agent))
+            jobs.append(Record(job, judge, agent, turns, decision))
     except _GARBAGE as exc:
         raise BenchError(f"{path} row {row_no} (id {row.get('id')!r}): cannot read it ({_why(exc)}); "
                          f"expected a 'transcript' JSON object with rounds of 'correct'/'incorrect' texts") from None
     if not jobs:
         raise BenchError(f"no debates found in {path}; expected rows whose 'transcript' JSON has rounds")
-    store = _out_store(output)
-    try:
-        store.put_questions(list(questions.values()))
-        for key, fields, turns, decision in jobs:
-            store.write_job(key, fields, turns, decision)
-        counts = {"rooms": len(jobs), "questions": len(questions),
-                  "by_protocol": dict(Counter(f["protocol"] for _, f, _, _ in jobs)),
-                  "judged": sum(1 for *_, d in jobs if d["answer"] is not None),
-                  "rounds": dict(Counter(max(t["round"] for t in tr) for _, _, tr, _ in jobs)),
-                  "skipped": dict(skipped)}
-        store.record_skipped(task, dict(skipped))
-        store.write_config(_base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, {"counts": counts}))
-    finally:
-        store.close()
+    counts = {"rooms": len(jobs), "questions": len(questions),
+              "by_protocol": dict(Counter(r.job.protocol for r in jobs)),
+              "judged": sum(1 for r in jobs if r.decision["answer"] is not None),
+              "rounds": dict(Counter(max(t["round"] for t in r.turns) for r in jobs)),
+              "skipped": dict(skipped)}
+    _write(output, _base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, {"counts": counts}),
+           list(questions.values()), jobs, {task: dict(skipped)})
     return counts

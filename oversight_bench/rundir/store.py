@@ -34,6 +34,7 @@ import orjson
 from oversight_bench.errors import BenchError, disk_full, disk_full_error
 from oversight_bench.questions import Image, Question
 from oversight_bench.redact import redact_obj, scrub_known
+from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, redacted_config, unversioned_format
 
 DB_NAME = "results.sqlite"
 CONFIG_NAME = "config.json"
@@ -43,21 +44,8 @@ LOCK_NAME = ".lock"
 BOX_WRITES = 64
 
 #: the store's format, kept in SQLite's `PRAGMA user_version`. Bump it when a change makes old
-#: runs unreadable, and add the step that upgrades them to MIGRATIONS (version -> function).
+#: runs unreadable, and add the step that upgrades them to `legacy.MIGRATIONS`.
 SCHEMA_VERSION = 2
-
-
-def _add_meta(conn: sqlite3.Connection) -> int:
-    """v1 -> v2: the `meta` table, which holds the run's identity (see `Store.write_identity`)."""
-    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    conn.execute("PRAGMA user_version=2")
-    return 2
-
-
-#: a database written before versions were recorded (user_version 0) with the v1 tables is v1
-MIGRATIONS: dict[int, Any] = {1: _add_meta}
-#: older formats that read-only commands (report, export, ...) read as they are: v2 only added a table
-READABLE_AS_IS = {1}
 
 #: fields every turn and decision record carries
 JOB_FIELDS = ("judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order")
@@ -270,9 +258,10 @@ def _schema_version(conn: sqlite3.Connection, directory: Path) -> int:
         raise BenchError(f"{db} was written by a newer oversight-bench (store format {version}; this version reads up to "
                          f"{SCHEMA_VERSION}); upgrade oversight-bench to read it")
     if version == 0 and tables:
-        if not {"calls", "records", "questions"} <= tables:
+        old = unversioned_format(tables)
+        if old is None:
             raise BenchError(f"{db} is not an oversight-bench store (tables: {', '.join(sorted(tables))}); use another --output")
-        return 1  # written before the version was recorded: the v1 format
+        return old
     if version and version != SCHEMA_VERSION and version not in MIGRATIONS:
         raise BenchError(f"{db} uses store format {version}, which this version of oversight-bench cannot read or upgrade")
     return version
@@ -296,7 +285,8 @@ def check_speakers(job_key: str, protocol: Any, turns: list[dict]) -> None:
 
 
 class Store:
-    """A run directory's database. Open with `Store.open(dir, lock=True)` when writing."""
+    """A run directory's database. `Store.open(dir)` reads; only the run-directory package opens one
+    with `write=True` (a command's start, an import, salvage), which also takes the directory's lock."""
 
     def __init__(self, directory: Path, conn: sqlite3.Connection, lock_fd: int | None):
         self.dir = directory
@@ -348,7 +338,7 @@ class Store:
                 while version in MIGRATIONS:  # an older, upgradable run: bring it up to date
                     version = MIGRATIONS[version](conn)
                 conn.executescript(SCHEMA)
-                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # new, or written before versions
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # a new store
                     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             elif version in MIGRATIONS and version not in READABLE_AS_IS:
                 raise BenchError(f"{directory} holds a run in an older store format (version {version}); "
@@ -383,7 +373,7 @@ class Store:
         if not p.exists():
             return None
         try:
-            return redact_obj(json.loads(p.read_text()))  # also a config written before redaction existed
+            return redacted_config(json.loads(p.read_text()))
         except (ValueError, UnicodeDecodeError) as exc:
             raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote. Copy every readable record "
                              f"into a new run with 'oversight-bench salvage {self.dir} --output NEW'") from None
@@ -402,11 +392,11 @@ class Store:
     IDENTITY_KEY = "identity"
 
     def read_identity(self) -> dict[str, Any] | None:
-        """The identity recorded by the run (None: a new run, or one written before identities were
-        stored). Kept in the database, so deleting or editing config.json does not change it."""
+        """The identity recorded by the run (None: none recorded, see `identity.check_identity`). Kept in
+        the database, so deleting or editing config.json does not change it."""
         try:
             row = self.conn.execute("SELECT value FROM meta WHERE key=?", (self.IDENTITY_KEY,)).fetchone()
-        except sqlite3.OperationalError:  # a v1 store opened read-only: no meta table
+        except sqlite3.OperationalError:  # a v1 store (legacy.READABLE_AS_IS) opened read-only has no meta table
             return None
         if row is None:
             return None
@@ -517,6 +507,10 @@ class Store:
     def done_jobs(self, judge: str) -> set[str]:
         rows = self.conn.execute("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))
         return {r["job_key"] for r in rows}
+
+    def has_decision(self, job_key: str, judge: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM records WHERE kind='decision' AND job_key=? AND judge=?",
+                                 (job_key, judge)).fetchone() is not None
 
     @_maps_disk_full
     def write_job(self, job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:

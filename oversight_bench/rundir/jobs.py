@@ -1,0 +1,38 @@
+"""A job and its stored records, both ways: `write_job` stores a job's turns and decision under
+`Job.key` (the only place a key is made) with every field that rebuilds the job, and
+`job_of_record` rebuilds the `Job` of a stored decision from those fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oversight_bench.protocol import Job
+from oversight_bench.questions import Question
+from oversight_bench.rundir import legacy
+from oversight_bench.rundir.store import Store
+
+
+def job_fields(job: Job, judge: str, agent: str) -> dict[str, Any]:
+    """The explicit fields of a job's records (`store.JOB_FIELDS`)."""
+    return {"judge": judge, "agent": job.agent or agent, "protocol": job.protocol, "task": job.question.task,
+            "question_id": job.question.id, "assignment": job.assignment, "answer_order": job.answer_order}
+
+
+def write_job(store: Store, job: Job, *, judge: str, agent: str, turns: list[dict], decision: dict[str, Any]) -> None:
+    """All records of one job, atomically (the store refuses a turn whose speaker its protocol lacks).
+    The decision carries the job's variant and cross-play debaters, so `job_of_record` rebuilds it."""
+    decision = dict(decision)
+    if job.variant:
+        decision["variant"] = job.variant
+    if job.debaters:
+        decision["extra"] = {**(decision.get("extra") or {}), "debaters": list(job.debaters)}
+    store.write_job(job.key, job_fields(job, judge, agent), turns, decision)
+
+
+def job_of_record(d: dict[str, Any], q: Question) -> Job:
+    """The Job of a stored decision: same key, agent, variant and cross-play debaters."""
+    deb = (d.get("extra") or {}).get("debaters")
+    debaters = tuple(deb) if isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) else None
+    job = Job(d["protocol"], q, d["answer_order"], d["assignment"], variant=d.get("variant"), agent=d.get("agent"),
+              debaters=debaters)
+    return job if job.key == d["job_key"] else legacy.job_of_keyed_record(job, d["job_key"])

@@ -1,0 +1,105 @@
+"""A stored run read once for re-judging (`judge --from`, `judge --suite`, the human study): its
+config, questions, decisions and turns, with the one rule saying which of its transcripts another
+judge may decide (`StoredRun.rejudgeable`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.protocol import Job, ProtocolOptions, Turn
+from oversight_bench.questions import Question
+from oversight_bench.rundir.jobs import job_of_record
+from oversight_bench.rundir.store import Store
+
+
+@dataclass
+class StoredRun:
+    """Everything of a run directory a re-judging reads, read in one pass (`read_run`)."""
+
+    dir: Path
+    config: dict[str, Any]
+    questions: dict[tuple[str, str], Question]
+    #: every judge's decision records, in the order they were stored
+    decisions: list[dict[str, Any]]
+    #: (job_key, judge) -> that job's turn records, in order
+    turns: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    #: the directory as the user named it (a re-judging records it as its `source`)
+    given: str = ""
+
+    def options(self, overrides: dict[str, Any] | None = None) -> ProtocolOptions:
+        """The options the transcripts were made with, with `overrides` (a re-judging's) on top."""
+        try:
+            return ProtocolOptions.model_validate({**(self.config.get("options") or {}), **(overrides or {})})
+        except ValidationError as exc:
+            raise validation_error(exc, "judge options", noun="option", model=ProtocolOptions) from None
+
+    def rejudgeable(self, protocol: str) -> bool:
+        """Whether another judge may decide this run's `protocol` transcripts: decided by how they were
+        made (`Protocol.can_rejudge` of the stored options), never by the options of the new judge."""
+        from oversight_bench.registry import get_registry
+
+        try:
+            return bool(get_registry().get("protocols", protocol).can_rejudge(self.options()))
+        except BenchError:
+            return False
+
+    def transcripts(self) -> list[tuple[dict[str, Any], list[Turn]]]:
+        """Each transcript once, as (decision, turns in order); one judged by several judges is taken
+        with its first judge's decision."""
+        first: dict[str, str] = {}
+        out = []
+        for d in self.decisions:
+            if first.setdefault(d["job_key"], d["judge"]) == d["judge"]:
+                out.append((d, [Turn.from_dict(t) for t in self.turns.get((d["job_key"], d["judge"]), [])]))
+        return out
+
+    def job(self, d: dict[str, Any]) -> Job:
+        """The Job of one of its decisions (`jobs.job_of_record`)."""
+        q = self.questions.get((d["task"], d["question_id"]))
+        if q is None:
+            raise BenchError(f"{self.dir}: decision {d['job_key']} refers to a question missing from the store")
+        return job_of_record(d, q)
+
+    def argument_turns(self) -> dict[str, list[dict[str, Any]]]:
+        """The arguing turns by room (job_key): what the quality figures read. A re-judge stores the
+        same turns under the same keys, so the source's serve both sides."""
+        from oversight_bench.analysis.quality import is_argument
+
+        out: dict[str, list[dict[str, Any]]] = {}
+        for (key, _), turns in self.turns.items():
+            out.setdefault(key, []).extend(t for t in turns if is_argument(t))
+        return out
+
+
+def read_run(directory: str | Path) -> StoredRun:
+    """Read a run directory once: config, questions, decisions and turns."""
+    store = Store.open(directory)
+    try:
+        config = store.read_config() or {}
+        questions = store.questions()
+        decisions, turns = [], defaultdict(list)
+        for r in store.iter_records():
+            if r["kind"] == "turn":
+                turns[(r["job_key"], r["judge"])].append(r)
+            else:
+                decisions.append(r)
+    finally:
+        store.close()
+    for ts in turns.values():
+        ts.sort(key=lambda t: t["seq"])
+    return StoredRun(Path(directory), config, questions, decisions, dict(turns), given=str(directory))
+
+
+def load_decisions(directory: str | Path) -> list[dict[str, Any]]:
+    """A run's decision records (every judge's), in the order they were stored."""
+    store = Store.open(directory)
+    try:
+        return list(store.iter_records("decision"))
+    finally:
+        store.close()

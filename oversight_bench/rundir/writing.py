@@ -1,0 +1,105 @@
+"""Opening a run directory for writing: the one way any command (run, judge, elo, an import, the
+human study) gets a writable store. Everything that can be refused is checked before the first
+write (`begin`); a start abandoned before it leaves the output folder as it found it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, Iterable
+
+from oversight_bench.errors import BenchError
+from oversight_bench.questions import Question
+from oversight_bench.rundir.identity import check_data, check_identity
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store
+
+
+def check_output(output: Any, *, fresh: bool = False, what: str = "run") -> Path:
+    """`--output` names a new folder, an empty one, or a run to resume (`fresh`: not a run); anything
+    else is refused (an empty name would be the current folder; a folder of other files is no run)."""
+    if output is None or not str(output).strip():
+        raise BenchError("--output is empty; expected the run's folder (new, empty, or a run to resume)")
+    path = Path(output)
+    if path.exists() or path.is_symlink():
+        if not path.is_dir():
+            raise BenchError(f"--output {path} is not a folder; expected a new or empty folder, or a run to resume")
+        names = _entries(path)
+        if fresh and DB_NAME in names:
+            raise BenchError(f"output directory {path} already holds a run; expected a new or empty folder for the {what}")
+        if names and not names & {DB_NAME, CONFIG_NAME}:
+            shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
+            raise BenchError(f"--output {path} holds other files ({shown}) but no run; expected a new or empty folder, "
+                             f"or a run directory to resume")
+    return path
+
+
+def _entries(path: Path) -> set[str]:
+    """The names in a folder, a lock left by an earlier start aside."""
+    try:
+        return {p.name for p in path.iterdir()} - {LOCK_NAME}
+    except FileNotFoundError:
+        return set()
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of `path` that does not exist yet (None: it exists)."""
+    path = path.absolute()
+    if path.exists():
+        return None
+    while not path.parent.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+class WritableRun:
+    """A run directory opened for writing (its lock held). Until `begin` nothing of the run is
+    written but what the start's checks need; `abandon` then removes what this start created (a
+    folder it made, or the store files and lock it added to an existing folder)."""
+
+    def __init__(self, output: Any, *, fresh: bool = False, what: str = "run"):
+        out = check_output(output, fresh=fresh, what=what)
+        self._created = _first_missing(out)
+        self._before = None if self._created is not None else {p.name for p in out.iterdir()}
+        self.started = False
+        try:
+            self.store = Store.open(out, write=True)
+        except BaseException:
+            self._undo(out)
+            raise
+        self.dir = self.store.dir
+
+    def check_identity(self, config: dict[str, Any]) -> dict[str, Any]:
+        """The resumed run's stored config ({}: a new run); refused when its settings differ."""
+        return check_identity(self.store, config)
+
+    def check_data(self, data: dict[str, dict[str, str]]) -> None:
+        check_data(self.store, data)
+
+    def begin(self, config: dict[str, Any], identity: dict[str, Any], *, skipped: dict[str, dict[str, int]] | None = None,
+              questions: Iterable[Question] = ()) -> None:
+        """Every check passed: record the run's identity, its config, the rows its tasks skipped and
+        the questions at hand. From here on the run's writes stay."""
+        self.started = True
+        self.store.write_identity(identity)
+        self.store.write_config(config)
+        for task, reasons in (skipped or {}).items():
+            self.store.record_skipped(task, reasons)
+        self.store.put_questions(questions)
+
+    def close(self) -> None:
+        """Close the store; a start that never reached `begin` is undone."""
+        try:
+            self.store.close()
+        finally:
+            if not self.started:
+                self._undo(self.dir)
+
+    def _undo(self, out: Path) -> None:
+        if self._created is not None:
+            shutil.rmtree(self._created, ignore_errors=True)
+            return
+        if self._before is None or not out.is_dir():
+            return
+        for p in out.iterdir():
+            if p.name not in self._before and (p.name.startswith(DB_NAME) or p.name == LOCK_NAME):
+                p.unlink(missing_ok=True)
