@@ -25,15 +25,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from oversight_bench.errors import BenchError, validation_error
-from oversight_bench.models import Capabilities, Completion, Model, Spec, build_model, redact_spec
-from oversight_bench.pipeline import Plan, Prepared, check_capabilities, start
-from oversight_bench.plans import judge_identity, rejudge_jobs
-from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
-from oversight_bench.questions import ORDERS, Question
-from oversight_bench.registry import get_registry
-from oversight_bench.rundir import StoredRun, read_run
-from oversight_bench.scheduler import JobContext, Scheduler
+from oversight_bench.api import (ORDERS, BenchError, Capabilities, Completion, Job, JobContext, Model, Plan, Prepared,
+                                  Protocol, ProtocolOptions, Question, Scheduler, Spec, StoredRun, Turn, build_model,
+                                  check_capabilities, get_registry, judge_identity, read_run, redact_spec, rejudge_jobs,
+                                  start, validation_error)
 
 STUDY_DB = "human_study.sqlite"
 LIVE_PROTOCOLS = ("consultancy", "debate")
@@ -352,11 +347,7 @@ class Study:
         item, job = self._job(row)
         turns, needs = await self._transcript(judge, item, job)
         q = job.question
-        defends = None
-        if job.protocol == "consultancy":
-            from protocol_plugins.consultancy import assigned_index
-
-            defends = assigned_index(job)
+        defends = job.assigned_answer  # the consultant's assigned side (None in QA and debate)
         shown = [t for t in turns if t.role in SHOWN_ROLES and (job.protocol != "debate" or t.role == "debater")]
         sides = sorted({(t.speaker, t.defends) for t in shown if t.role == "debater" and t.defends}, key=lambda s: s[1])
         return View(id=row["id"], protocol=job.protocol, question=q, answers=job.answers, turns=shown,

@@ -28,8 +28,10 @@ Runs and their records
     get_registry, deviations, provenance, render_passages.
 Transcript suites
     ImportedSuite, RunSuite, get_suite, suite_data_dir.
-Testing
-    make_run: a synthetic run directory with known accuracies.
+Running plans (a command that writes a run directory makes a `Plan` and hands it to the pipeline)
+    Plan, Prepared, execute, start, check_capabilities, Scheduler, JobContext,
+    ImportPlan, Record (already-complete transcripts written as a run: importers),
+    read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns).
 
 Names resolve on first use, so importing this module loads nothing heavy (the report renderer
 pulls in numpy and scipy; a protocol plugin should not pay for that).
@@ -66,7 +68,10 @@ _SOURCES: dict[str, str] = {
     "provenance": "oversight_bench.provenance",
     "render_passages": "oversight_bench.analysis.leaderboard",
     **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
-    "make_run": "oversight_bench.fake_runs",
+    **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities"), "oversight_bench.pipeline"),
+    **dict.fromkeys(("ImportPlan", "Record", "judge_identity", "rejudge_jobs"), "oversight_bench.plans"),
+    **dict.fromkeys(("read_run", "StoredRun"), "oversight_bench.rundir"),
+    **dict.fromkeys(("Scheduler", "JobContext"), "oversight_bench.scheduler"),
 }
 #: public name -> its name in the defining module, where the two differ
 _RENAMED = {"suite_data_dir": ("oversight_bench.suites", "data_dir")}

@@ -128,7 +128,7 @@ def test_every_planner_produces_the_answer_orders_questions_display(tmp_path):
     """Runs (both orders or one drawn), cross-play games and fake runs all produce the two orders `Question.answers`
     displays (it raises on any other), each with the correct answer where `correct_index` says."""
     from oversight_bench.crossplay import plan_games
-    from oversight_bench.fake_runs import make_run
+    from fake_runs import make_run
     from oversight_bench.plans import answer_orders
     from oversight_bench.questions import ORDERS, Question, correct_index, other_order
     from oversight_bench.rundir.store import Store

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from oversight_bench.analysis import elo as elo_mod
-from oversight_bench.fake_runs import make_crossplay
+from fake_runs import make_crossplay
 from oversight_bench.crossplay import games_per_task, plan_games
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question

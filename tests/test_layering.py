@@ -17,9 +17,6 @@ from helpers import REPO
 GROUP = "oversight_bench"
 #: what a plugin may take from `oversight_bench` itself
 TOP_LEVEL = {"hookimpl", "__version__", "api"}
-#: files that still reach into the core's run-directory internals until the store's public
-#: writing API exists; each is listed in the report that moves it onto `oversight_bench.api`
-NOT_YET_ON_THE_API = {"human_judging/study.py", "transcript_suites/importers.py"}
 
 
 def _imports(path: Path) -> list[tuple[int, str, list[str]]]:
@@ -94,17 +91,9 @@ def test_plugin_imports_only_the_public_api(package):
     root = PLUGINS[package]
     files = sorted(root.rglob("*.py"))
     assert files
-    bad = [v for p in files if str(p.relative_to(root.parent)) not in NOT_YET_ON_THE_API for v in _violations(package, p)]
+    bad = [v for p in files for v in _violations(package, p)]
     assert not bad, (f"plugin package {package} must import only oversight_bench.api (and hookimpl, __version__) "
                      "and no other plugin package:\n" + "\n".join(bad))
-
-
-@pytest.mark.parametrize("name", sorted(NOT_YET_ON_THE_API))
-def test_files_not_yet_on_the_api_are_still_listed_for_a_reason(name):
-    """An exempt file that has moved onto the public API must leave the list (and so be checked)."""
-    package = name.split("/")[0]
-    path = PLUGINS[package].parent / name
-    assert path.is_file() and _violations(package, path), f"{name} follows the rule now: take it off NOT_YET_ON_THE_API"
 
 
 def test_the_layering_check_sees_every_import_form(tmp_path):

@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 
 from oversight_bench.analysis.leaderboard import build_leaderboard, render_passages
-from oversight_bench.fake_runs import make_crossplay, make_run
+from fake_runs import make_crossplay, make_run
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
 

@@ -12,7 +12,7 @@ import pytest
 from helpers import REPO, cli
 
 from oversight_bench.analysis.leaderboard import SCHEMA
-from oversight_bench.fake_runs import make_run
+from fake_runs import make_run
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from oversight_bench.analysis.report import build_report
-from oversight_bench.fake_runs import make_crossplay, make_run
+from fake_runs import make_crossplay, make_run
 from oversight_bench.analysis_cli import elo, report
 from oversight_bench.errors import BenchError
 

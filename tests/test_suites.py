@@ -96,8 +96,7 @@ def test_plugin_suite_listed_and_judged(registry, tmp_path):
     assert row["reference"]["judge"] == "human:example" and row["judge"]["judge"] == FAKE
     assert row["test_per_question"]["n"] == row["judge"]["per_question"]["n"] == row["reference"]["per_question"]["n"] > 0
     assert 0 <= row["test_per_question"]["p_value"] <= 1
-    # consultancies are not re-judgeable (the consultant answered its judge): never in the comparison
-    assert {k.split("|")[0] for k in _keys(out)} == {"qa_without_article", "qa_with_article", "debate", "open_debate"}
+    assert {k.split("|")[0] for k in _keys(out)} == {"qa_without_article", "qa_with_article", "debate"}
     # a second call resumes from the cache and the run directory: no new judge calls
     before = _count_calls(out)
     res = run_cli("judge", "--suite", "example-tiny", "--judge", FAKE, "--output", str(out), "--quiet")
@@ -156,7 +155,7 @@ def test_bad_suite_input(registry, tmp_path):
 
 
 def test_run_directory_as_suite(registry, tmp_path):
-    from oversight_bench.fake_runs import make_run
+    from fake_runs import make_run
 
     run = make_run(tmp_path / "stored", n_questions=2, judge="sim:judge-a")
     out = tmp_path / "judged"

@@ -27,11 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench import __version__
-from oversight_bench.errors import BenchError
-from oversight_bench.pipeline import execute
-from oversight_bench.plans import ImportPlan, Record
-from oversight_bench.protocol import Job
-from oversight_bench.questions import Question
+from oversight_bench.api import BenchError, ImportPlan, Job, ProtocolOptions, Question, Record, execute, provenance
 
 NYU_JUDGE = "human:nyu-2023"
 _NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}
@@ -60,10 +56,6 @@ def _qid(prefix: str, *parts: str) -> str:
 
 
 def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict) -> dict:
-    from oversight_bench.protocol import ProtocolOptions
-
-    from oversight_bench.provenance import provenance
-
     return {
         "judge": judge, "agent": agent, "tasks": [task], "task_types": ["extractive"], "protocols": protocols, "seed": None,
         "options": ProtocolOptions().model_dump(mode="json"),

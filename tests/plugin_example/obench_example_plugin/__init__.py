@@ -107,13 +107,39 @@ def register_tasks(register):
     register(Arithmetic())
 
 
-# -- a transcript suite (issue 14): `oversight-bench judge --suite example-tiny --judge SPEC` ------------
+# -- a transcript suite: `oversight-bench judge --suite example-tiny --judge SPEC` ---------------------
 
 def _tiny_suite_run(out):
-    """Three synthetic questions per task, judged by a simulated human: a suite the size of a test."""
-    from oversight_bench.api import make_run
+    """Three synthetic questions per task with QA and one-round debate transcripts, judged by a
+    simulated human who is right two times in three: a suite the size of a test, written as an
+    import (already-complete records, no model calls)."""
+    from oversight_bench.api import ImportPlan, Job, ProtocolOptions, Question, Record, execute
 
-    make_run(out, n_questions=3, judge="human:example")
+    rng = random.Random(0)
+    tasks = {"quality": "extractive", "boolq": "extractive", "mmlu": "closed"}
+    questions, records = [], []
+    for task, kind in tasks.items():
+        for i in range(3):
+            q = Question(id=f"{task}-{i}", task=task, task_type=kind, question=f"What did the captain see ({task} {i})?",
+                         correct="blue sands", incorrect="red dust",
+                         article=f"Story {i}. The captain opened the hatch and saw the blue sands." if kind == "extractive" else None)
+            questions.append(q)
+            protocols = ["qa_without_article", "debate"] + (["qa_with_article"] if q.article else [])
+            for protocol in protocols:
+                for order in ("correct_first", "correct_second"):
+                    job = Job(protocol, q, order)
+                    ci = job.correct_index
+                    turns = [{"round": 1, "role": "debater", "speaker": name, "content": f"Answer {side} is right.",
+                              "shown": f"Answer {side} is right.", "defends": side, "extra": {}}
+                             for side, name in ((1, "Alice"), (2, "Bob"))] if protocol == "debate" else []
+                    answer = ci if rng.random() < 2 / 3 else 3 - ci
+                    decision = {"raw": f"Answer: {answer}", "answer": answer, "correct": answer == ci, "probs": None,
+                                "extra": {}, "correct_index": ci, "answers": list(job.answers)}
+                    records.append(Record(job, "human:example", "sim:agent", turns, decision))
+    config = {"judge": "human:example", "agent": "sim:agent", "tasks": list(tasks), "seed": 0,
+              "protocols": ["qa_without_article", "qa_with_article", "debate"],
+              "options": ProtocolOptions(rounds=1).model_dump(mode="json")}
+    execute(ImportPlan(str(out), config, questions, records), progress=False)
 
 
 @hookimpl

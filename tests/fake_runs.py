@@ -1,5 +1,6 @@
-"""Synthetic run directories with known judge accuracies, for tests, demos and checking a report end
-to end without any model: every record is written through the ordinary store API."""
+"""Synthetic run directories with known judge accuracies, for tests of the analysis end to end
+without any model: opened through the run-directory module (`rundir.WritableRun`) and written
+through the ordinary store API. Protocol, task and speaker names are the built-in plugins'."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from oversight_bench.questions import ORDERS, Question
-from oversight_bench.rundir.store import Store
+from oversight_bench.rundir import Store, WritableRun
 
 TASKS = {"quality": "extractive", "boolq": "extractive", "mmlu": "closed"}
 ACCURACY = {"qa_without_article": 0.6, "qa_with_article": 0.9, "consultancy": 0.65, "debate": 0.8}
@@ -31,8 +32,12 @@ def make_run(directory: str | Path, *, judge: str = "sim:judge-a", agent: str = 
     open consultancy/debate (outcome fields in `extra`), judge probabilities and call records."""
     acc = {**ACCURACY, **(accuracy or {})}
     rng = np.random.default_rng(seed)
-    store = Store.open(directory, write=True)
+    run = WritableRun(directory)
+    store = run.store
     try:
+        run.begin({"judge": judge, "agent": agent, "seed": seed, "options": {"rounds": 2},
+                   "versions": {"oversight-bench": "test"}, "commit": "synthetic", "started": "2026-01-01T00:00:00"},
+                  {"kind": "synthetic", "judge": judge, "agent": agent, "seed": seed})
         qs = []
         for task, ttype in TASKS.items():
             for i in range(n_questions):
@@ -89,10 +94,8 @@ def make_run(directory: str | Path, *, judge: str = "sim:judge-a", agent: str = 
                             odec = {**decision, "extra": {"agent_choice": side, "protagonist_correct": agent_right,
                                                           "win": None if ans is None else ans == side}}
                             store.write_job(okey, ofields, turns, odec)
-        store.write_config({"judge": judge, "agent": agent, "seed": seed, "options": {"rounds": 2},
-                            "versions": {"oversight-bench": "test"}, "commit": "synthetic", "started": "2026-01-01T00:00:00"})
     finally:
-        store.close()
+        run.close()
     return Path(directory)
 
 
@@ -109,8 +112,11 @@ def make_crossplay(directory: str | Path, ratings: dict[str, float], *, n_games:
     pools = {t: [Question(id=f"x-{t}-{i}", task=t, task_type=tt, question=f"q{i}", correct="a", incorrect="b",
                           article="a b" if tt == "extractive" else None) for i in range(per_task)]
              for t, tt in tasks.items()}
-    store = Store.open(directory, write=True)
+    run = WritableRun(directory)
+    store = run.store
     try:
+        run.begin({"judge": judge, "agent": "crossplay", "seed": seed, "commit": "synthetic"},
+                  {"kind": "synthetic", "judge": judge, "seed": seed})
         store.put_questions([q for qs in pools.values() for q in qs])
         for g in plan_games(pools, sorted(ratings), n_games, seed):
             q, (d1, d2), order = g.question, g.debaters, g.answer_order
@@ -126,7 +132,6 @@ def make_crossplay(directory: str | Path, ratings: dict[str, float], *, n_games:
             store.write_job(f"debate|{q.task}|{q.id}|-|{order}|{d1} vs {d2}", fields, turns,
                             {"raw": f"Answer: {ans}", "answer": ans, "correct": ans == ci, "probs": None,
                              "extra": {"debaters": [d1, d2]}, "correct_index": ci, "answers": list(q.answers(order))})
-        store.write_config({"judge": judge, "agent": "crossplay", "seed": seed, "commit": "synthetic"})
     finally:
-        store.close()
+        run.close()
     return Path(directory)
