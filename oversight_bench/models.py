@@ -87,9 +87,9 @@ def parse_spec(text: str) -> Spec:
         raise BenchError("empty model spec; expected 'backend:model[,key=value...]' or a model name (`list models`)")
     if ":" not in text:
         head, _, options = text.partition(",")
-        named = _model_names().get(head)
+        named = model_names().get(head)
         if named is None:
-            known = ", ".join(sorted(_model_names())) or "none installed"
+            known = ", ".join(sorted(model_names())) or "none installed"
             raise BenchError(f"model spec {text!r} has no backend; expected 'backend:model[,key=value...]' "
                              f"or a model name (known names: {known})")
         text = named.spec + ("," + options if options else "")
@@ -111,7 +111,7 @@ def parse_spec(text: str) -> Spec:
     return spec
 
 
-def _model_names() -> dict[str, ModelName]:
+def model_names() -> dict[str, ModelName]:
     from oversight_bench.registry import get_registry
 
     return {n: e.obj for n, e in get_registry().entries["model_names"].items()}

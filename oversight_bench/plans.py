@@ -15,7 +15,7 @@ from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
 from oversight_bench.pipeline import Cast, Plan, Prepared, Started, shared_model, task_versions
-from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn, display_key, protocols_where
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
 from oversight_bench.rundir import Store, StoredRun, write_job
@@ -245,9 +245,18 @@ class JudgePlan(Plan):
 # -- elo (cross-play) --------------------------------------------------------------------------------
 
 
+def crossplay_protocol() -> Protocol:
+    """The protocol cross-play games are debates of: the first assigned-role protocol with two
+    debaters, by display order (the built-in `debate`)."""
+    names = sorted(protocols_where("has_debaters") - protocols_where("open_role"), key=display_key)
+    if not names:
+        raise BenchError("elo needs an installed debate protocol (one with two debaters and assigned roles); none is")
+    return get_registry().get("protocols", names[0])
+
+
 def crossplay_jobs(debate: Protocol, games: list) -> list[tuple[Protocol, Job, None]]:
     """The debate jobs of the games `crossplay.plan_games` drew (cross-play and self-play)."""
-    return [(debate, Job("debate", g.question, g.answer_order, agent=" vs ".join(g.debaters), debaters=g.debaters), None)
+    return [(debate, Job(debate.name, g.question, g.answer_order, agent=" vs ".join(g.debaters), debaters=g.debaters), None)
             for g in games]
 
 
@@ -284,7 +293,7 @@ class CrossplayPlan(Plan):
 
     def identity(self) -> dict[str, Any]:
         return {"kind": "crossplay", "agent": "crossplay", "debaters": self.names,
-                "seed": self.seed, "tasks": self.task_names, "protocols": ["debate"],
+                "seed": self.seed, "tasks": self.task_names, "protocols": [crossplay_protocol().name],
                 "options": self.options.model_dump(mode="json"), "pairings": self.pairings,
                 "task_versions": task_versions(self.tasks)} | ({} if self.selfplay is None else {"selfplay": self.selfplay})
 
@@ -312,7 +321,7 @@ class CrossplayPlan(Plan):
     def jobs(self, prepared, store, config):
         pools = {t.name: [q for q in prepared.questions if q.task == t.name] for t in self.tasks}
         games = crossplay.plan_games(pools, self.names, self.pairings, self.seed, selfplay=self.selfplay)
-        jobs = crossplay_jobs(get_registry().get("protocols", "debate"), games)
+        jobs = crossplay_jobs(crossplay_protocol(), games)
         return jobs, len(jobs)
 
 

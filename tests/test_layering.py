@@ -123,3 +123,22 @@ def test_every_public_name_resolves():
     assert not missing
     with pytest.raises(AttributeError, match="no 'nope'"):
         api.nope  # noqa: B018
+
+
+def test_the_core_names_no_plugins_model_protocol_or_task():
+    """The core takes protocols, tasks and models from what plugins register (their facts, e.g.
+    `Protocol.has_debaters`, a task file's `in_default_run`), so no core string is such a name.
+    "quality" is also the core's word for transcript quality (`analysis.quality`), so it is left out."""
+    from oversight_bench.models import model_names
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    names = {**{n: "protocol" for n in reg.names("protocols")}, **{n: "task" for n in reg.names("tasks")},
+             **{n: "model" for n in model_names()}}
+    names.pop("quality", None)
+    assert {"debate", "boolq", "qwen2.5-coder-0.5b"} <= set(names)  # the built-in plugins are installed
+    bad = [f"{p.relative_to(REPO)}:{node.lineno} names {names[node.value]} {node.value!r}"
+           for p in sorted((REPO / "oversight_bench").rglob("*.py"))
+           for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+           if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names]
+    assert not bad, "the core must not name a plugin's protocol, task or model:\n" + "\n".join(bad)
