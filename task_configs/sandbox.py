@@ -35,14 +35,13 @@ network), with a warning on stderr.
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import functools
 import itertools
 import json
 import math
 import os
-import re
+import select
 import selectors
 import shutil
 import signal
@@ -66,7 +65,7 @@ _STARTUP_GRACE = 10.0  # seconds for bwrap + interpreter start on top of the pro
 _TMPFS_BYTES = 64 * 1024 * 1024
 _SHM_BYTES = 16 * 1024 * 1024
 _NPROC = 32
-_MEMORY_BASE_MB = 96  # the cgroup's room for bwrap, the interpreter and numpy on top of the program's budget
+_MEMORY_BASE_MB = 64  # the cgroup's room for bwrap, the interpreter and numpy on top of the program's budget
 LIMITS_ENV = "OVERSIGHT_BENCH_SANDBOX_LIMITS"  # "rlimit": skip cgroups (to test the fallback)
 CGROUP_ENV = "OVERSIGHT_BENCH_CGROUP"  # a delegated cgroup v2 folder to create sandboxes' cgroups in
 _CGROUP_PREFIX = "oversight-bench-"
@@ -626,6 +625,8 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
             except OSError:
                 pass
+            # bwrap may exit before its init; the init has exited once every process inside has
+            select.select([pidfd], [], [], 10)
             os.close(pidfd)
         if proc.poll() is None:
             try:  # without a pidfd: the init dies with bwrap (--die-with-parent)

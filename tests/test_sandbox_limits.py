@@ -39,6 +39,14 @@ def _isolated(monkeypatch):
     monkeypatch.delenv(sandbox.UNSAFE_ENV)
 
 
+@pytest.fixture(params=["auto", "rlimit"])
+def backend(request, monkeypatch):
+    """Both ways of limiting: cgroups where this machine has them, and the rlimit fallback."""
+    if request.param == "rlimit":
+        monkeypatch.setenv(getattr(sandbox, "LIMITS_ENV", "OVERSIGHT_BENCH_SANDBOX_LIMITS"), "rlimit")
+    return request.param
+
+
 def _marker() -> str:
     return f"ob-limit-{uuid.uuid4().hex[:12]}"
 
@@ -67,7 +75,7 @@ _DROP_DEATH_SIGNAL = ("import ctypes, os\n"
 
 
 @needs_bwrap
-def test_a_program_that_drops_its_death_signal_does_not_outlive_its_run():
+def test_a_program_that_drops_its_death_signal_does_not_outlive_its_run(backend):
     marker = _marker()
     # the launcher itself (whatever its pid) drops its death signal, leaves its session and becomes a
     # sleeper: its result channel closes on exec, so the run ends while it still sleeps
@@ -79,7 +87,7 @@ def test_a_program_that_drops_its_death_signal_does_not_outlive_its_run():
 
 
 @needs_bwrap
-def test_a_child_that_drops_its_death_signal_does_not_outlive_its_run():
+def test_a_child_that_drops_its_death_signal_does_not_outlive_its_run(backend):
     marker = _marker()
     code = ("import os, time\n"
             "if os.fork() == 0:\n"
@@ -109,7 +117,7 @@ def test_memfd_pages_count_against_the_memory_limit():
 
 @needs_bwrap
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to start processes as the sandbox's old shared uid")
-def test_processes_of_other_users_do_not_use_up_a_sandboxs_process_limit():
+def test_processes_of_other_users_do_not_use_up_a_sandboxs_process_limit(backend):
     # 40 processes of `nobody` outside: the sandbox's process limit is its own, not nobody's
     others = [subprocess.Popen(["sleep", "30"], user=65534, group=65534, extra_groups=[]) for _ in range(40)]
     try:
@@ -146,7 +154,7 @@ _HONEST = ("import subprocess, time\ntime.sleep(0.8)\n"
 
 
 @needs_bwrap
-def test_many_sandboxes_at_once_one_hostile_the_rest_unaffected():
+def test_many_sandboxes_at_once_one_hostile_the_rest_unaffected(backend):
     n = 7
     programs = [_HONEST.format(i=i) for i in range(n)]
     programs.insert(2, _HOG)
@@ -214,7 +222,7 @@ def test_a_corrupt_cache_line_is_skipped(tmp_path):
 
 # -- what is cached ------------------------------------------------------------------------------
 @needs_bwrap
-def test_a_failure_from_resources_it_did_not_use_up_is_not_cached(tmp_path):
+def test_a_failure_from_resources_it_did_not_use_up_is_not_cached(backend, tmp_path):
     cache = tmp_path / "results.jsonl"
     # as a program sees a machine out of processes or memory: it did not reach its own limits
     programs = ["import errno\nraise BlockingIOError(errno.EAGAIN, 'Resource temporarily unavailable')",
