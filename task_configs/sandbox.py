@@ -3,33 +3,52 @@
 Every program gets its own bubblewrap (`bwrap`) sandbox, so nothing a program does can reach
 another program's result: a read-only view of only what Python needs (/usr, the Python install and
 its site-packages, even under the host's /tmp; no home, /root, data, results or other host /tmp
-files), a private size-capped tmpfs /tmp holding the program's own folder /tmp/work, no network,
-new PID/IPC/UTS (and, when not root, user) namespaces, a new session, an empty environment, and
-rlimits on CPU time, memory, processes, open files and file size (set by the launcher
-`sandbox_worker.py` before the program runs; started by root, the launcher first drops to uid
-65534, since process limits do not bind uid 0). When the launcher exits, the sandbox's PID
-namespace dies and the kernel kills every process the program started; on a timeout the supervisor
-kills bwrap, which takes the namespace down with it (`--die-with-parent`). The result is one JSON
-object the launcher writes to the sandbox's stdout; the supervisor reads at most `_RESULT_BYTES`
-and checks every field's type and size.
+files), private size-capped tmpfs /tmp (holding the program's folder /tmp/work) and /dev/shm, no
+network, new PID/IPC/UTS (and, when not root, user) namespaces, a new session and an empty
+environment. Started by root, the launcher `sandbox_worker.py` drops to a uid that no other process
+on the machine has (one per running sandbox, reserved with a lock file), so nothing counted per uid
+is shared.
+
+Limits, per sandbox (see `limits_backend`):
+- lifetime: bwrap's own init is the PID namespace's pid 1 and the supervisor kills it by pidfd when
+  the run ends; the kernel then kills every process in the namespace, whatever they did to their
+  signals or sessions.
+- memory and processes: a cgroup of its own (cgroup v2 `memory.max`/`pids.max`, or v1
+  `memory.limit_in_bytes`/`pids.max`), which counts all of its memory (anonymous, memfd, tmpfs,
+  page tables). Where no cgroup is writable, rlimits instead: address space per process, file
+  size, open files, and processes per (private) uid; those do not count memfd or tmpfs pages
+  beyond the file size and tmpfs caps.
+- CPU time (RLIMIT_CPU), file size, open files: rlimits set by the launcher; wall time: the
+  supervisor.
+
+The result is one JSON object the launcher writes to the sandbox's stdout; the supervisor reads at
+most `_RESULT_BYTES`, parses it without converting big numbers, and checks every field's type and
+size: anything else is that program's failure. A failure the program did not cause itself (the
+machine out of memory or processes, while its own cgroup limits were not reached) is marked
+`transient`, so callers do not keep it as the program's verdict.
 
 No bwrap (or no namespaces) means no execution: `BenchError` says how to install it.
 `--unsafe-exec` (env OVERSIGHT_BENCH_UNSAFE_EXEC=1) runs programs without isolation instead
-(same launcher and limits, a temp folder and an empty environment, but the user's files and
+(same launcher and rlimits, a temp folder and an empty environment, but the user's files and
 network), with a warning on stderr.
 """
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import itertools
 import json
 import math
 import os
+import select
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,10 +60,16 @@ from oversight_bench.api import BenchError
 UNSAFE_ENV = "OVERSIGHT_BENCH_UNSAFE_EXEC"
 STATUSES = ("ok", "error", "timeout", "memory", "no_answer")
 _WORKER = Path(__file__).with_name("sandbox_worker.py")
-_NOBODY = 65534
 _RESULT_BYTES = 1 << 20
 _STARTUP_GRACE = 10.0  # seconds for bwrap + interpreter start on top of the program's own timeout
 _TMPFS_BYTES = 64 * 1024 * 1024
+_SHM_BYTES = 16 * 1024 * 1024
+_NPROC = 32
+_MEMORY_BASE_MB = 64  # the cgroup's room for bwrap, the interpreter and numpy on top of the program's budget
+LIMITS_ENV = "OVERSIGHT_BENCH_SANDBOX_LIMITS"  # "rlimit": skip cgroups (to test the fallback)
+CGROUP_ENV = "OVERSIGHT_BENCH_CGROUP"  # a delegated cgroup v2 folder to create sandboxes' cgroups in
+_CGROUP_PREFIX = "oversight-bench-"
+_UID_BASE, _UID_SLOTS = 1_600_000_000, 4096  # root: one uid of this range per running sandbox
 _ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
         "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 INSTALL_HINT = "install it (Debian/Ubuntu: apt-get install bubblewrap)"
@@ -58,6 +83,9 @@ class SandboxResult:
     answer: Any = None
     stdout: str = ""
     error: str = ""
+    #: the machine, not the program, may have caused this outcome (it ran out of memory or processes
+    #: while the sandbox's own limits were not reached, or the sandbox could not start): no verdict
+    transient: bool = False
 
     @property
     def ok(self) -> bool:
@@ -73,12 +101,12 @@ def numeric(value: Any) -> float | None:
     """A number from an answer (float, int, or text such as '$1,200' or '18.0'), else None."""
     if isinstance(value, bool) or value is None:
         return None
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
-    text = str(value).strip().replace(",", "").replace("$", "").rstrip(".")
     try:
-        f = float(text)
-    except ValueError:
+        if isinstance(value, (int, float)):
+            f = float(value)
+        else:
+            f = float(str(value).strip().replace(",", "").replace("$", "").rstrip("."))
+    except (ValueError, OverflowError):
         return None
     return f if math.isfinite(f) else None
 
@@ -150,9 +178,9 @@ def _bwrap_prefix() -> tuple[str, ...]:
     exe = shutil.which("bwrap")
     if exe is None:
         return ()
-    # --as-pid-1: the launcher is the namespace's init, so when bwrap reports its exit the kernel has
-    # already killed every process left inside (with bwrap's own init, bwrap exits first)
-    args = [exe, "--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    # bwrap's own init is the namespace's pid 1 (no --as-pid-1): the program cannot change it (another
+    # uid when root), and the supervisor kills it by pidfd, which makes the kernel kill the namespace
+    args = [exe, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--clearenv", "--ro-bind", "/usr", "/usr"]
     if os.geteuid() == 0:  # no user namespace for root: keep only what dropping to nobody needs
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
@@ -168,8 +196,8 @@ def _bwrap_prefix() -> tuple[str, ...]:
         args += ["--ro-bind-try", p, p]
     # the private /tmp and the program's own empty folder first, then Python's folders: a venv under
     # the host's /tmp stays visible (bind-mounted over the tmpfs), and /tmp itself stays 1777
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMPFS_BYTES), "--perms", "1777", "--tmpfs", "/tmp",
-             "--perms", "1777", "--dir", "/tmp/work"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(_SHM_BYTES), "--perms", "1777", "--tmpfs", "/dev/shm",
+             "--size", str(_TMPFS_BYTES), "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--dir", "/tmp/work"]
     made = {Path("/tmp"), Path("/tmp/work")}
     for p in _python_paths():
         if Path(p) in (Path("/tmp"), Path("/tmp/work")) or Path("/tmp/work") in Path(p).parents:
@@ -245,12 +273,14 @@ def run_programs(
 
 
 def _job(*, timeout: float, cpu_seconds: int, memory_mb: int, max_output: int) -> dict:
-    """The launcher's limits. Started by root, it drops to nobody: RLIMIT_NPROC does not bind uid 0."""
+    """The launcher's limits. Where a cgroup bounds memory and processes, no rlimit does: the cgroup's
+    counters then tell the program's own exhaustion from the machine's."""
     job = {"cpu": int(cpu_seconds), "memory_mb": int(memory_mb), "timeout": float(timeout),
-           "max_output": int(max_output), "file_mb": 16, "site_paths": _site_paths()}
+           "max_output": int(max_output), "file_mb": 16, "site_paths": _site_paths(), "uid": None}
     if _unsafe():
-        return {**job, "uid": None, "nproc": None}
-    return {**job, "uid": _NOBODY if os.geteuid() == 0 else None, "nproc": 32}
+        return {**job, "nproc": None, "rlimit_memory": True}
+    cgroup = limits_backend() != "rlimit"
+    return {**job, "nproc": None if cgroup else _NPROC, "rlimit_memory": not cgroup}
 
 
 def run_program(code: str, **limits: Any) -> SandboxResult:
@@ -258,9 +288,250 @@ def run_program(code: str, **limits: Any) -> SandboxResult:
     return run_programs([code], **limits)[0]
 
 
+# -- per-sandbox limits: cgroups, and a uid of its own -------------------------------------------
+def limits_backend() -> str:
+    """How memory and processes are bounded here: "cgroup2", "cgroup1" or "rlimit" (the fallback)."""
+    if os.environ.get(LIMITS_ENV, "").strip().lower() == "rlimit":
+        return "rlimit"
+    return _cgroup_parents()[0]
+
+
+def _mountinfo() -> list[tuple[str, str, str, set[str]]]:
+    """(fs type, mount point, root inside the hierarchy, super options) of each cgroup mount."""
+    found = []
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        pre, _, post = line.partition(" - ")
+        f, g = pre.split(), post.split()
+        if len(f) >= 5 and len(g) >= 3 and g[0] in ("cgroup", "cgroup2"):
+            found.append((g[0], f[4].replace("\\040", " "), f[3].replace("\\040", " "), set(g[2].split(","))))
+    return found
+
+
+def _own_cgroup_dir(fstype: str, controller: str) -> Path | None:
+    """The folder of this process's own cgroup in the hierarchy of `controller` ("" for cgroup v2)."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    path = next((ln.split(":", 2)[2] for ln in lines if ln.count(":") >= 2 and (
+        ln.split(":", 2)[1] == "" and ln.startswith("0:") if not controller else controller in ln.split(":", 2)[1].split(","))), None)
+    if path is None:
+        return None
+    for kind, mount, root, opts in _mountinfo():
+        if kind == fstype and (not controller or controller in opts):
+            if root == "/":
+                return Path(mount + path)
+            if path == root or path.startswith(root + "/"):
+                return Path(mount + path[len(root):])
+            return Path(mount)
+    return None
+
+
+def _try_cgroup(kind: str, parents: list[Path]) -> bool:
+    """Whether a sandbox's cgroup can be made under `parents`, limited, and entered by a process."""
+    test = [d / f"{_CGROUP_PREFIX}probe-{os.getpid()}" for d in parents]
+    try:
+        for d in test:
+            d.mkdir(exist_ok=True)
+        _write_limits(kind, test, 64 * 1024 * 1024, 8)
+        subprocess.run(["/bin/sh", "-c", _enter_script(len(test)) + "true", "sh", *map(str, test)],
+                       check=True, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        return True
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        for d in test:
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+
+
+@functools.lru_cache(maxsize=1)
+def _cgroup_parents() -> tuple[str, tuple[Path, ...]]:
+    """Where each sandbox's cgroup goes: a writable cgroup v2 folder with memory and pids (the one in
+    OVERSIGHT_BENCH_CGROUP, else this process's own), else writable v1 memory and pids hierarchies."""
+    given = os.environ.get(CGROUP_ENV, "").strip()
+    v2 = Path(given) if given else _own_cgroup_dir("cgroup2", "")
+    if v2 is not None:
+        try:
+            have = set((v2 / "cgroup.controllers").read_text().split())
+            enabled = set((v2 / "cgroup.subtree_control").read_text().split())
+            if {"memory", "pids"} <= have and not {"memory", "pids"} <= enabled:
+                (v2 / "cgroup.subtree_control").write_text("+memory +pids")
+                enabled = set((v2 / "cgroup.subtree_control").read_text().split())
+            if {"memory", "pids"} <= enabled and _try_cgroup("cgroup2", [v2]):
+                _remove_stale([v2])
+                return "cgroup2", (v2,)
+        except OSError:
+            pass
+    v1 = [_own_cgroup_dir("cgroup", c) for c in ("memory", "pids")]
+    if all(v1) and _try_cgroup("cgroup1", v1):
+        _remove_stale(v1)
+        return "cgroup1", tuple(v1)
+    return "rlimit", ()
+
+
+def _remove_stale(parents) -> None:
+    """Empty cgroups left by supervisors that died (the name holds their pid)."""
+    for parent in parents:
+        for d in parent.glob(f"{_CGROUP_PREFIX}*-*"):
+            pid = d.name[len(_CGROUP_PREFIX):].split("-")[0]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                try:
+                    d.rmdir()
+                except OSError:
+                    pass
+
+
+def _write_limits(kind: str, dirs: list[Path], memory: int, pids: int) -> None:
+    if kind == "cgroup2":
+        (dirs[0] / "memory.max").write_text(str(memory))
+        for name, value in (("memory.swap.max", "0"), ("memory.oom.group", "1")):
+            if (dirs[0] / name).exists():
+                (dirs[0] / name).write_text(value)
+        (dirs[0] / "pids.max").write_text(str(pids))
+    else:
+        (dirs[0] / "memory.limit_in_bytes").write_text(str(memory))
+        if (dirs[0] / "memory.memsw.limit_in_bytes").exists():  # no swapping out of the limit
+            (dirs[0] / "memory.memsw.limit_in_bytes").write_text(str(memory))
+        (dirs[1] / "pids.max").write_text(str(pids))
+
+
+def _enter_script(n: int) -> str:
+    """sh code that moves the shell into the cgroups named by its first `n` arguments, then execs the rest
+    (so bwrap and everything it starts are inside from their first instruction)."""
+    return "".join(f'echo $$ > "${i + 1}/cgroup.procs" && ' for i in range(n)) + (f"shift {n} && " if n else "")
+
+
+def _read_counts(path: Path) -> dict[str, int]:
+    try:
+        pairs = (ln.split() for ln in path.read_text().splitlines())
+        return {p[0]: int(p[1]) for p in pairs if len(p) == 2 and p[1].isdigit()}
+    except OSError:
+        return {}
+
+
+class _Cgroup:
+    """One sandbox's cgroup (v2) or pair of cgroups (v1 memory, pids)."""
+
+    _seq = itertools.count()
+
+    def __init__(self, memory_mb: int, pids: int):
+        self.kind, parents = _cgroup_parents()
+        name = f"{_CGROUP_PREFIX}{os.getpid()}-{next(self._seq)}"
+        self.dirs: list[Path] = []
+        try:
+            for parent in parents:
+                (parent / name).mkdir()
+                self.dirs.append(parent / name)
+            _write_limits(self.kind, self.dirs, (memory_mb + _MEMORY_BASE_MB) * 1024 * 1024, pids)
+        except OSError:
+            self.remove()
+            raise
+
+    def enter_argv(self) -> list[str]:
+        return ["/bin/sh", "-c", _enter_script(len(self.dirs)) + 'exec "$@"', "sh", *map(str, self.dirs)]
+
+    def limits_hit(self) -> tuple[bool, bool]:
+        """(memory, processes): whether the sandbox reached its own limit on each."""
+        if self.kind == "cgroup2":
+            mem, pids = _read_counts(self.dirs[0] / "memory.events"), _read_counts(self.dirs[0] / "pids.events")
+            return mem.get("max", 0) + mem.get("oom_kill", 0) > 0, pids.get("max", 0) > 0
+        mem = _read_counts(self.dirs[0] / "memory.oom_control")
+        try:
+            failcnt = int((self.dirs[0] / "memory.failcnt").read_text())
+        except (OSError, ValueError):
+            failcnt = 0
+        return failcnt + mem.get("oom_kill", 0) > 0, _read_counts(self.dirs[1] / "pids.events").get("max", 0) > 0
+
+    def oom_killed(self) -> bool:
+        name = "memory.events" if self.kind == "cgroup2" else "memory.oom_control"
+        return _read_counts(self.dirs[0] / name).get("oom_kill", 0) > 0 if self.dirs else False
+
+    def remove(self) -> None:
+        """Kill whatever is still inside, then remove the cgroups."""
+        for d in self.dirs:
+            if (d / "cgroup.kill").exists():
+                try:
+                    (d / "cgroup.kill").write_text("1")
+                except OSError:
+                    pass
+        deadline = time.monotonic() + 5
+        for d in self.dirs:
+            while True:
+                try:
+                    for pid in (d / "cgroup.procs").read_text().split():
+                        os.kill(int(pid), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.01)
+
+
+_uid_dir_lock = threading.Lock()
+
+
+def _reserve_uid() -> tuple[int, int]:
+    """(uid, fd): a uid that no other sandbox on the machine uses while `fd`, a lock on it, is open."""
+    base = Path("/run") if os.access("/run", os.W_OK) else Path(tempfile.gettempdir())
+    folder = base / "oversight-bench-uids"
+    with _uid_dir_lock:
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            st = folder.lstat()
+        except OSError as exc:
+            raise BenchError(f"cannot keep the sandboxes' uid locks in {folder}: {exc}") from None
+        if not os.path.isdir(folder) or os.path.islink(folder) or st.st_uid != 0 or st.st_mode & 0o077:
+            raise BenchError(f"{folder} must be a folder of root's that only root can use (it holds the "
+                             "sandboxes' uid locks)")
+    start = int.from_bytes(os.urandom(2), "little") % _UID_SLOTS
+    for i in range(_UID_SLOTS):
+        uid = _UID_BASE + (start + i) % _UID_SLOTS
+        fd = os.open(folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return uid, fd
+        except OSError:
+            os.close(fd)
+    raise BenchError(f"all {_UID_SLOTS} sandbox uids are in use")
+
+
 def _run_bwrap(code: str, *, job: dict, hard: float) -> SandboxResult:
-    argv = [*_bwrap_prefix(), sys.executable, "-I", "-S", "-c", _worker_source()]
-    return _supervise(argv, {**job, "code": code}, hard, cwd="/", env={"PATH": _ENV["PATH"]})
+    uid_fd, cgroup = None, None
+    try:
+        if os.geteuid() == 0:
+            uid, uid_fd = _reserve_uid()
+            job = {**job, "uid": uid}
+        if limits_backend() != "rlimit":
+            try:
+                cgroup = _Cgroup(job["memory_mb"], _NPROC + 2)  # + bwrap and its init
+            except OSError as exc:
+                return SandboxResult("error", error=f"sandbox: cannot make its cgroup: {exc}", transient=True)
+        info_r, info_w = os.pipe()  # bwrap's --info-fd: the init's pid; _supervise closes info_w
+        try:
+            argv = [*(cgroup.enter_argv() if cgroup else []), *_bwrap_prefix(), "--info-fd", str(info_w),
+                    sys.executable, "-I", "-S", "-c", _worker_source()]
+            return _supervise(argv, {**job, "code": code}, hard, cwd="/", env={"PATH": _ENV["PATH"]},
+                              info=(info_r, info_w), cgroup=cgroup)
+        finally:
+            os.close(info_r)
+    finally:
+        if cgroup is not None:
+            cgroup.remove()
+        if uid_fd is not None:  # every process of that uid is gone: its PID namespace is
+            os.close(uid_fd)
 
 
 def _run_unsafe(code: str, *, job: dict, hard: float) -> SandboxResult:
@@ -272,21 +543,47 @@ def _run_unsafe(code: str, *, job: dict, hard: float) -> SandboxResult:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict) -> SandboxResult:
-    """Start one sandbox, feed it the job, read its result (bounded in bytes and time), reap it."""
+def _init_pidfd(raw: bytes, bwrap_pid: int) -> int | None:
+    """A pidfd on the sandbox's init (bwrap's "child-pid"), if it is still bwrap's child."""
+    try:
+        pid = json.loads(raw.decode())["child-pid"]
+        if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 1:
+            return None
+        fd = os.pidfd_open(pid)
+    except (ValueError, KeyError, TypeError, OSError, AttributeError):
+        return None
+    try:  # bwrap is our unreaped child, so its pid is not reused: a process whose parent it is, is its init
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        if int(stat.rsplit(")", 1)[1].split()[1]) == bwrap_pid:
+            return fd
+    except (OSError, ValueError, IndexError):
+        pass
+    os.close(fd)
+    return None
+
+
+def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
+               info: tuple[int, int] | None = None, cgroup: _Cgroup | None = None) -> SandboxResult:
+    """Start one sandbox, feed it the job, read its result (bounded in bytes and time), kill all it started."""
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                cwd=cwd, env=env, start_new_session=True)
+                                cwd=cwd, env=env, start_new_session=True, pass_fds=info[1:] if info else ())
     except OSError as exc:
-        return SandboxResult("error", error=f"sandbox: could not start: {exc}")
+        return SandboxResult("error", error=f"sandbox: could not start: {exc}", transient=True)
+    finally:
+        if info:
+            os.close(info[1])
+    pidfd = None
     pending = memoryview(json.dumps(job).encode())
-    out, err, overflow, timed_out = bytearray(), bytearray(), False, False
+    out, err, info_raw, overflow, timed_out = bytearray(), bytearray(), bytearray(), False, False
     deadline = time.monotonic() + hard
     os.set_blocking(proc.stdin.fileno(), False)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdin, selectors.EVENT_WRITE)
     sel.register(proc.stdout, selectors.EVENT_READ, out)
     sel.register(proc.stderr, selectors.EVENT_READ, err)
+    if info:
+        sel.register(info[0], selectors.EVENT_READ, info_raw)
     try:
         while sel.get_map() and not overflow:
             left = deadline - time.monotonic()
@@ -308,11 +605,14 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict) 
                 chunk = os.read(key.fd, 65536)
                 if not chunk:
                     sel.unregister(key.fileobj)
+                    if key.data is info_raw:
+                        pidfd = _init_pidfd(bytes(info_raw), proc.pid)
                     continue
                 key.data.extend(chunk)
                 if len(out) > _RESULT_BYTES:
                     overflow = True
                 del err[4096:]
+                del info_raw[4096:]
     finally:
         sel.close()
         if not (timed_out or overflow):  # output closed: let bwrap report the exit status itself
@@ -320,44 +620,68 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict) 
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
+        if pidfd is not None:  # the namespace's init: when it dies, the kernel kills all left inside
+            try:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+            # bwrap may exit before its init; the init has exited once every process inside has
+            select.select([pidfd], [], [], 10)
+            os.close(pidfd)
         if proc.poll() is None:
-            try:  # the sandbox's init dies with bwrap (--die-with-parent), and with it every process inside
-                os.killpg(proc.pid, 9)
+            try:  # without a pidfd: the init dies with bwrap (--die-with-parent)
+                os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
         rc = proc.wait()
         for f in (proc.stdin, proc.stdout, proc.stderr):
             if not f.closed:
                 f.close()
+    memory_hit, pids_hit = cgroup.limits_hit() if cgroup else (False, False)
+    if cgroup is not None and cgroup.oom_killed() and not out:
+        return SandboxResult("memory", error=f"memory over {job['memory_mb']} MB (killed)")
     if timed_out:
         return SandboxResult("timeout", error=f"wall time over {job['timeout']}s")
     if overflow:
         return SandboxResult("error", error=f"result larger than {_RESULT_BYTES} bytes")
-    return _parse(bytes(out), rc, err.decode(errors="replace"), job)
+    res, resource = _parse(bytes(out), rc, err.decode(errors="replace"), job)
+    if res.status == "memory" and memory_hit:
+        return res
+    if resource and not (memory_hit or pids_hit):  # the machine ran out, not the sandbox: no verdict
+        return SandboxResult(res.status, res.answer, res.stdout, res.error, transient=True)
+    return res
 
 
-def _parse(raw: bytes, rc: int, err: str, job: dict) -> SandboxResult:
-    """Check the launcher's JSON: exactly the four fields, each of the expected type and size."""
+_FIELDS = {"status", "answer", "error", "stdout", "resource"}
+
+
+def _no_constant(name: str):
+    raise ValueError(name)
+
+
+def _parse(raw: bytes, rc: int, err: str, job: dict) -> tuple[SandboxResult, bool]:
+    """Check the launcher's JSON: exactly its fields, each of the expected type and size; numbers are
+    read as floats (never as unbounded ints), and anything else is the program's own failure.
+    Returns the result and whether the program said it failed for want of memory or processes."""
+    malformed = SandboxResult("error", error="malformed result"), False
     if not raw:
         said = [ln.strip() for ln in err.splitlines() if ln.strip()]
         if said:  # bwrap or the launcher failed before the program ran (the program has no stderr)
-            return SandboxResult("error", error=f"sandbox: {said[-1][:300]}")
+            return SandboxResult("error", error=f"sandbox: {said[-1][:300]}", transient=True), False
         if rc in (128 + 24, 128 + 9, -24, -9):  # SIGXCPU / SIGKILL at the hard CPU limit
-            return SandboxResult("timeout", error=f"CPU time over {job['cpu']}s")
-        return SandboxResult("error", error=f"program ended without a result (exit status {rc})")
+            return SandboxResult("timeout", error=f"CPU time over {job['cpu']}s"), False
+        return SandboxResult("error", error=f"program ended without a result (exit status {rc})"), False
     try:
-        d = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return SandboxResult("error", error="malformed result")
-    if not isinstance(d, dict) or set(d) != {"status", "answer", "error", "stdout"}:
-        return SandboxResult("error", error="malformed result")
-    status, answer, error, stdout = d["status"], d["answer"], d["error"], d["stdout"]
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        answer = float(answer)
-    valid = (status in STATUSES and isinstance(error, str) and len(error) <= 500
-             and isinstance(stdout, str) and len(stdout) <= job["max_output"]
+        d = json.loads(raw.decode("utf-8"), parse_int=float, parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError, OverflowError, MemoryError):
+        return malformed
+    if not isinstance(d, dict) or set(d) != _FIELDS:
+        return malformed
+    status, answer, error, stdout, resource = (d[k] for k in ("status", "answer", "error", "stdout", "resource"))
+    valid = (isinstance(status, str) and status in STATUSES and isinstance(error, str) and len(error) <= 500
+             and isinstance(stdout, str) and len(stdout) <= job["max_output"] and isinstance(resource, bool)
              and (answer is None or isinstance(answer, bool) or (isinstance(answer, float) and math.isfinite(answer))
                   or (isinstance(answer, str) and len(answer) <= 1000)))
     if not valid:
-        return SandboxResult("error", error="malformed result")
-    return SandboxResult(status, answer, stdout, error)
+        return malformed
+    return SandboxResult(status, answer, stdout, error), resource

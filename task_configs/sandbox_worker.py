@@ -5,11 +5,13 @@ boundary, the namespaces and the read-only mounts around it are. Its jobs are th
 process itself can do: read the job (code and limits) from stdin, keep the original stdout as the
 result channel and point fds 0-2 at /dev/null, drop to an unprivileged uid when the sandbox was
 started by root (rlimits on processes do not bind uid 0), set the rlimits, run the program, and
-write one JSON object with its answer to the result channel. The program can rewrite all of this
-(it runs in this interpreter), but then it can only spoil or forge its own result: every program
-has its own sandbox, and the supervisor validates what comes back.
+write one JSON object with its answer to the result channel. Where a cgroup bounds the sandbox's memory and
+processes, the job asks for no rlimit on them. The program can rewrite all of this (it runs in
+this interpreter), but then it can only spoil or forge its own result: every program has its own
+sandbox, and the supervisor validates what comes back.
 """
 
+import errno
 import importlib
 import importlib.util
 import io
@@ -40,6 +42,19 @@ def _plain(value):
         return str(f)
     except Exception:
         return repr(value)[:200]
+
+
+def _for_want_of_resources(exc):
+    """Whether the program failed for want of memory, processes or threads (which the machine, not the
+    program, may have run out of: the supervisor decides, from the sandbox's own counters)."""
+    for _ in range(8):
+        if exc is None:
+            return False
+        if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno in (
+                errno.EAGAIN, errno.ENOMEM, errno.ENFILE)) or "can't start new thread" in str(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _answer(env, stdout):
@@ -103,7 +118,7 @@ def main():
     site.setquit()
     site.setcopyright()
     site.sethelper()
-    out = {"status": "ok", "answer": None, "error": "", "stdout": ""}
+    out = {"status": "ok", "answer": None, "error": "", "stdout": "", "resource": False}
     code, max_out = job["code"], job["max_output"]
     if job.get("uid") is not None:
         _drop_privileges(job["uid"])
@@ -113,9 +128,10 @@ def main():
     if job.get("nproc"):
         _limit("RLIMIT_NPROC", job["nproc"])
     extra_mb = NUMPY_MB if "numpy" in code and _numpy_on_use() else 0
-    with open("/proc/self/statm") as f:  # the memory budget is on top of what is already mapped
-        vm_now = int(f.read().split()[0]) * resource.getpagesize()
-    _limit("RLIMIT_AS", vm_now + (job["memory_mb"] + extra_mb) * 1024 * 1024)
+    if job.get("rlimit_memory"):
+        with open("/proc/self/statm") as f:  # the memory budget is on top of what is already mapped
+            vm_now = int(f.read().split()[0]) * resource.getpagesize()
+        _limit("RLIMIT_AS", vm_now + (job["memory_mb"] + extra_mb) * 1024 * 1024)
     resource.setrlimit(resource.RLIMIT_CPU, (job["cpu"], job["cpu"] + 1))
 
     def alarm(signum, frame):
@@ -145,15 +161,16 @@ def main():
     except _Timeout as exc:
         out.update(status="timeout", error=str(exc))
     except MemoryError:
-        out.update(status="memory", error="MemoryError")
+        out.update(status="memory", error="MemoryError", resource=True)
     except BaseException as exc:
-        out.update(status="error", error=f"{type(exc).__name__}: {exc}"[:500])
+        out.update(status="error", error=f"{type(exc).__name__}: {exc}"[:500], resource=_for_want_of_resources(exc))
     signal.setitimer(signal.ITIMER_REAL, 0)
     out["stdout"] = buf.getvalue()[:max_out]
     try:
         data = json.dumps(out).encode()
     except BaseException:
-        data = json.dumps({"status": "error", "answer": None, "error": "unserializable result", "stdout": ""}).encode()
+        data = json.dumps({"status": "error", "answer": None, "error": "unserializable result", "stdout": "",
+                           "resource": False}).encode()
     while data:
         data = data[os.write(result_fd, data):]
     os._exit(0)

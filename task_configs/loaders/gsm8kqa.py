@@ -18,11 +18,11 @@ from collections import Counter
 from pathlib import Path
 
 from oversight_bench.api import cache_dir as _cache_dir
-from task_configs.sandbox import SandboxResult, numeric, run_programs
+from task_configs.sandbox import STATUSES, SandboxResult, numeric, run_programs
 from task_configs.loaders.common import LoadContext, Records, read_rows
 
 POT_FILES = "gsm8k/pot_outputs/gsm8K_*.jsonl"
-SANDBOX_VERSION = "2"  # 2: each program in its own bubblewrap sandbox
+SANDBOX_VERSION = "3"  # 3: limits per sandbox (a failure another sandbox caused is never kept)
 # prompt echoes of the zero-shot run (the question itself, the instructions), not reasoning
 _HEADER = re.compile(
     r"^\s*# (Question:.*|Answer this question by implementing a solver\(\) function\."
@@ -60,24 +60,39 @@ def _key(code: str) -> str:
     return hashlib.sha256(f"{SANDBOX_VERSION}\x00{code}".encode()).hexdigest()
 
 
+def _cached(line: str) -> tuple[str, SandboxResult] | None:
+    """One cache line as (key, result), or None if it is not one this version wrote (a damaged or
+    foreign line costs only a re-run)."""
+    try:
+        d = json.loads(line, parse_int=float, parse_constant=float)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(d, dict):
+        return None
+    key, status, answer, error = d.get("key"), d.get("status"), d.get("answer"), d.get("error", "")
+    if not (isinstance(key, str) and status in STATUSES and isinstance(error, str)):
+        return None
+    if answer is not None and not isinstance(answer, (bool, str)) and numeric(answer) is None:
+        return None
+    return key, SandboxResult(status, answer, "", error)
+
+
 def execute_cached(programs: list[str], cache_file: Path | None = None) -> dict[str, SandboxResult]:
     """Run each distinct program once per machine; results are kept in a JSONL cache by hash."""
     cache_file = cache_file or cache_dir() / "sandbox_results.jsonl"
     known: dict[str, SandboxResult] = {}
     if cache_file.exists():
-        for line in cache_file.read_text(encoding="utf-8").splitlines():
-            try:
-                d = json.loads(line)
-                known[d["key"]] = SandboxResult(d["status"], d.get("answer"), "", d.get("error", ""))
-            except (json.JSONDecodeError, KeyError):
-                continue
+        for line in cache_file.read_text(encoding="utf-8", errors="replace").splitlines():
+            entry = _cached(line)
+            if entry is not None:
+                known[entry[0]] = entry[1]
     todo = sorted({c for c in programs if _key(c) not in known})
     if todo:
         results = run_programs(todo, timeout=3.0, cpu_seconds=2, memory_mb=256)
         lines = []
         for code, res in zip(todo, results):
             known[_key(code)] = res
-            if res.status != "error" or not res.error.startswith("sandbox:"):  # a failed sandbox is no verdict
+            if not res.transient:  # a sandbox that failed, or a machine out of memory or processes, is no verdict
                 lines.append(json.dumps({"key": _key(code), "status": res.status, "answer": res.answer,
                                          "error": res.error[:200]}) + "\n")
         try:
