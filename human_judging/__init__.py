@@ -108,11 +108,10 @@ def view(dirs, host, port, token, export_dir, cells, page_size):
         raise BenchError(f"--host {host} is reachable from other machines: give --token SECRET (every request must carry it)")
     if token is not None and len(token) < 8:
         raise BenchError("--token must be at least 8 characters")
-    index = viewer.Index(dirs)
+    index = viewer.Index(dirs, build=False)  # indexed in the background: the list answers at once
     try:
         app = viewer.create_view_app(index, token=token, allowed_hosts=None if is_loopback(host) else ["*"])
         shown = f"[{host}]" if ":" in host else host
-        click.echo(f"indexed {len(index.rooms)} rooms of {len(dirs)} run(s) in {index.index_seconds:.2f} s (read-only)", err=True)
         click.echo(f"open: http://{shown}:{port}/" + ("?token=<the token>" if token else ""), err=True)
         uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:

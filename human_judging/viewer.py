@@ -21,6 +21,8 @@ import hashlib
 import html
 import json
 import re
+import sys
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -159,51 +161,86 @@ class Index:
     Rooms are matched across directories by job key and agent; a room whose transcripts differ between
     directories shows each transcript on its page."""
 
-    def __init__(self, dirs: Iterable[str | Path]):
+    def __init__(self, dirs: Iterable[str | Path], *, build: bool = True):
         self.dirs = [Path(d) for d in dirs]
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
-        started = time.perf_counter()
         self.runs: list[ReadOnlyRun] = []
         try:
             for d in self.dirs:
                 self.runs.append(ReadOnlyRun(d))
-            self.labels = _labels(self.dirs)
-            rooms: dict[tuple[str, str], Room] = {}
-            #: (run, protocol, task, question_id, assignment, order) -> how many jobs share those fields
-            self.siblings: dict[tuple, int] = {}
-            for i, run in enumerate(self.runs):
-                briefs, flags, seen = run.question_briefs(), run.turn_flags(), set()
-                for r in run.summaries():
-                    job_key, agent, judge = r["job_key"], r["agent"] or "", r["judge"] or ""
-                    room = rooms.get((job_key, agent))
-                    if room is None:
-                        text, ttype = briefs.get((r["task"], r["question_id"]), ("", ""))
-                        room = rooms[(job_key, agent)] = Room(
-                            room_id(job_key, agent), job_key, agent, r["protocol"] or "", r["task"] or "", ttype,
-                            r["question_id"] or "", text, r["assignment"] or "", r["answer_order"] or "")
-                        room.haystack = f"{text}\n{r['question_id']}\n{job_key}".lower()
-                    if i not in room.runs:
-                        room.runs.append(i)
-                    if (job_key, i) not in seen:
-                        seen.add((job_key, i))
-                        sib = (i, r["protocol"], r["task"], r["question_id"], r["assignment"], r["answer_order"])
-                        self.siblings[sib] = self.siblings.get(sib, 0) + 1
-                    probs = json.loads(r["probs"]) if r["probs"] else None
-                    correct = None if r["correct"] is None else bool(r["correct"])
-                    answer = r["answer"] if r["answer"] in (1, 2) else None
-                    room.verdicts.append(Verdict(i, judge, answer, correct, probs if isinstance(probs, list) else None,
-                                                 bool(r["debiased"]), bool(r["unjudged"])))
-                    if room.turns is None and (job_key, judge) in flags:
-                        room.turns = flags[(job_key, judge)]
-            self.rooms = list(rooms.values())
         except BaseException:
             self.close()
             raise
+        self.labels = _labels(self.dirs)
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+        if build:
+            self.build()
+
+    def build(self) -> None:
+        """Index every room (the app runs this in a thread and answers the list from `preview` meanwhile)."""
+        started = time.perf_counter()
+        try:
+            self._build()
+        except BaseException as exc:
+            self.error = exc
+            raise
+        finally:
+            self.index_seconds = time.perf_counter() - started
+            self.ready.set()
+
+    def preview(self, limit: int) -> list[Room]:
+        """The first run's first `limit` rooms, read straight from its store (a few ms at any size):
+        the list's first page while the index is still being built."""
+        run = ReadOnlyRun(self.dirs[0])  # its own connection: the index is reading the other
+        try:
+            rows = run.summaries(limit)
+            flags = run.turn_flags(sorted({r[0] for r in rows}))
+            briefs = run.question_briefs()
+        finally:
+            run.close()
+        rooms: dict[tuple[str, str], Room] = {}
+        self._add(0, rows, flags, briefs, rooms, {}, set())
+        return list(rooms.values())
+
+    @staticmethod
+    def _add(i: int, rows: list[tuple], flags: dict, briefs: dict, rooms: dict, siblings: dict, seen: set) -> None:
+        for (job_key, judge, agent, protocol, task, qid, assignment, order, answer, correct, p1, p2, debiased,
+             unjudged) in rows:
+            agent, judge = agent or "", judge or ""
+            room = rooms.get((job_key, agent))
+            if room is None:
+                text, ttype = briefs.get((task, qid), ("", ""))
+                room = rooms[(job_key, agent)] = Room(
+                    room_id(job_key, agent), job_key, agent, protocol or "", task or "", ttype, qid or "", text,
+                    assignment or "", order or "")
+                room.haystack = f"{text}\n{qid}\n{job_key}".lower()
+            if i not in room.runs:
+                room.runs.append(i)
+            if (job_key, i) not in seen:
+                seen.add((job_key, i))
+                sib = (i, protocol, task, qid, assignment, order)
+                siblings[sib] = siblings.get(sib, 0) + 1
+            room.verdicts.append(Verdict(i, judge, answer if answer in (1, 2) else None,
+                                         None if correct is None else bool(correct),
+                                         None if p1 is None or p2 is None else [p1, p2], bool(debiased), bool(unjudged)))
+            if room.turns is None:
+                room.turns = flags.get((job_key, judge))
+
+    def _build(self) -> None:
+        rooms: dict[tuple[str, str], Room] = {}
+        #: (run, protocol, task, question_id, assignment, order) -> how many jobs share those fields
+        self.siblings: dict[tuple, int] = {}
+        for i, run in enumerate(self.runs):
+            self._add(i, run.summaries(), run.turn_flags(), run.question_briefs(), rooms, self.siblings, set())
+        self.rooms = list(rooms.values())
         self.by_id = {r.id: r for r in self.rooms}
-        self.by_question: dict[str, list[Room]] = {}
+        #: (task, question_id) -> its rooms
+        self.by_question: dict[tuple[str, str], list[Room]] = {}
         for r in self.rooms:
-            self.by_question.setdefault(question_key(r.task, r.question_id), []).append(r)
+            self.by_question.setdefault((r.task, r.question_id), []).append(r)
+        self._question_keys: dict[str, tuple[str, str]] | None = None  # question_key -> (task, id), on first use
         self.facets = {
             "run": self.labels,
             "task": sorted({r.task for r in self.rooms}),
@@ -213,7 +250,6 @@ class Index:
             "agent": sorted({r.agent for r in self.rooms}),
             "judge": sorted({v.judge for r in self.rooms for v in r.verdicts}),
         }
-        self.index_seconds = time.perf_counter() - started
         self._cache: OrderedDict[tuple, list[Room]] = OrderedDict()
 
     def close(self) -> None:
@@ -323,11 +359,13 @@ class Index:
                 "article": _highlight(article, quotes) if article else None,
                 "n_verified": sum(ok for _, ok in quotes), "n_unverified": sum(not ok for _, ok in quotes),
                 "transcripts": transcripts, "runs": [self.labels[i] for i in room.runs],
-                "siblings": [r for r in self.by_question.get(question_key(room.task, room.question_id), [])]}
+                "siblings": self.by_question.get((room.task, room.question_id), [])}
 
     def question_view(self, qkey: str) -> dict[str, Any] | None:
-        """One question across protocols (rows: each room) and judges (columns)."""
-        rooms = self.by_question.get(qkey)
+        """One question (by `question_key`) across protocols (rows: each room) and judges (columns)."""
+        if self._question_keys is None:
+            self._question_keys = {question_key(*k): k for k in self.by_question}
+        rooms = self.by_question.get(self._question_keys.get(qkey, ("", "")))
         if not rooms:
             return None
         rooms = sorted(rooms, key=lambda r: (r.protocol, r.assignment, r.order, r.agent))
@@ -492,6 +530,15 @@ def list_context(index: Index, params: dict[str, str], page_size: int = PAGE_SIZ
             "seconds": time.perf_counter() - started, "flags": FLAGS}
 
 
+def _build_quietly(index: Index) -> None:
+    try:
+        index.build()
+        print(f"indexed {len(index.rooms)} rooms of {len(index.dirs)} run(s) in {index.index_seconds:.2f} s (read-only)",
+              file=sys.stderr)
+    except BaseException as exc:  # noqa: BLE001 - kept in index.error and shown on the list page
+        print(f"view: cannot index the runs: {exc}", file=sys.stderr)
+
+
 # -- the app -----------------------------------------------------------------------------------------
 
 
@@ -507,19 +554,30 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
     from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders, TokenGate
 
     links = Links()
+    if not index.ready.is_set():
+        threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True).start()
 
     async def listing(request: Request) -> Response:
+        if not index.ready.is_set():
+            rooms = index.preview(PAGE_SIZE)
+            return HTMLResponse(render("viewer/list.html", links=links, static=False, indexing=True, rooms=rooms,
+                                       n=len(rooms), total=None, page=1, n_pages=1, params={}, labels=index.labels,
+                                       flags=FLAGS, facets={}, seconds=0))
+        if index.error is not None:
+            return HTMLResponse(render("viewer/missing.html", links=links, what=f"index ({index.error})"), status_code=500)
         params = {k: v for k, v in request.query_params.items() if k in (*FACETS, "flag", "wrong", "disagree", "q",
                                                                               "sort", "page")}
         return HTMLResponse(render("viewer/list.html", links=links, static=False, **list_context(index, params)))
 
     async def room_page(request: Request) -> Response:
+        index.ready.wait()
         room = index.by_id.get(request.path_params["room"])
         if room is None:
             return HTMLResponse(render("viewer/missing.html", links=links, what="room"), status_code=404)
         return HTMLResponse(render("viewer/room.html", links=links, v=index.room_view(room)))
 
     async def question_page(request: Request) -> Response:
+        index.ready.wait()
         view = index.question_view(request.path_params["key"])
         if view is None:
             return HTMLResponse(render("viewer/missing.html", links=links, what="question"), status_code=404)
@@ -602,7 +660,8 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
                     0, "all rooms", page_size)
         for room in index.rooms:
             _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1), v=index.room_view(room)))
-        for key in index.by_question:
+        for task, qid in index.by_question:
+            key = question_key(task, qid)
             _write(out / "questions" / f"{key}.html",
                    render("viewer/question.html", links=Links(True, 1), v=index.question_view(key)))
         cells = default_cells(index) if cells is None else cells

@@ -137,6 +137,26 @@ def test_list_filters_sorts_and_pages(two_judges):
     assert 'href="?protocol=debate&amp;sort=question"' in debate
 
 
+def test_preview_answers_before_the_index(two_judges):
+    """While the index is built, the list's first page is read straight from the first run's store."""
+    a, b = two_judges
+    built = viewer.Index([a])
+    pending = viewer.Index([a], build=False)
+    assert not pending.ready.is_set()
+    preview = pending.preview(10)
+    assert [r.id for r in preview] == [r.id for r in built.rooms[:10]]
+    assert [(r.flags, [(v.judge, v.answer, v.p) for v in r.verdicts]) for r in preview] == \
+        [(r.flags, [(v.judge, v.answer, v.p) for v in r.verdicts]) for r in built.rooms[:10]]
+    html = viewer.render("viewer/list.html", links=viewer.Links(), static=False, indexing=True, rooms=preview, n=10,
+                         total=None, page=1, n_pages=1, params={}, labels=pending.labels, flags=viewer.FLAGS, facets={},
+                         seconds=0)
+    assert 'id="indexing"' in html and len(rows(html)) == 10 and 'id="filters"' not in html
+    pending.build()
+    assert pending.ready.is_set() and len(pending.rooms) == len(built.rooms)
+    built.close()
+    pending.close()
+
+
 def test_room_page_shows_turns_thinking_quotes_verdicts_and_calls(tmp_path):
     src = make_room_run(tmp_path / "run")
     c = client(src)
