@@ -197,7 +197,7 @@ class Index:
         try:
             rows = run.summaries(limit)
             flags = run.turn_flags(sorted({r[0] for r in rows}))
-            briefs = run.question_briefs()
+            briefs = run.question_briefs(sorted({(r[4], r[5]) for r in rows}))
         finally:
             run.close()
         rooms: dict[tuple[str, str], Room] = {}

@@ -95,10 +95,13 @@ class ReadOnlyRun:
             (NO_ARGUMENT, *_ARGUING, *(job_keys or ())))
         return {(r[0], r[1]): (r[2], r[3] or 0, r[4] or 0, r[5] or 0) for r in rows}
 
-    def question_briefs(self) -> dict[tuple[str, str], tuple[str, str]]:
-        """(task, question_id) -> (question text, task type), without articles or images."""
-        rows = self._query("SELECT task, question_id, json_extract(data, '$.question'), json_extract(data, '$.task_type')"
-                           " FROM questions")
+    def question_briefs(self, keys: list[tuple[str, str]] | None = None) -> dict[tuple[str, str], tuple[str, str]]:
+        """(task, question_id) -> (question text, task type), without articles or images (of `keys` only, if given)."""
+        sql = "SELECT task, question_id, json_extract(data, '$.question'), json_extract(data, '$.task_type') FROM questions"
+        if keys is None:
+            rows = self._query(sql)
+        else:
+            rows = [r for k in keys for r in self._query(sql + " WHERE task=? AND question_id=?", tuple(k))]
         return {(r[0], r[1]): (r[2] or "", r[3] or "") for r in rows}
 
     def question(self, task: str, question_id: str) -> Question | None:
