@@ -673,7 +673,8 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
             rooms, missing, seen = [], 0, set()
             for run_dir, judge, job_key in cell["decisions"]:
                 i = where.get(str(run_dir), where.get(str(Path(run_dir).resolve())))
-                room = by_decision.get((i, judge, job_key)) if i is not None else None
+                room = None if i is None else (by_decision.get((i, judge, job_key))  # a table's "X (debiased)" label too
+                                               or by_decision.get((i, str(judge).removesuffix(" (debiased)"), job_key)))
                 if room is None:
                     missing += 1
                 elif room.id not in seen:
