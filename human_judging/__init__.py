@@ -1,6 +1,7 @@
 """Human judges in the same store: `oversight-bench serve`, a local web app where people judge stored
 transcripts, or live consultancies and debates, and their decisions become ordinary `decision`
-records with judge `human:<name>` (a built-in plugin; it needs the `[web]` extra)."""
+records with judge `human:<name>`; and `oversight-bench view`, which browses run directories read-only
+(`viewer.py`). A built-in plugin; it needs the `[web]` extra."""
 
 from __future__ import annotations
 
@@ -73,9 +74,54 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
     click.echo(f"stopped; decisions are in {output}: oversight-bench report {output} -o REPORT_DIR", err=True)
 
 
+@click.command()
+@click.argument("dirs", nargs=-1, required=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on; non-loopback needs --token")
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--token", envvar="OVERSIGHT_BENCH_VIEW_TOKEN",
+              help="password every request must carry (link: http://HOST:PORT/?token=...); or set OVERSIGHT_BENCH_VIEW_TOKEN")
+@click.option("--export", "export_dir", help="write the pages as static files into this folder instead of serving")
+@click.option("--cells", help="with --export: JSON file of cells to list ({\"cells\": {ID: {\"title\": ..., "
+                              "\"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}); default one per judge, protocol and task")
+@click.option("--page-size", type=int, default=100, show_default=True, help="rooms per page of an exported list")
+def view(dirs, host, port, token, export_dir, cells, page_size):
+    """Browse run directories read-only: a sortable, filterable list of rooms, each room's turns, verdicts and calls."""
+    try:
+        from human_judging import viewer
+    except ModuleNotFoundError as exc:
+        raise BenchError(f"view needs the web extra ({exc.name} is missing): pip install 'oversight-bench[web]'") from None
+    if page_size < 1:
+        raise BenchError("--page-size must be at least 1")
+    if export_dir is None and cells:
+        raise BenchError("--cells applies to --export only")
+    if export_dir is not None:
+        chosen = viewer.read_cells(cells) if cells else None
+        manifest = viewer.export_static(dirs, export_dir, cells=chosen, page_size=page_size)
+        click.echo(f"exported {len(manifest)} cells' room lists and their rooms to {export_dir} "
+                   f"(open {export_dir}/index.html; cells: {export_dir}/cells.json)", err=True)
+        return
+    try:
+        import uvicorn
+    except ModuleNotFoundError as exc:
+        raise BenchError(f"view needs the web extra ({exc.name} is missing): pip install 'oversight-bench[web]'") from None
+    if not is_loopback(host) and not token:
+        raise BenchError(f"--host {host} is reachable from other machines: give --token SECRET (every request must carry it)")
+    if token is not None and len(token) < 8:
+        raise BenchError("--token must be at least 8 characters")
+    index = viewer.Index(dirs, build=False)  # indexed in the background: the list answers at once
+    try:
+        app = viewer.create_view_app(index, token=token, allowed_hosts=None if is_loopback(host) else ["*"])
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(f"open: http://{shown}:{port}/" + ("?token=<the token>" if token else ""), err=True)
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+    finally:
+        index.close()
+
+
 @hookimpl
 def register_commands(cli):
     cli.add_command(serve)
+    cli.add_command(view)
 
 
-__all__ = ["serve", "register_commands", "is_loopback"]
+__all__ = ["serve", "view", "register_commands", "is_loopback"]

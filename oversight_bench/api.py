@@ -31,7 +31,8 @@ Transcript suites
 Running plans (a command that writes a run directory makes a `Plan` and hands it to the pipeline)
     Plan, Prepared, execute, start, check_capabilities, Scheduler, JobContext,
     ImportPlan, Record (already-complete transcripts written as a run: importers),
-    read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns).
+    read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns),
+    ReadOnlyRun (a run directory browsed strictly read-only: `oversight-bench view`).
 
 Names resolve on first use, so importing this module loads nothing heavy (the report renderer
 pulls in numpy and scipy; a protocol plugin should not pay for that).
@@ -70,7 +71,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
     **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities"), "oversight_bench.pipeline"),
     **dict.fromkeys(("ImportPlan", "Record", "judge_identity", "rejudge_jobs"), "oversight_bench.plans"),
-    **dict.fromkeys(("read_run", "StoredRun"), "oversight_bench.rundir"),
+    **dict.fromkeys(("read_run", "StoredRun", "ReadOnlyRun"), "oversight_bench.rundir"),
     **dict.fromkeys(("Scheduler", "JobContext"), "oversight_bench.scheduler"),
 }
 #: public name -> its name in the defining module, where the two differ

@@ -1,0 +1,705 @@
+"""`oversight-bench view DIR [DIR...]`: browse the evidence behind the numbers, read-only.
+
+A sample list over one or several run directories (one row per room: a job and its agent, with every
+judge's verdict on it), sortable, filterable and paged; a room page (the question, the passage with
+the quoted spans highlighted, every turn with its thinking behind a toggle, every judge's raw output,
+probabilities, tokens, timing and the exact requests sent); a side-by-side page of one question across
+protocols and judges. `--export OUT` writes the same pages as static files, with one paged room list
+per cell, which a leaderboard links to (`export_static`).
+
+Why this shape: an accuracy is only as good as the transcripts behind it, and 100,000 records must
+stay browsable, so the list is an in-memory index of short rows (built from `ReadOnlyRun.summaries`,
+which reads a few JSON fields in SQLite), and each room is read from its store only when opened.
+The stores are opened strictly read-only: nothing is written into a run, and a read-only copy works.
+Everything shown (model output, dataset text) is escaped by Jinja2's autoescape (`render_passages`
+escapes first); the pages run no script (the app's Content-Security-Policy forbids any).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import sys
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+from urllib.parse import urlencode
+
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
+
+from oversight_bench.api import BenchError, ReadOnlyRun, redact_text, render_passages, split_thinking
+
+TEMPLATES = Path(__file__).parent / "templates"
+PAGE_SIZE = 50
+EXPORT_PAGE_SIZE = 100
+FLAGS = ("forced", "cut", "empty", "invalid")
+FLAG_HELP = {"forced": "an agent turn spent its thinking budget and was continued from \"Argument:\"",
+             "cut": "an agent turn spent its argument budget", "empty": "an agent turn gave no argument",
+             "invalid": "a judge's answer did not parse"}
+#: filters that pick one value of a column
+FACETS = ("run", "task", "protocol", "assignment", "order", "agent", "judge")
+SORTS = ("question", "task", "protocol", "assignment", "order", "agent", "verdicts", "p_correct", "flags", "run")
+CELL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$")
+_QUOTE = re.compile(r"<(v_passage|u_passage|quote)>(.*?)</\1>", re.S)
+
+_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
+_env.filters["passages"] = lambda text: Markup(render_passages(text))
+
+
+def _pct(p: float | None) -> str:
+    return "–" if p is None else f"{p:.2f}"
+
+
+_env.filters["p"] = _pct
+
+
+# -- the index ---------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Verdict:
+    run: int
+    judge: str
+    answer: int | None
+    correct: bool | None
+    probs: list[float] | None
+    debiased: bool
+    unjudged: bool
+
+    @property
+    def p(self) -> float | None:
+        """The probability the judge gave the answer it chose."""
+        if self.answer not in (1, 2) or not self.probs or len(self.probs) < self.answer:
+            return None
+        return self.probs[self.answer - 1]
+
+    @property
+    def p_correct(self) -> float | None:
+        """The probability the judge gave the correct answer."""
+        p = self.p
+        if p is None or self.correct is None:
+            return None
+        return p if self.correct else 1 - p
+
+    @property
+    def label(self) -> str:
+        return self.judge + (" (debiased)" if self.debiased else "")
+
+
+@dataclass(slots=True)
+class Room:
+    id: str
+    job_key: str
+    agent: str
+    protocol: str
+    task: str
+    task_type: str
+    question_id: str
+    question: str
+    assignment: str
+    order: str
+    runs: list[int] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
+    #: arguing turns, forced, cut, argument-less (None: no turn flags read yet)
+    turns: tuple[int, int, int, int] | None = None
+    haystack: str = ""
+
+    @property
+    def flags(self) -> list[str]:
+        out = []
+        if self.turns:
+            out += [f for f, n in zip(("forced", "cut", "empty"), self.turns[1:]) if n]
+        if any(v.answer is None and not v.unjudged for v in self.verdicts):
+            out.append("invalid")
+        return out
+
+    def judged(self) -> list[Verdict]:
+        return [v for v in self.verdicts if not v.unjudged]
+
+    def disagree(self) -> bool:
+        return len({v.answer for v in self.judged() if v.answer is not None}) > 1
+
+    def wrong(self, judge: str | None = None) -> bool:
+        return any(v.correct is False or (v.answer is None and not v.unjudged)
+                   for v in self.verdicts if judge is None or v.judge == judge)
+
+    def share_correct(self) -> float:
+        vs = self.judged()
+        return sum(bool(v.correct) for v in vs) / len(vs) if vs else -1.0
+
+    def mean_p_correct(self) -> float:
+        ps = [p for v in self.verdicts if (p := v.p_correct) is not None]
+        return sum(ps) / len(ps) if ps else -1.0
+
+
+def room_id(job_key: str, agent: str | None) -> str:
+    """A room's stable id: its job and agent (a re-judged copy of a transcript is the same room)."""
+    return hashlib.sha1(f"{job_key}\0{agent}".encode()).hexdigest()[:16]
+
+
+def question_key(task: str, question_id: str) -> str:
+    return hashlib.sha1(f"{task}\0{question_id}".encode()).hexdigest()[:16]
+
+
+def _labels(dirs: list[Path]) -> list[str]:
+    """Short distinct names for the runs: the folder name, with its parent's where two clash."""
+    names = [d.name or str(d) for d in dirs]
+    for i, d in enumerate(dirs):
+        if names.count(names[i]) > 1:
+            names[i] = f"{d.parent.name}/{d.name}"
+    return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
+class Index:
+    """Every room of the given run directories, one short row each, with the verdicts of every judge.
+    Rooms are matched across directories by job key and agent; a room whose transcripts differ between
+    directories shows each transcript on its page."""
+
+    def __init__(self, dirs: Iterable[str | Path], *, build: bool = True):
+        self.dirs = [Path(d) for d in dirs]
+        if not self.dirs:
+            raise BenchError("view needs at least one run directory")
+        self.runs: list[ReadOnlyRun] = []
+        try:
+            for d in self.dirs:
+                self.runs.append(ReadOnlyRun(d))
+        except BaseException:
+            self.close()
+            raise
+        self.labels = _labels(self.dirs)
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+        if build:
+            self.build()
+
+    def build(self) -> None:
+        """Index every room (the app runs this in a thread and answers the list from `preview` meanwhile)."""
+        started = time.perf_counter()
+        try:
+            self._build()
+        except BaseException as exc:
+            self.error = exc
+            raise
+        finally:
+            self.index_seconds = time.perf_counter() - started
+            self.ready.set()
+
+    def preview(self, limit: int) -> list[Room]:
+        """The first run's first `limit` rooms, read straight from its store (a few ms at any size):
+        the list's first page while the index is still being built."""
+        run = ReadOnlyRun(self.dirs[0])  # its own connection: the index is reading the other
+        try:
+            rows = run.summaries(limit)
+            flags = run.turn_flags(sorted({r[0] for r in rows}))
+            briefs = run.question_briefs(sorted({(r[4], r[5]) for r in rows}))
+        finally:
+            run.close()
+        rooms: dict[tuple[str, str], Room] = {}
+        self._add(0, rows, flags, briefs, rooms, {}, set())
+        return list(rooms.values())
+
+    @staticmethod
+    def _add(i: int, rows: list[tuple], flags: dict, briefs: dict, rooms: dict, siblings: dict, seen: set) -> None:
+        for (job_key, judge, agent, protocol, task, qid, assignment, order, answer, correct, p1, p2, debiased,
+             unjudged) in rows:
+            agent, judge = agent or "", judge or ""
+            room = rooms.get((job_key, agent))
+            if room is None:
+                text, ttype = briefs.get((task, qid), ("", ""))
+                room = rooms[(job_key, agent)] = Room(
+                    room_id(job_key, agent), job_key, agent, protocol or "", task or "", ttype, qid or "", text,
+                    assignment or "", order or "")
+                room.haystack = f"{text}\n{qid}\n{job_key}".lower()
+            if i not in room.runs:
+                room.runs.append(i)
+            if (job_key, i) not in seen:
+                seen.add((job_key, i))
+                sib = (i, protocol, task, qid, assignment, order)
+                siblings[sib] = siblings.get(sib, 0) + 1
+            room.verdicts.append(Verdict(i, judge, answer if answer in (1, 2) else None,
+                                         None if correct is None else bool(correct),
+                                         None if p1 is None or p2 is None else [p1, p2], bool(debiased), bool(unjudged)))
+            if room.turns is None:
+                room.turns = flags.get((job_key, judge))
+
+    def _build(self) -> None:
+        rooms: dict[tuple[str, str], Room] = {}
+        #: (run, protocol, task, question_id, assignment, order) -> how many jobs share those fields
+        self.siblings: dict[tuple, int] = {}
+        for i, run in enumerate(self.runs):
+            self._add(i, run.summaries(), run.turn_flags(), run.question_briefs(), rooms, self.siblings, set())
+        self.rooms = list(rooms.values())
+        self.by_id = {r.id: r for r in self.rooms}
+        #: (task, question_id) -> its rooms
+        self.by_question: dict[tuple[str, str], list[Room]] = {}
+        for r in self.rooms:
+            self.by_question.setdefault((r.task, r.question_id), []).append(r)
+        self._question_keys: dict[str, tuple[str, str]] | None = None  # question_key -> (task, id), on first use
+        self.facets = {
+            "run": self.labels,
+            "task": sorted({r.task for r in self.rooms}),
+            "protocol": sorted({r.protocol for r in self.rooms}),
+            "assignment": sorted({r.assignment for r in self.rooms if r.assignment}),
+            "order": sorted({r.order for r in self.rooms if r.order}),
+            "agent": sorted({r.agent for r in self.rooms}),
+            "judge": sorted({v.judge for r in self.rooms for v in r.verdicts}),
+        }
+        self._cache: OrderedDict[tuple, list[Room]] = OrderedDict()
+
+    def close(self) -> None:
+        for run in self.runs:
+            run.close()
+
+    # -- the list --------------------------------------------------------------------------------
+    def select(self, params: dict[str, str]) -> list[Room]:
+        """The rooms the filters keep, in the asked order (the last 16 selections are kept, so
+        paging through one costs nothing)."""
+        key = tuple(sorted((k, v) for k, v in params.items() if k != "page" and v))
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        rooms = self.rooms
+        tests: list[Callable[[Room], bool]] = []
+        for facet in FACETS:
+            want = params.get(facet)
+            if not want:
+                continue
+            if facet == "run":
+                idx = self.labels.index(want) if want in self.labels else -1
+                tests.append(lambda r, idx=idx: idx in r.runs)
+            elif facet == "judge":
+                tests.append(lambda r, want=want: any(v.judge == want for v in r.verdicts))
+            else:
+                attr = "order" if facet == "order" else facet
+                tests.append(lambda r, attr=attr, want=want: getattr(r, attr) == want)
+        flag = params.get("flag")
+        if flag == "any":
+            tests.append(lambda r: bool(r.flags))
+        elif flag in FLAGS:
+            tests.append(lambda r, flag=flag: flag in r.flags)
+        if params.get("wrong"):
+            judge = params.get("judge") or None
+            tests.append(lambda r: r.wrong(judge))
+        if params.get("disagree"):
+            tests.append(Room.disagree)
+        text = (params.get("q") or "").strip().lower()
+        if text:
+            tests.append(lambda r: text in r.haystack)
+        if tests:
+            rooms = [r for r in rooms if all(t(r) for t in tests)]
+        sort = params.get("sort") or ""
+        name, desc = sort.lstrip("-"), sort.startswith("-")
+        if name in SORTS:
+            keyf = {"question": lambda r: r.question.lower(), "verdicts": Room.share_correct,
+                    "p_correct": Room.mean_p_correct, "flags": lambda r: len(r.flags), "run": lambda r: r.runs[0],
+                    }.get(name) or (lambda r, name=name: getattr(r, name))
+            rooms = sorted(rooms, key=keyf, reverse=desc)
+        elif rooms is self.rooms:
+            rooms = list(rooms)
+        self._cache[key] = rooms
+        while len(self._cache) > 16:
+            self._cache.popitem(last=False)
+        return rooms
+
+    # -- one room --------------------------------------------------------------------------------
+    def room_view(self, room: Room) -> dict[str, Any]:
+        """Everything the room page shows, read from the stores now."""
+        transcripts: list[dict[str, Any]] = []  # one per distinct transcript
+        question = None
+        for i in room.runs:
+            run = self.runs[i]
+            if question is None:
+                question = run.question(room.task, room.question_id)
+            records = [d for d in run.job_records(room.job_key) if (d.get("agent") or "") == room.agent]
+            by_judge: dict[str, list[dict]] = {}
+            decisions = []
+            for d in records:
+                if d["kind"] == "turn":
+                    by_judge.setdefault(d["judge"] or "", []).append(d)
+                else:
+                    decisions.append(d)
+            calls = list(run.calls_of(room.protocol, room.task, room.question_id, room.assignment or None,
+                                      room.order or None))
+            if room.assignment == "" and not calls:
+                calls = list(run.calls_of(room.protocol, room.task, room.question_id, "", room.order or None))
+            shared = self.siblings.get((i, room.protocol, room.task, room.question_id, room.assignment or None,
+                                        room.order or None), 1) > 1
+            for d in decisions:
+                turns = by_judge.get(d["judge"] or "", [])
+                agent_turns = [t for t in turns if t.get("role") != "judge"]
+                fp = _fingerprint(agent_turns)
+                tr = next((t for t in transcripts if t["fingerprint"] == fp), None)
+                if tr is None:
+                    tr = {"fingerprint": fp, "turns": [_turn_view(t, calls, shared) for t in agent_turns],
+                          "judges": [], "runs": []}
+                    transcripts.append(tr)
+                if self.labels[i] not in tr["runs"]:
+                    tr["runs"].append(self.labels[i])
+                tr["judges"].append(_decision_view(d, [t for t in turns if t.get("role") == "judge"], calls, shared,
+                                                   agent_turns, self.labels[i]))
+        answers = []
+        correct_index = None
+        for tr in transcripts:
+            for j in tr["judges"]:
+                if j["correct_index"] in (1, 2) and j["answers"]:
+                    correct_index, answers = j["correct_index"], j["answers"]
+                    break
+            if answers:
+                break
+        quotes = [(q, ok) for tr in transcripts for t in tr["turns"] for q, ok in t["quotes"]]
+        article = getattr(question, "article", None)
+        return {"room": room, "question": question, "answers": answers, "correct_index": correct_index,
+                "article": _highlight(article, quotes) if article else None,
+                "n_verified": sum(ok for _, ok in quotes), "n_unverified": sum(not ok for _, ok in quotes),
+                "transcripts": transcripts, "runs": [self.labels[i] for i in room.runs],
+                "siblings": self.by_question.get((room.task, room.question_id), [])}
+
+    def question_view(self, qkey: str) -> dict[str, Any] | None:
+        """One question (by `question_key`) across protocols (rows: each room) and judges (columns)."""
+        if self._question_keys is None:
+            self._question_keys = {question_key(*k): k for k in self.by_question}
+        rooms = self.by_question.get(self._question_keys.get(qkey, ("", "")))
+        if not rooms:
+            return None
+        rooms = sorted(rooms, key=lambda r: (r.protocol, r.assignment, r.order, r.agent))
+        judges = sorted({(v.judge, v.run) for r in rooms for v in r.verdicts}, key=lambda jr: (jr[0], jr[1]))
+        named = {}
+        for j, run in judges:
+            clash = sum(1 for jj, _ in judges if jj == j) > 1
+            named[(j, run)] = f"{j} · {self.labels[run]}" if clash else j
+        grid = [(r, [next((v for v in r.verdicts if (v.judge, v.run) == jr), None) for jr in judges]) for r in rooms]
+        return {"rooms": rooms, "judges": [named[jr] for jr in judges], "grid": grid, "first": rooms[0]}
+
+
+def _fingerprint(turns: list[dict[str, Any]]) -> str:
+    said = [(t.get("round"), t.get("speaker"), t.get("shown", t.get("content"))) for t in turns]
+    return hashlib.sha1(json.dumps(said, default=str).encode()).hexdigest()
+
+
+def _call_text(call: dict[str, Any]) -> str:
+    """The text of a call's messages and replies, for telling whose call it was."""
+    req, resp = call.get("request") or {}, call.get("response") or {}
+    parts = []
+    for m in req.get("messages") or []:
+        c = m.get("content") if isinstance(m, dict) else None
+        parts += [c] if isinstance(c, str) else [x.get("text", "") for x in c or [] if isinstance(x, dict)]
+    parts += [t for t in (resp.get("texts") or []) if isinstance(t, str)]
+    return "\n".join(p for p in parts if isinstance(p, str))
+
+
+def _mentions(call: dict[str, Any], turns: list[dict[str, Any]]) -> bool:
+    """Whether a call's prompt or reply holds one of the room's turns: several rooms sharing a job's
+    fields (imported rooms of one question) are told apart so."""
+    text = _call_text(call)
+    for t in turns:
+        for s in (t.get("content"), t.get("shown")):
+            if isinstance(s, str) and len(s.strip()) >= 20 and s.strip()[:200] in text:
+                return True
+    return False
+
+
+def _call_view(c: dict[str, Any]) -> dict[str, Any]:
+    resp = c.get("response") or {}
+    return {"tag": c.get("tag") or "", "model": c.get("model") or "", "role": c.get("role") or "",
+            "prompt_tokens": c.get("prompt_tokens"), "completion_tokens": c.get("completion_tokens"),
+            "latency_s": c.get("latency_s"), "attempts": c.get("attempts"),
+            "request": redact_text(json.dumps(c.get("request"), indent=2, ensure_ascii=False)),
+            "texts": [redact_text(t) for t in resp.get("texts") or [] if isinstance(t, str)],
+            "response": redact_text(json.dumps(resp, indent=2, ensure_ascii=False))}
+
+
+def _turn_view(t: dict[str, Any], calls: list[dict[str, Any]], shared: bool) -> dict[str, Any]:
+    content = t.get("content") or ""
+    shown = t["shown"] if "shown" in t else content
+    thinking = split_thinking(content)[0] if content and t.get("role") in ("consultant", "debater") else ""
+    budget = (t.get("extra") or {}).get("budget") or {}
+    marks = []
+    if budget.get("forced"):
+        marks.append(f"forced: thinking budget spent after {budget.get('thinking_tokens')} tokens, continued from \"Argument:\"")
+    if budget.get("cut"):
+        marks.append(f"cut at {budget.get('argument_tokens')} tokens")
+    if shown == "[no argument was given in this turn]":
+        marks.append("no argument")
+    prefix = f"round{t.get('round')}/{t.get('speaker')}"
+    model = (t.get("extra") or {}).get("model") or t.get("agent")
+    mine = [c for c in calls if c.get("role") == "agent" and str(c.get("tag") or "").split("/")[:2] == prefix.split("/")
+            and (model is None or c.get("model") == model) and (not shared or _mentions(c, [t]))]
+    return {"round": t.get("round"), "speaker": t.get("speaker") or "", "role": t.get("role") or "",
+            "defends": t.get("defends"), "shown": shown, "thinking": thinking.strip(), "marks": marks,
+            "budget": budget, "notes": (t.get("extra") or {}).get("format") or {},
+            "quotes": [(m.group(2), m.group(1) == "v_passage") for m in _QUOTE.finditer(shown or "")],
+            "calls": [_call_view(c) for c in mine]}
+
+
+def _decision_view(d: dict[str, Any], judge_turns: list[dict], calls: list[dict], shared: bool,
+                   agent_turns: list[dict], run_label: str) -> dict[str, Any]:
+    judge = d.get("judge") or ""
+    extra = d.get("extra") or {}
+    mine = [c for c in calls if c.get("role") == "judge" and c.get("model") == judge
+            and (not shared or not agent_turns or _mentions(c, agent_turns))]
+    probs = d.get("probs")
+    return {"judge": judge, "run": run_label, "raw": d.get("raw") or "", "answer": d.get("answer"),
+            "correct": d.get("correct"), "unjudged": bool(d.get("unjudged")),
+            "probs": probs if isinstance(probs, list) else None, "debiased": bool(extra.get("debiased")),
+            "orders": extra.get("orders") if isinstance(extra.get("orders"), list) else [],
+            "correct_index": d.get("correct_index"), "answers": d.get("answers") or [],
+            "questions": [t.get("shown", t.get("content")) for t in judge_turns],
+            "calls": [_call_view(c) for c in mine],
+            "tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in mine),
+            "latency": sum(c.get("latency_s") or 0 for c in mine)}
+
+
+def _highlight(article: str, quotes: list[tuple[str, bool]]) -> Markup:
+    """The passage escaped, with every span a turn quoted (a verified quote) marked."""
+    spans = []
+    for text, ok in quotes:
+        t = text.strip()
+        if not ok or len(t) < 4:
+            continue
+        start = 0
+        while (i := article.find(t, start)) >= 0:
+            spans.append((i, i + len(t)))
+            start = i + len(t)
+    out, pos = [], 0
+    for s, e in sorted(spans):
+        if e <= pos:
+            continue
+        s = max(s, pos)
+        out += [html.escape(article[pos:s]), '<mark class="quoted" title="quoted by a turn (verified)">',
+                html.escape(article[s:e]), "</mark>"]
+        pos = e
+    out.append(html.escape(article[pos:]))
+    return Markup("".join(out))
+
+
+# -- pages -------------------------------------------------------------------------------------------
+
+
+class Links:
+    """Where the pages link: the app's routes, or the static export's relative files."""
+
+    def __init__(self, static: bool = False, depth: int = 0):
+        self.static, self.up = static, "../" * depth
+
+    def style(self) -> str:
+        return self.up + "view.css" if self.static else "/view.css"
+
+    def home(self) -> str:
+        return self.up + "index.html" if self.static else "/"
+
+    def room(self, room: Room) -> str:
+        return f"{self.up}rooms/{room.id}.html" if self.static else f"/room/{room.id}"
+
+    def question(self, room: Room) -> str:
+        key = question_key(room.task, room.question_id)
+        return f"{self.up}questions/{key}.html" if self.static else f"/question/{key}"
+
+
+def render(name: str, **ctx: Any) -> str:
+    return redact_text(_env.get_template(name).render(flags_help=FLAG_HELP, **ctx))
+
+
+def list_context(index: Index, params: dict[str, str], page_size: int = PAGE_SIZE) -> dict[str, Any]:
+    started = time.perf_counter()
+    rooms = index.select(params)
+    n_pages = max(1, -(-len(rooms) // page_size))
+    try:
+        page = min(max(1, int(params.get("page") or 1)), n_pages)
+    except ValueError:
+        page = 1
+    shown = rooms[(page - 1) * page_size: page * page_size]
+    kept = {k: v for k, v in params.items() if v and k != "page"}
+
+    def qs(**changes: Any) -> str:
+        merged = {**kept, **{k: v for k, v in changes.items()}}
+        return "?" + urlencode({k: v for k, v in merged.items() if v not in (None, "")})
+
+    def sort_link(col: str) -> str:
+        cur = kept.get("sort", "")
+        return qs(sort=f"-{col}" if cur == col else col, page=None)
+
+    return {"rooms": shown, "n": len(rooms), "total": len(index.rooms), "page": page, "n_pages": n_pages,
+            "params": kept, "facets": index.facets, "qs": qs, "sort_link": sort_link, "labels": index.labels,
+            "seconds": time.perf_counter() - started, "flags": FLAGS}
+
+
+def _build_quietly(index: Index) -> None:
+    try:
+        index.build()
+        print(f"indexed {len(index.rooms)} rooms of {len(index.dirs)} run(s) in {index.index_seconds:.2f} s (read-only)",
+              file=sys.stderr)
+    except BaseException as exc:  # noqa: BLE001 - kept in index.error and shown on the list page
+        print(f"view: cannot index the runs: {exc}", file=sys.stderr)
+
+
+# -- the app -----------------------------------------------------------------------------------------
+
+
+def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: list[str] | None = None):
+    """The ASGI app over `index`: GET pages only, behind the same token, host and header rules as `serve`."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, Response
+    from starlette.routing import Route
+
+    from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders, TokenGate
+
+    links = Links()
+    if not index.ready.is_set():
+        threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True).start()
+
+    async def listing(request: Request) -> Response:
+        if not index.ready.is_set():
+            rooms = index.preview(PAGE_SIZE)
+            return HTMLResponse(render("viewer/list.html", links=links, static=False, indexing=True, rooms=rooms,
+                                       n=len(rooms), total=None, page=1, n_pages=1, params={}, labels=index.labels,
+                                       flags=FLAGS, facets={}, seconds=0))
+        if index.error is not None:
+            return HTMLResponse(render("viewer/missing.html", links=links, what=f"index ({index.error})"), status_code=500)
+        params = {k: v for k, v in request.query_params.items() if k in (*FACETS, "flag", "wrong", "disagree", "q",
+                                                                              "sort", "page")}
+        return HTMLResponse(render("viewer/list.html", links=links, static=False, **list_context(index, params)))
+
+    async def room_page(request: Request) -> Response:
+        index.ready.wait()
+        room = index.by_id.get(request.path_params["room"])
+        if room is None:
+            return HTMLResponse(render("viewer/missing.html", links=links, what="room"), status_code=404)
+        return HTMLResponse(render("viewer/room.html", links=links, v=index.room_view(room)))
+
+    async def question_page(request: Request) -> Response:
+        index.ready.wait()
+        view = index.question_view(request.path_params["key"])
+        if view is None:
+            return HTMLResponse(render("viewer/missing.html", links=links, what="question"), status_code=404)
+        return HTMLResponse(render("viewer/question.html", links=links, v=view))
+
+    async def style(request: Request) -> Response:
+        return Response((TEMPLATES / "viewer" / "view.css").read_text(), media_type="text/css")
+
+    routes = [Route("/", listing), Route("/room/{room}", room_page), Route("/question/{key}", question_page),
+              Route("/view.css", style)]
+    middleware = [Middleware(SecurityHeaders)]
+    if token:
+        middleware.append(Middleware(TokenGate, token=token))
+    middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS))
+    return Starlette(routes=routes, middleware=middleware)
+
+
+# -- the static export -------------------------------------------------------------------------------
+
+
+def read_cells(path: str | Path) -> dict[str, dict[str, Any]]:
+    """A cells file: {"cells": {ID: {"title": TEXT, "decisions": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError) as exc:
+        raise BenchError(f"--cells {p}: cannot read it ({exc}); expected a JSON file of cells") from None
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if not isinstance(cells, dict):
+        raise BenchError(f"--cells {p}: expected {{\"cells\": {{ID: {{\"title\": ..., \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}}}}")
+    for cid, cell in cells.items():
+        if not CELL_ID.match(str(cid)):
+            raise BenchError(f"--cells {p}: cell id {cid!r} is not a plain name (letters, digits, _ . -)")
+        ds = cell.get("decisions") if isinstance(cell, dict) else None
+        if not isinstance(ds, list) or not all(isinstance(x, list) and len(x) == 3 for x in ds):
+            raise BenchError(f"--cells {p}: cell {cid}: expected \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]")
+    return cells
+
+
+def default_cells(index: Index) -> dict[str, dict[str, Any]]:
+    """One cell per judge · protocol · task: the rooms that judge judged there."""
+    cells: dict[str, dict[str, Any]] = {}
+    for room in index.rooms:
+        for v in room.verdicts:
+            if v.unjudged:
+                continue
+            title = f"{v.judge} · {room.protocol} · {room.task}"
+            cid = re.sub(r"[^A-Za-z0-9_.-]+", "-", title).strip("-")[:80] + "-" + hashlib.sha1(title.encode()).hexdigest()[:8]
+            cell = cells.setdefault(cid, {"title": title, "decisions": []})
+            cell["decisions"].append([str(index.dirs[v.run]), v.judge, room.job_key])
+    return cells
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict[str, dict[str, Any]] | None = None,
+                  page_size: int = EXPORT_PAGE_SIZE, index: Index | None = None) -> dict[str, Any]:
+    """Write the viewer's pages as static files into `output`: index.html (+ list-N.html), rooms/ID.html,
+    questions/KEY.html, cells/CELL/index.html (+ page-N.html) for each cell (`cells`, else one per
+    judge · protocol · task) and cells.json ({cell: {title, link, rooms, pages}}). Returns cells.json's
+    content. Never writes inside a run directory."""
+    own = index is None
+    index = index or Index(dirs)
+    try:
+        out = Path(output)
+        for d in index.dirs:
+            if out.resolve() == d.resolve() or d.resolve() in out.resolve().parents:
+                raise BenchError(f"--export {out} is inside run directory {d}; the viewer never writes into a run")
+        if out.exists() and not out.is_dir():
+            raise BenchError(f"--export {out} is not a folder")
+        try:
+            for sub in ("rooms", "questions", "cells"):
+                (out / sub).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BenchError(f"cannot create export folder {out}: {exc.strerror}") from None
+        _write(out / "view.css", (TEMPLATES / "viewer" / "view.css").read_text())
+        _write_list(index, index.rooms, out, "index.html", lambda n: "index.html" if n == 1 else f"list-{n}.html",
+                    0, "all rooms", page_size)
+        for room in index.rooms:
+            _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1), v=index.room_view(room)))
+        for task, qid in index.by_question:
+            key = question_key(task, qid)
+            _write(out / "questions" / f"{key}.html",
+                   render("viewer/question.html", links=Links(True, 1), v=index.question_view(key)))
+        cells = default_cells(index) if cells is None else cells
+        where = {str(d): i for i, d in enumerate(index.dirs)}
+        where.update({str(d.resolve()): i for i, d in enumerate(index.dirs)})
+        by_decision = {(v.run, v.judge, r.job_key): r for r in index.rooms for v in r.verdicts}
+        manifest: dict[str, Any] = {}
+        for cid, cell in cells.items():
+            rooms, missing, seen = [], 0, set()
+            for run_dir, judge, job_key in cell["decisions"]:
+                i = where.get(str(run_dir), where.get(str(Path(run_dir).resolve())))
+                room = None if i is None else (by_decision.get((i, judge, job_key))  # a table's "X (debiased)" label too
+                                               or by_decision.get((i, str(judge).removesuffix(" (debiased)"), job_key)))
+                if room is None:
+                    missing += 1
+                elif room.id not in seen:
+                    seen.add(room.id)
+                    rooms.append(room)
+            folder = out / "cells" / cid
+            folder.mkdir(parents=True, exist_ok=True)
+            pages = _write_list(index, rooms, folder, "index.html", lambda n: "index.html" if n == 1 else f"page-{n}.html",
+                                2, str(cell.get("title") or cid), page_size, missing=missing)
+            manifest[cid] = {"title": cell.get("title") or cid, "link": f"cells/{cid}/index.html", "rooms": len(rooms),
+                             "missing": missing, "pages": [f"cells/{cid}/{p}" for p in pages]}
+        _write(out / "cells.json", json.dumps({"cells": manifest}, indent=1, ensure_ascii=False))
+        return manifest
+    finally:
+        if own:
+            index.close()
+
+
+def _write_list(index: Index, rooms: list[Room], folder: Path, first: str, name_of: Callable[[int], str], depth: int,
+                title: str, page_size: int, missing: int = 0) -> list[str]:
+    n_pages = max(1, -(-len(rooms) // page_size))
+    names = [name_of(n) for n in range(1, n_pages + 1)]
+    for n in range(1, n_pages + 1):
+        ctx = {"rooms": rooms[(n - 1) * page_size: n * page_size], "n": len(rooms), "total": len(index.rooms),
+               "page": n, "n_pages": n_pages, "labels": index.labels, "params": {}, "flags": FLAGS,
+               "page_link": lambda k: names[k - 1], "title": title, "missing": missing}
+        _write(folder / names[n - 1], render("viewer/list.html", links=Links(True, depth), static=True, **ctx))
+    return names

@@ -1,0 +1,129 @@
+"""A run directory opened strictly read-only, for browsing (`oversight-bench view`): nothing is ever
+written into the run, so it works on a read-only copy and beside a run in progress.
+
+Why not `Store.open`: a plain SQLite connection to a WAL store creates `-wal`/`-shm` files in the
+run directory and may checkpoint into the database when it closes, and on a read-only copy it
+cannot read at all. Here the database is opened `mode=ro`, and `immutable` when no write-ahead log
+lies beside it (a finished run: no file is created, no lock taken). The summaries it gives read only
+the few JSON fields a list needs (SQLite's json_extract, in C), so 100,000 records index in about a
+second rather than parsing every turn's text in Python.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import quote
+
+from oversight_bench.errors import BenchError
+from oversight_bench.model_text import NO_ARGUMENT
+from oversight_bench.questions import Question
+from oversight_bench.redact import redact_obj
+from oversight_bench.rundir.legacy import READABLE_AS_IS
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, SCHEMA_VERSION, _schema_version, damaged_error, question_from_dict
+
+_ARGUING = ("consultant", "debater")
+
+
+class ReadOnlyRun:
+    """One run directory's store and config, read-only. `summaries()` and `turn_flags()` index it;
+    `job_records`, `calls_of` and `question` read one room on demand."""
+
+    def __init__(self, directory: str | Path):
+        self.dir = Path(directory)
+        db = self.dir / DB_NAME
+        if not db.is_file():
+            raise BenchError(f"{self.dir} is not a run directory: expected {db} (written by 'oversight-bench run')")
+        wal = self.dir / (DB_NAME + "-wal")
+        # no log beside it: nobody is writing, so nothing need be shared (immutable creates no file)
+        mode = "ro" if wal.exists() and wal.stat().st_size else "ro&immutable=1"
+        try:
+            self.conn = sqlite3.connect(f"file:{quote(str(db.absolute()))}?mode={mode}", uri=True, check_same_thread=False)
+            self.conn.row_factory = sqlite3.Row
+            version = _schema_version(self.conn, self.dir)
+        except sqlite3.DatabaseError as exc:
+            raise damaged_error(self.dir, str(exc)) from None
+        if version not in (SCHEMA_VERSION, *READABLE_AS_IS):
+            self.conn.close()
+            raise BenchError(f"{self.dir} holds a run in store format {version}, which cannot be read as it is; "
+                             f"resume it once with 'oversight-bench run' to upgrade it")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def config(self) -> dict[str, Any]:
+        p = self.dir / CONFIG_NAME
+        try:
+            return redact_obj(json.loads(p.read_text())) if p.is_file() else {}
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote") from None
+
+    def _query(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        try:
+            return self.conn.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise damaged_error(self.dir, str(exc)) from None
+
+    def summaries(self, limit: int | None = None) -> list[tuple]:
+        """Every decision as one short tuple, in stored order: (job_key, judge, agent, protocol, task,
+        question_id, assignment, answer_order, answer, correct, P(answer 1), P(answer 2), debiased,
+        unjudged: an imported room nobody judged); the first `limit` only, if given."""
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples: 100,000 of them build several times faster than Rows
+        try:
+            return cur.execute(
+                "SELECT job_key, judge, agent, protocol, task, question_id, assignment, answer_order,"
+                " json_extract(data, '$.answer'), json_extract(data, '$.correct'), json_extract(data, '$.probs[0]'),"
+                " json_extract(data, '$.probs[1]'), json_extract(data, '$.extra.debiased'), json_extract(data, '$.unjudged')"
+                " FROM records WHERE kind='decision' ORDER BY id"
+                + ("" if limit is None else f" LIMIT {int(limit)}")).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise damaged_error(self.dir, str(exc)) from None
+
+    def turn_flags(self, job_keys: list[str] | None = None) -> dict[tuple[str, str], tuple[int, int, int, int]]:
+        """(job_key, judge) -> (arguing turns, forced, cut, argument-less), as analysis/quality counts them
+        (of the given jobs only, if given)."""
+        only = "" if job_keys is None else f" AND job_key IN ({','.join('?' * len(job_keys))})"
+        rows = self._query(
+            "SELECT job_key, judge, COUNT(*),"
+            " SUM(COALESCE(json_extract(data, '$.extra.budget.forced'), 0)),"
+            " SUM(COALESCE(json_extract(data, '$.extra.budget.cut'), 0)),"
+            " SUM(COALESCE(json_extract(data, '$.shown'), json_extract(data, '$.content')) = ?)"
+            " FROM records WHERE kind='turn' AND json_extract(data, '$.role') IN (?, ?)" + only + " GROUP BY job_key, judge",
+            (NO_ARGUMENT, *_ARGUING, *(job_keys or ())))
+        return {(r[0], r[1]): (r[2], r[3] or 0, r[4] or 0, r[5] or 0) for r in rows}
+
+    def question_briefs(self, keys: list[tuple[str, str]] | None = None) -> dict[tuple[str, str], tuple[str, str]]:
+        """(task, question_id) -> (question text, task type), without articles or images (of `keys` only, if given)."""
+        sql = "SELECT task, question_id, json_extract(data, '$.question'), json_extract(data, '$.task_type') FROM questions"
+        if keys is None:
+            rows = self._query(sql)
+        else:
+            rows = [r for k in keys for r in self._query(sql + " WHERE task=? AND question_id=?", tuple(k))]
+        return {(r[0], r[1]): (r[2] or "", r[3] or "") for r in rows}
+
+    def question(self, task: str, question_id: str) -> Question | None:
+        row = self._query("SELECT data FROM questions WHERE task=? AND question_id=?", (task, question_id))
+        return question_from_dict(json.loads(row[0][0])) if row else None
+
+    def job_records(self, job_key: str) -> list[dict[str, Any]]:
+        """Every record of one job (each judge's turns and decision), flat as `Store.iter_records` gives them."""
+        out = []
+        for r in self._query("SELECT * FROM records WHERE job_key=? ORDER BY judge, seq", (job_key,)):
+            d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id",
+                                   "assignment", "answer_order", "round", "seq")}
+            d.update(redact_obj(json.loads(r["data"])))
+            out.append(d)
+        return out
+
+    def calls_of(self, protocol: str, task: str, question_id: str, assignment: str | None,
+                 answer_order: str | None) -> Iterator[dict[str, Any]]:
+        """The model calls made for one job's fields (request and response as stored), oldest first."""
+        sql = ("SELECT * FROM calls WHERE protocol=? AND task=? AND question_id=? AND assignment IS ? AND answer_order IS ?"
+               " ORDER BY created, key")
+        for r in self._query(sql, (protocol, task, question_id, assignment, answer_order)):
+            d = dict(r)
+            d["request"], d["response"] = redact_obj(json.loads(d["request"])), json.loads(d["response"])
+            yield d

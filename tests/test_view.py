@@ -1,0 +1,280 @@
+"""`oversight-bench view`: the room list (filters, sorting, paging), the room and side-by-side pages,
+the static export with its per-cell room lists, the token and loopback rules, and that a run is only
+ever read (no byte or file of it changes)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("jinja2")
+from starlette.testclient import TestClient  # noqa: E402
+
+from fake_runs import make_run  # noqa: E402
+from helpers import cli  # noqa: E402
+from oversight_bench.questions import Question  # noqa: E402
+from oversight_bench.rundir import WritableRun  # noqa: E402
+from web_helpers import register_plugin  # noqa: E402
+
+from human_judging import viewer  # noqa: E402
+
+EVIL = "<script>alert('x')</script>"
+ARTICLE = "The ship landed at dawn. Captain Vela saw the blue sands of the moon. Then she wrote a letter home."
+
+
+def make_room_run(directory: Path, judge: str = "sim:judge-a") -> Path:
+    """One debate room with everything a room page shows: a passage, a verified and an unverified
+    quote, private thinking, a forced and a cut turn, an argument-less turn, judge probabilities and
+    the judge's call; and a QA room with an invalid answer. The question text is hostile HTML."""
+    run = WritableRun(directory)
+    store = run.store
+    try:
+        run.begin({"judge": judge, "agent": "sim:agent", "commit": "t"}, {"kind": "synthetic", "judge": judge})
+        q = Question(id="q1", task="quality", task_type="extractive", question=f"What did Vela see? {EVIL}",
+                     correct="blue sands", incorrect="red dust", article=ARTICLE)
+        store.put_questions([q])
+        fields = {"judge": judge, "agent": "sim:agent", "protocol": "debate", "task": "quality", "question_id": "q1",
+                  "assignment": None, "answer_order": "correct_first"}
+        ctx = {k: fields[k] for k in ("protocol", "task", "question_id", "assignment", "answer_order")}
+        turns = [
+            {"round": 1, "role": "debater", "speaker": "Alice", "defends": 1,
+             "content": "Thinking:\nPRIVATE-PLAN keep it short\nArgument: She <v_passage>saw the blue sands</v_passage>.",
+             "shown": "She <v_passage>saw the blue sands</v_passage>.",
+             "extra": {"model": "sim:agent", "budget": {"thinking_tokens": 50, "argument_tokens": 20, "forced": True,
+                                                         "cut": False, "continued": "same generation"}}},
+            {"round": 1, "role": "debater", "speaker": "Bob", "defends": 2,
+             "content": "Argument: It was <u_passage>red dust everywhere</u_passage> " + EVIL,
+             "shown": "It was <u_passage>red dust everywhere</u_passage> " + EVIL,
+             "extra": {"model": "sim:agent", "budget": {"thinking_tokens": 10, "argument_tokens": 90, "forced": False,
+                                                         "cut": True, "continued": None}}},
+            {"round": 2, "role": "debater", "speaker": "Alice", "defends": 1, "content": "",
+             "shown": "[no argument was given in this turn]", "extra": {"model": "sim:agent"}},
+        ]
+        store.put_call("a" * 64, model="sim:agent", request={"messages": [{"role": "user", "content": "argue as Alice"}]},
+                       response={"texts": [turns[0]["content"]]}, context={"role": "agent", "tag": "round1/Alice", **ctx},
+                       prompt_tokens=111, completion_tokens=22, latency_s=0.5)
+        store.put_call("b" * 64, model=judge, request={"messages": [{"role": "user", "content": "JUDGE-PROMPT-MARKER"}]},
+                       response={"texts": ["Answer: 1"]}, context={"role": "judge", "tag": "judge/probs", **ctx},
+                       prompt_tokens=345, completion_tokens=3, latency_s=1.25)
+        store.write_job("debate|quality|q1|-|correct_first", fields, turns,
+                        {"raw": "Answer: 1", "answer": 1, "correct": True, "probs": [0.8, 0.2], "extra": {},
+                         "correct_index": 1, "answers": ["blue sands", "red dust"]})
+        store.write_job("qa_without_article|quality|q1|-|correct_first", {**fields, "protocol": "qa_without_article"}, [],
+                        {"raw": "I cannot tell", "answer": None, "correct": None, "probs": None, "extra": {},
+                         "correct_index": 1, "answers": ["blue sands", "red dust"]})
+    finally:
+        run.close()
+    return directory
+
+
+def snapshot(directory: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir())}
+
+
+def rows(html: str) -> list[str]:
+    return re.findall(r'<tr class="room" data-room="([0-9a-f]+)">', html)
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.fixture(scope="module")
+def two_judges(tmp_path_factory):
+    """The same synthetic transcripts judged by two judges (as `judge --from` stores them)."""
+    base = tmp_path_factory.mktemp("view")
+    a = make_run(base / "judge-a", judge="sim:judge-a", n_questions=6, seed=1)
+    b = make_run(base / "judge-b", judge="sim:judge-b", n_questions=6, seed=2)
+    return a, b
+
+
+def client(*dirs, token=None) -> TestClient:
+    return TestClient(viewer.create_view_app(viewer.Index(dirs), token=token), base_url="http://127.0.0.1")
+
+
+def test_list_filters_sorts_and_pages(two_judges):
+    a, b = two_judges
+    index = viewer.Index([a, b])
+    c = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1")
+    everything = index.select({})
+    # one row per room, with both judges' verdicts on it
+    assert all({v.judge for v in r.verdicts} == {"sim:judge-a", "sim:judge-b"} for r in everything)
+    page1 = c.get("/").text
+    assert len(rows(page1)) == viewer.PAGE_SIZE and f"{len(everything)} of {len(everything)} rooms" in page1
+    page2 = c.get("/?page=2").text
+    assert set(rows(page2)).isdisjoint(rows(page1))
+    # filters by column
+    debate = c.get("/?protocol=debate").text
+    assert rows(debate) and all(index.by_id[i].protocol == "debate" for i in rows(debate))
+    assert all(index.by_id[i].task == "mmlu" for i in rows(c.get("/?task=mmlu").text))
+    # judge wrong: every room shown has a wrong (or invalid) verdict of that judge, and every such room is shown
+    wrong = rows(c.get("/?judge=sim:judge-b&wrong=1&page=1").text)
+    expected = [r.id for r in everything if any(v.judge == "sim:judge-b" and (v.correct is False or v.answer is None)
+                                                for v in r.verdicts)]
+    assert wrong == expected[:viewer.PAGE_SIZE] and expected
+    # judges disagree
+    dis = index.select({"disagree": "1"})
+    assert dis and all(len({v.answer for v in r.verdicts if v.answer}) == 2 for r in dis)
+    assert len(dis) == sum(1 for r in everything if len({v.answer for v in r.verdicts if v.answer}) == 2)
+    # free text over the question, its id and the job key
+    hit = rows(c.get("/?q=(boolq 3)").text)
+    assert hit and all("(boolq 3)" in index.by_id[i].question for i in hit)
+    # sort by a column, both ways
+    asc = [index.by_id[i].question for i in rows(c.get("/?sort=question").text)]
+    desc = [index.by_id[i].question for i in rows(c.get("/?sort=-question").text)]
+    assert asc == sorted(asc, key=str.lower) and desc == sorted(desc, key=str.lower, reverse=True) and asc[0] != desc[0]
+    pc = [r.mean_p_correct() for r in index.select({"sort": "-p_correct"})]
+    assert pc == sorted(pc, reverse=True)
+    # sort links keep the filters
+    assert 'href="?protocol=debate&amp;sort=question"' in debate
+
+
+def test_preview_answers_before_the_index(two_judges):
+    """While the index is built, the list's first page is read straight from the first run's store."""
+    a, b = two_judges
+    built = viewer.Index([a])
+    pending = viewer.Index([a], build=False)
+    assert not pending.ready.is_set()
+    preview = pending.preview(10)
+    assert [r.id for r in preview] == [r.id for r in built.rooms[:10]]
+    assert [(r.flags, [(v.judge, v.answer, v.p) for v in r.verdicts]) for r in preview] == \
+        [(r.flags, [(v.judge, v.answer, v.p) for v in r.verdicts]) for r in built.rooms[:10]]
+    html = viewer.render("viewer/list.html", links=viewer.Links(), static=False, indexing=True, rooms=preview, n=10,
+                         total=None, page=1, n_pages=1, params={}, labels=pending.labels, flags=viewer.FLAGS, facets={},
+                         seconds=0)
+    assert 'id="indexing"' in html and len(rows(html)) == 10 and 'id="filters"' not in html
+    pending.build()
+    assert pending.ready.is_set() and len(pending.rooms) == len(built.rooms)
+    built.close()
+    pending.close()
+
+
+def test_room_page_shows_turns_thinking_quotes_verdicts_and_calls(tmp_path):
+    src = make_room_run(tmp_path / "run")
+    c = client(src)
+    listing = c.get("/").text
+    assert EVIL not in listing and "&lt;script&gt;" in listing
+    debate = next(i for i in rows(listing) if "debate" in listing.split(f'data-room="{i}"')[1].split("</tr>")[0])
+    row = listing.split(f'data-room="{debate}"')[1].split("</tr>")[0]
+    assert all(f in row for f in ("forced", "cut", "empty")) and "sim:judge-a: 1 (0.80) ✓" in text_of(row)
+    qa_row = listing.split('data-room="')[1:]
+    assert any("invalid" in r.split("</tr>")[0] and "qa_without_article" in r.split("</tr>")[0] for r in qa_row)
+    page = c.get(f"/room/{debate}").text
+    assert EVIL not in page and "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
+    # the passage, with the verified quote marked in it
+    assert '<mark class="quoted" title="quoted by a turn (verified)">saw the blue sands</mark>' in page
+    assert "1 verified, 1 unverified" in page
+    # turns: shown text with verified/unverified spans, private thinking behind a toggle, budget marks
+    assert '<span class="v-passage" title="v_passage">saw the blue sands</span>' in page
+    assert '<span class="u-passage" title="u_passage">red dust everywhere</span>' in page
+    assert re.search(r'<details class="thinking"><summary>private thinking.*?</summary><pre>PRIVATE-PLAN', page, re.S)
+    assert "forced: thinking budget spent after 50 tokens" in page and "cut at 90 tokens" in page
+    assert "no argument" in page
+    # the judge's verdict, probabilities, tokens, timing and the exact request; the agent's call under its turn
+    t = text_of(page)
+    assert "answer 1 — correct ✓" in t and "P = 0.80 / 0.20" in t and "348 tokens, 1.25 s" in t
+    assert "JUDGE-PROMPT-MARKER" in page and "argue as Alice" in page and "111 + 22 tokens" in t
+    # side by side: the question across protocols and judges, linking back to the rooms
+    side = re.search(r'href="(/question/[0-9a-f]+)"', page).group(1)
+    sp = c.get(side).text
+    assert "qa_without_article" in sp and "debate" in sp and f"/room/{debate}" in sp and "invalid" in sp
+    assert c.get("/room/ffffffffffffffff").status_code == 404
+
+
+def test_views_never_write_into_a_run(tmp_path):
+    src = make_room_run(tmp_path / "run")
+    before = snapshot(src)
+    assert not any(n.endswith(("-wal", "-shm")) for n in before)
+    c = client(src)
+    room = rows(c.get("/").text)[0]
+    assert c.get(f"/room/{room}").status_code == 200
+    viewer.export_static([src], tmp_path / "site")
+    assert snapshot(src) == before  # no byte changed, no file (-wal, -shm, lock) added
+    with pytest.raises(Exception, match="never writes into a run"):
+        viewer.export_static([src], src / "site")
+
+
+def test_read_only_copy(tmp_path):
+    """On a read-only mount (where the test may mount one: root) the whole viewer works; everywhere,
+    the run's files stay byte for byte as they were and no file is added."""
+    src = make_room_run(tmp_path / "run")
+    before = snapshot(src)
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    mounted = subprocess.run(["mount", "--bind", "-o", "ro", str(src), str(ro)], capture_output=True).returncode == 0 \
+        if shutil.which("mount") and os.geteuid() == 0 else False
+    target = ro if mounted else src
+    try:
+        if mounted:
+            with pytest.raises(OSError):
+                (ro / "probe").write_text("x")
+        index = viewer.Index([target])
+        view = index.room_view(next(r for r in index.rooms if r.protocol == "debate"))
+        assert view["transcripts"][0]["turns"] and view["transcripts"][0]["judges"][0]["calls"]
+        viewer.export_static([target], tmp_path / "site", index=index)
+        index.close()
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(ro)], check=True)
+    assert snapshot(src) == before
+
+
+def test_static_export_pages_every_room_per_cell(two_judges, tmp_path):
+    a, b = two_judges
+    index = viewer.Index([a, b])
+    judged_by_a = [r for r in index.rooms if r.protocol == "debate"]
+    cells = {"a-debate": {"title": "sim:judge-a · debate", "decisions": [[str(a), "sim:judge-a", r.job_key] for r in judged_by_a]
+                          + [[str(a), "sim:judge-a", "no-such-job"]]}}
+    manifest = viewer.export_static([a, b], tmp_path / "site", cells=cells, page_size=5, index=index)
+    site = tmp_path / "site"
+    cell = manifest["a-debate"]
+    assert cell["rooms"] == len(judged_by_a) > 40 // 5 and cell["missing"] == 1
+    assert len(cell["pages"]) == -(-len(judged_by_a) // 5) and cell["link"] == "cells/a-debate/index.html"
+    listed = [i for p in cell["pages"] for i in rows((site / p).read_text())]
+    assert sorted(listed) == sorted(r.id for r in judged_by_a)  # exactly that judge's rooms, all of them
+    first = (site / cell["link"]).read_text()
+    assert 'href="page-2.html"' in first and 'href="../../rooms/' in first and 'href="../../view.css"' in first
+    assert json.loads((site / "cells.json").read_text())["cells"]["a-debate"]["rooms"] == len(judged_by_a)
+    for r in index.rooms:
+        assert (site / "rooms" / f"{r.id}.html").is_file()
+    room_html = (site / "rooms" / f"{judged_by_a[0].id}.html").read_text()
+    assert "sim:judge-a" in room_html and "sim:judge-b" in room_html and 'href="../questions/' in room_html
+    # without a cells file: one cell per judge, protocol and task
+    default = viewer.export_static([a], tmp_path / "site2")
+    assert {c["title"] for c in default.values()} == {f"sim:judge-a · {p} · {t}" for r in viewer.Index([a]).rooms
+                                                      for p, t in [(r.protocol, r.task)]}
+    index.close()
+
+
+def test_token_and_loopback_rules(tmp_path):
+    src = make_room_run(tmp_path / "run")
+    gated = client(src, token="s3cret-token")
+    assert gated.get("/").status_code == 403
+    assert TestClient(gated.app, base_url="http://127.0.0.1").get("/", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
+    resp = client(src).get("/")
+    assert "script-src" not in resp.headers["content-security-policy"] and "default-src 'none'" in resp.headers["content-security-policy"]
+    assert TestClient(client(src).app, base_url="http://evil.example").get("/").status_code == 400  # DNS rebinding
+    register_plugin()
+    res = cli("view", str(src), "--host", "0.0.0.0")
+    assert res.exit_code == 2 and "--token" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_command_errors_are_one_line(tmp_path):
+    register_plugin()
+    (tmp_path / "empty").mkdir()
+    res = cli("view", str(tmp_path / "empty"), "--export", str(tmp_path / "out"))
+    assert res.exit_code == 2 and "not a run directory" in res.output and len(res.output.strip().splitlines()) == 1
+    (tmp_path / "cells.json").write_text('{"cells": {"../x": {"decisions": []}}}')
+    src = make_room_run(tmp_path / "run")
+    res = cli("view", str(src), "--export", str(tmp_path / "out"), "--cells", str(tmp_path / "cells.json"))
+    assert res.exit_code == 2 and "not a plain name" in res.output
+    res = cli("view", str(src), "--export", str(tmp_path / "out"))
+    assert res.exit_code == 0 and (tmp_path / "out" / "index.html").is_file()
