@@ -7,7 +7,7 @@ from oversight_bench.analysis.load import load_run
 from oversight_bench.analysis.report import group_rows
 from oversight_bench.end_of_run import summarize
 from oversight_bench.pipeline import Plan
-from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan, crossplay_jobs
+from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan, crossplay_jobs, crossplay_protocol
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
 
@@ -116,7 +116,10 @@ def test_crossplay_jobs_run_the_planned_games():
 
     qs = [Question(id=str(i), task="t", task_type="closed", question="?", correct="a", incorrect="b") for i in range(8)]
     games = plan_games({"t": qs}, ["x", "y"], pairings=4, seed=0)
-    jobs = crossplay_jobs("debate-protocol", games)
+    debate = crossplay_protocol()
+    assert debate.has_debaters and not debate.open_role  # the installed assigned-role debate
+    jobs = crossplay_jobs(debate, games)
+    assert all(j[0] is debate and j[1].protocol == debate.name for j in jobs)
     assert [(j[1].question, j[1].debaters, j[1].answer_order) for j in jobs] == [(g.question, g.debaters, g.answer_order) for g in games]
     assert {j[1].debaters for j in jobs} >= {("x", "y"), ("y", "x")}
-    assert jobs == crossplay_jobs("debate-protocol", plan_games({"t": qs}, ["x", "y"], pairings=4, seed=0))  # seeded
+    assert jobs == crossplay_jobs(debate, plan_games({"t": qs}, ["x", "y"], pairings=4, seed=0))  # seeded
