@@ -50,7 +50,8 @@ def _print_main_table(rows: list[dict]) -> None:
         elif values != {None}:
             same.append(f"{key} {next(iter(values))}")
     keys += [("protocol", "protocol"), ("task", "task")]
-    console().print(accuracy_table(rows, keys, "judge accuracy per question" + (f" — {', '.join(same)}" if same else "")))
+    title = "judge accuracy on valid answers, per question" + (f" — {', '.join(same)}" if same else "")
+    console().print(accuracy_table(rows, keys, title))
 
 
 @click.command()

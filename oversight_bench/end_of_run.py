@@ -84,7 +84,7 @@ def print_summary(outcome, next_command: str | None = None) -> None:
     s = outcome.stats
     judges = sorted({r["judge"] for r in outcome.summary})
     out.print(accuracy_table(outcome.summary, [("protocol", "protocol"), ("task", "task")],
-                             f"judge accuracy per question — {outcome.output}",
+                             f"judge accuracy on valid answers, per question — {outcome.output}",
                              f"judge: {', '.join(judges)}. {CAPTION}"))
     print_flags(out, outcome.summary, ["protocol", "task"])
     devs = getattr(outcome, "deviations", None) or []
