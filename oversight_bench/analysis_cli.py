@@ -96,7 +96,7 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
 @click.option("--bootstrap", type=int, help="bootstrap seeds for 95% CIs, resampling questions (default 500, the paper's)")
 @click.option("--prior-games", type=float,
               help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
-@output_option("folder for elo.json and the figure (required)")
+@output_option("folder for elo.json and the figure (required)", "--output_path", "--output-path")
 def elo(dirs, from_dirs, config_path, quiet, **fields):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.

@@ -38,10 +38,11 @@ def _no_short_output(ctx: click.Context, _param: click.Parameter, value: str | N
                          f"(-o is --option KEY=VALUE, on run, judge and serve)")
 
 
-def output_option(help: str, **attrs):
-    """`--output DIR` (also `--output_path`/`--output-path`, as lm-evaluation-harness spells it), plus a
-    hidden `-o` that refuses in one line: `-o` once meant `--output` on some commands."""
+def output_option(help: str, *aliases: str, **attrs):
+    """`--output DIR` (and `aliases` a command already took, such as lm-evaluation-harness's
+    `--output_path`), plus a hidden `-o` that refuses in one line: `-o` once meant `--output` on some
+    commands."""
     def add(f):
         f = click.option("-o", "stale_o", hidden=True, expose_value=False, is_eager=True, callback=_no_short_output)(f)
-        return click.option("--output", "--output_path", "--output-path", "output", help=help, **attrs)(f)
+        return click.option("--output", *aliases, "output", help=help, **attrs)(f)
     return add
