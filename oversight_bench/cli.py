@@ -10,7 +10,7 @@ import click
 
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
-from oversight_bench.flags import output_option, shared_flags
+from oversight_bench.flags import shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
 from oversight_bench.yamlio import parse_key_values
 
@@ -23,6 +23,7 @@ OPTION_FLAGS = {  # flag -> ProtocolOptions field
 def _run_defaults() -> dict[str, str]:
     """The defaults `run --help` states that the installed plugins decide (models, tasks, protocols),
     and the protocol options' own, by name; computed only when help is shown."""
+    from oversight_bench.config import RunConfig
     from oversight_bench.models import default_model
     from oversight_bench.protocol import ProtocolOptions, default_protocols
     from oversight_bench.tasks import default_tasks
@@ -31,12 +32,13 @@ def _run_defaults() -> dict[str, str]:
         return str(value).lower() if isinstance(value, bool) else str(value)
 
     out = {name: text(f.default) for name, f in ProtocolOptions.model_fields.items()}
+    out["output"] = RunConfig.model_fields["output"].default
     for key, get in (("judge", lambda: default_model("judge")), ("agent", lambda: default_model("agent")),
                      ("tasks", lambda: ", ".join(default_tasks())), ("protocols", lambda: ", ".join(default_protocols()))):
         try:
             out[key] = get() or "none"
-        except BenchError:
-            out[key] = "none declared by the installed plugins"
+        except BenchError as exc:
+            out[key] = f"none ({exc})"
     out["other_options"] = ", ".join(f"{k}={out[k]}{_paper_note(k, ProtocolOptions)}"
                                      for k in ProtocolOptions.model_fields if k not in OPTION_FLAGS)
     return out
@@ -139,7 +141,8 @@ def cli():
               "(default {tasks}; `list tasks`)")
 @click.option("--protocols", cls=DefaultOption, help="comma-separated protocols (default {protocols}; `list protocols`)")
 @click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128 as in the paper)")
-@click.option("--output", "--output_path", "--output-path", "output", help="run directory, resumable (default runs/default)")
+@click.option("--output", "--output_path", "--output-path", "output", cls=DefaultOption,
+              help="run directory, resumable (default {output})")
 @click.option("--include-path", multiple=True, help="extra folder of task YAML files (default: none)")
 @click.option("--rounds", type=int, cls=DefaultOption, help="debate/consultancy rounds (default {rounds}, the paper's)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]), cls=DefaultOption,
@@ -316,13 +319,13 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
     """Each task with its type, the questions its source holds on this data (what `--limit` samples
     from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run."""
     from oversight_bench.registry import get_registry
-    from oversight_bench.tasks import _order, available_tasks, data_dir as find_data_dir
+    from oversight_bench.tasks import data_dir as find_data_dir, resolve_tasks
 
     folder = find_data_dir(data_dir)
     reg = get_registry()
     lines = [f"{'task':<18} {'type':<11} {'questions':>9}  {'source':<10} {'default':<7} package",]
     notes = []
-    for task in sorted(available_tasks(list(include_path)).values(), key=_order):
+    for task in resolve_tasks(["all"], list(include_path)):  # the paper's order, then by name
         count, source = "–", "python"
         choose, available = getattr(task, "choose_source", None), getattr(task, "available", None)
         try:
