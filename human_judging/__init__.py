@@ -71,7 +71,7 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
         uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:
         study.close()
-    click.echo(f"stopped; decisions are in {output}: oversight-bench report {output} -o REPORT_DIR", err=True)
+    click.echo(f"stopped; decisions are in {output}: oversight-bench report {output} --output REPORT_DIR", err=True)
 
 
 @click.command()

@@ -45,8 +45,10 @@ DEFAULT_ROLES = {"qwen2.5-coder-0.5b": ("judge",), "qwen2.5-coder-1.5b": ("agent
 @hookimpl
 def register_model_names(register):
     """The embedded GGUF models answer to their bare names on the llamacpp backend."""
+    import functools
+
     from oversight_bench.api import ModelName
-    from model_adapters.local_models import MODELS
+    from model_adapters.local_models import MODELS, status
 
     for name in MODELS:
-        register(ModelName(name, f"llamacpp:{name}", DEFAULT_ROLES.get(name, ())))
+        register(ModelName(name, f"llamacpp:{name}", DEFAULT_ROLES.get(name, ()), functools.partial(status, name)))

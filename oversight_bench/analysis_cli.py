@@ -11,13 +11,13 @@ from pathlib import Path
 import click
 
 from oversight_bench.errors import BenchError
-from oversight_bench.flags import shared_flags
+from oversight_bench.flags import output_option, shared_flags
 from oversight_bench.redact import redact_text
 
 
 @click.command()
 @click.argument("dirs", nargs=-1, required=True)
-@click.option("--output", "-o", required=True, help="folder for report.json, report.md, CSV tables and PNG figures")
+@output_option("folder for report.json, report.md, CSV tables and PNG figures", required=True)
 @click.option("--no-figures", is_flag=True, help="tables only")
 def report(dirs, output, no_figures):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
@@ -26,18 +26,37 @@ def report(dirs, output, no_figures):
     from oversight_bench.analysis.report import deviation_lines
 
     rep = build_report(dirs, output, figures=not no_figures)
-    n = sum(1 for g in rep["groups"] if g["level"] == "task")
+    rows = [g for g in rep["groups"] if g["level"] == "task"]
+    n = len(rows)
     click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(rep["runs"])))
-    flagged = sum(1 for g in rep["groups"] if g["level"] == "task" and g.get("flagged"))
+    _print_main_table(rows)
+    flagged = sum(1 for g in rows if g.get("flagged"))
     if flagged:
         click.echo(f"{flagged} of {n} rows fail the quality bar (⚑; reasons in report.md, `quality flags`)")
-    click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}")
+    click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}; "
+               f"every table, the permutation tests and calibration in {Path(output) / 'report.md'}")
+
+
+def _print_main_table(rows: list[dict]) -> None:
+    """report.md's accuracy-by-task table, in the end-of-run table's columns: a judge, agent or
+    setting column only where the rows differ in it (else it is named in the title)."""
+    from oversight_bench.end_of_run import accuracy_table, console
+
+    keys, same = [], []
+    for key in ("judge", "agent", "setting"):
+        values = {r.get(key) for r in rows}
+        if len(values) > 1:
+            keys.append((key, key))
+        elif values != {None}:
+            same.append(f"{key} {next(iter(values))}")
+    keys += [("protocol", "protocol"), ("task", "task")]
+    title = "judge accuracy on valid answers, per question" + (f" — {', '.join(same)}" if same else "")
+    console().print(accuracy_table(rows, keys, title))
 
 
 @click.command()
 @click.argument("dirs", nargs=-1, required=True)
-@click.option("--output", "-o", default=None,
-              help="leaderboard folder (required): new, empty, or holding a leaderboard (then with --force)")
+@output_option("leaderboard folder (required): new, empty, or holding a leaderboard (then with --force)")
 @click.option("--force", is_flag=True, help="rebuild a folder that holds a leaderboard: its pages are replaced")
 @click.option("--show-small", is_flag=True, help="leaderboard.md: show (flagged) cells with n < 64 instead of hiding them")
 @click.option("--carry", type=click.Path(dir_okay=False), default=None,
@@ -77,7 +96,7 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
 @click.option("--bootstrap", type=int, help="bootstrap seeds for 95% CIs, resampling questions (default 500, the paper's)")
 @click.option("--prior-games", type=float,
               help="virtual drawn games per pair of debaters that met (default 1: keeps perfect records finite; 0: the paper's bare fit)")
-@click.option("--output", "--output_path", "--output-path", "-o", "output", help="folder for elo.json and the figure")
+@output_option("folder for elo.json and the figure (required)", "--output_path", "--output-path")
 def elo(dirs, from_dirs, config_path, quiet, **fields):
     """Elo of debaters from one-round cross-play debates: win-rate matrix, NLL/BFGS fit, correct/incorrect
     Elo, bootstrap CIs, Elo vs judge accuracy.

@@ -10,6 +10,7 @@ Errors
 Models (backends implement `Model`)
     Model, Spec, Capabilities, Completion, Message, text_of, parse_spec, build_model, redact_spec,
     ModelName (a bare model name and the roles it is the default for: hook `register_model_names`),
+    ModelStatus (a named model's install state and size, which its plugin reports for `list models`),
     note_retry (a backend re-sent a request: counted in the call's record and the progress display).
 Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
@@ -23,7 +24,8 @@ Caches
 Text parsing (what agents and judges wrote)
     parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes.
 Command-line helpers
-    parse_key_values: `-o KEY=VALUE` pairs, values read as YAML.
+    parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
+    (`-o` is never an output folder).
 Runs and their records
     get_registry, deviations, provenance, render_passages.
 Transcript suites
@@ -49,7 +51,7 @@ from oversight_bench import __version__, hookimpl
 _SOURCES: dict[str, str] = {
     **dict.fromkeys(("BenchError", "MalformedResponse", "validation_error"), "oversight_bench.errors"),
     **dict.fromkeys(("cache_dir", "CACHE_ENV"), "oversight_bench.locations"),
-    **dict.fromkeys(("Model", "Spec", "Capabilities", "Completion", "Message", "ModelName", "text_of", "parse_spec",
+    **dict.fromkeys(("Model", "Spec", "Capabilities", "Completion", "Message", "ModelName", "ModelStatus", "text_of", "parse_spec",
                      "build_model", "redact_spec"), "oversight_bench.models"),
     "note_retry": "oversight_bench.scheduler",
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
@@ -64,6 +66,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
                      "turn_notes"), "oversight_bench.model_text"),
     "parse_key_values": "oversight_bench.yamlio",
+    "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
     "deviations": "oversight_bench.deviations",
     "provenance": "oversight_bench.provenance",

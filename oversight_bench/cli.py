@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
+from pathlib import Path
 
 import click
 
@@ -16,6 +18,49 @@ OPTION_FLAGS = {  # flag -> ProtocolOptions field
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
     "few_shot": "few_shot", "answer_order": "answer_order", "word_limit": "word_limit",
 }
+
+
+def _run_defaults() -> dict[str, str]:
+    """The defaults `run --help` states that the installed plugins decide (models, tasks, protocols),
+    and the protocol options' own, by name; computed only when help is shown."""
+    from oversight_bench.config import RunConfig
+    from oversight_bench.models import default_model
+    from oversight_bench.protocol import ProtocolOptions, default_protocols
+    from oversight_bench.tasks import default_tasks
+
+    def text(value) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    out = {name: text(f.default) for name, f in ProtocolOptions.model_fields.items()}
+    out["output"] = RunConfig.model_fields["output"].default
+    for key, get in (("judge", lambda: default_model("judge")), ("agent", lambda: default_model("agent")),
+                     ("tasks", lambda: ", ".join(default_tasks())), ("protocols", lambda: ", ".join(default_protocols()))):
+        try:
+            out[key] = get() or "none"
+        except BenchError as exc:
+            out[key] = f"none ({exc})"
+    out["other_options"] = ", ".join(f"{k}={out[k]}{_paper_note(k, ProtocolOptions)}"
+                                     for k in ProtocolOptions.model_fields if k not in OPTION_FLAGS)
+    return out
+
+
+def _paper_note(key: str, options) -> str:
+    """' (paper: ...)' where an option's default is not the paper's value."""
+    from oversight_bench.protocol import NO_PAPER_VALUE
+
+    default, paper = options.model_fields[key].default, options.paper_value(key)
+    if paper == default:
+        return ""
+    return " (paper: no cap)" if paper == NO_PAPER_VALUE else f" (paper: {str(paper).lower() if isinstance(paper, bool) else paper})"
+
+
+class DefaultOption(click.Option):
+    """An option whose help names defaults the plugins decide, filled in (`{judge}`, `{rounds}`, ...
+    from `_run_defaults`) only when help is shown, so a command that runs never pays for it."""
+
+    def get_help_record(self, ctx):
+        record = super().get_help_record(ctx)
+        return record and (record[0], record[1].format_map(_run_defaults()))
 
 
 #: the commands that load tasks, so take the options plugins add through `register_run_options`
@@ -87,26 +132,41 @@ def cli():
 
 @cli.command()
 @shared_flags
-@click.option("--judge", help="judge model spec, backend:model[,key=value...] or a model name (default: the one the model "
-              "plugins declare; add ,debias=true for the position-debiased judge)")
-@click.option("--agent", help="agent (consultant/debater) spec (default: the one the model plugins declare)")
-@click.option("--tasks", help="comma-separated tasks or groups (extractive, closed, multimodal, all)")
-@click.option("--protocols", help="comma-separated protocols")
-@click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128)")
-@click.option("--output", "--output_path", "--output-path", "output", help="run directory (resumable)")
-@click.option("--include-path", multiple=True, help="extra folder of task YAML files")
-@click.option("--rounds", type=int, help="debate/consultancy rounds (3)")
-@click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]))
-@click.option("--best-of-n", type=int, help="debater samples per turn (4)")
-@click.option("--judge-mode", type=click.Choice(["predict", "cot", "probs"]),
-              help="predict (paper), cot, or probs: the answer read from the answer-token probabilities (needs logprobs)")
-@click.option("--few-shot", type=int, help="judge few-shot examples (0)")
-@click.option("--answer-order", type=click.Choice(["random", "both"]), help="both orders per question (default) or one at random")
-@click.option("--word-limit", type=int, help="words per argument asked for in the prompt (150); cut only with -o truncate_words=true")
-@click.option("-o", "--option", "extra_options", multiple=True, help="any protocol option as KEY=VALUE")
+@click.option("--judge", cls=DefaultOption, help="judge model spec, backend:model[,key=value...] or a model name "
+              "(`list models`; default {judge}, judging as the paper's plain 0-shot judge; add ,debias=true "
+              "for the position-debiased judge)")
+@click.option("--agent", cls=DefaultOption, help="consultant/debater model spec (default {agent}); built only when a "
+              "protocol uses an agent")
+@click.option("--tasks", cls=DefaultOption, help="comma-separated tasks or groups: extractive, closed, multimodal, all "
+              "(default {tasks}; `list tasks`)")
+@click.option("--protocols", cls=DefaultOption, help="comma-separated protocols (default {protocols}; `list protocols`)")
+@click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128 as in the paper)")
+@click.option("--output", "--output_path", "--output-path", "output", cls=DefaultOption,
+              help="run directory, resumable (default {output})")
+@click.option("--include-path", multiple=True, help="extra folder of task YAML files (default: none)")
+@click.option("--rounds", type=int, cls=DefaultOption, help="debate/consultancy rounds (default {rounds}, the paper's)")
+@click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]), cls=DefaultOption,
+              help="debaters speak at once or in turn (default {turn_style}, the paper's)")
+@click.option("--best-of-n", type=int, cls=DefaultOption,
+              help="debater samples per turn, the most persuasive kept (default {best_of_n}, the paper's)")
+@click.option("--judge-mode", type=click.Choice(["predict", "cot", "probs"]), cls=DefaultOption,
+              help="predict (default {judge_mode}, the paper's), cot, or probs: the answer read from the "
+                   "answer-token probabilities (needs logprobs)")
+@click.option("--few-shot", type=int, cls=DefaultOption, help="judge few-shot examples (default {few_shot}, the paper's)")
+@click.option("--answer-order", type=click.Choice(["random", "both"]), cls=DefaultOption,
+              help="both orders per question or one at random (default {answer_order}, the paper's)")
+@click.option("--word-limit", type=int, cls=DefaultOption, help="words per argument asked for in the prompt "
+              "(default {word_limit}, the paper's); cut only with -o truncate_words=true")
+@click.option("-o", "--option", "extra_options", multiple=True, cls=DefaultOption,
+              help="any protocol option as KEY=VALUE, repeatable; besides the flags above, with their defaults: "
+                   "{other_options}")
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
         extra_options, cache_from, quiet, **option_flags):
-    """Run protocols on tasks and write every call, turn and decision to the run directory."""
+    """Run protocols on tasks and write every call, turn and decision to the run directory.
+
+    Defaults are the paper's main setting, but for the models, the tasks and the options marked
+    "paper:" below; the summary (and config.json) lists every setting of a run that
+    differs from the paper's."""
     from oversight_bench.config import expand_variants, load_run_config
     from oversight_bench.commands import run_eval
 
@@ -116,9 +176,11 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
                  "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
                  "concurrency": concurrency, "options": opts, "cache_from": cache_from}
     config = load_run_config(config_path, overrides)
-    for one in expand_variants(config):  # an ablation preset runs each variant into <output>/<name>
+    variants = expand_variants(config)
+    for i, one in enumerate(variants):  # an ablation preset runs each variant into <output>/<name>
         outcome = run_eval(one, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
-        _finish(outcome)
+        # `report` on the preset's folder reads every variant: say so after the last
+        _finish(outcome, report_command([config.output]) if i == len(variants) - 1 else None)
 
 
 @cli.command()
@@ -145,7 +207,7 @@ def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_opt
         raise BenchError("judge: --limit and --skip-long apply to --suite only")
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
                       option_overrides=parse_key_values(extra_options), cache_from=cache_from)
-    _finish(outcome)
+    _finish(outcome, report_command([source, output]))  # both judges on the same transcripts
 
 
 def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet) -> None:
@@ -160,10 +222,17 @@ def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_opti
         click.echo(line)
 
 
-def _finish(outcome) -> None:
+def report_command(dirs: list[str]) -> str:
+    """The `report` command for run directories, into reports/<name of the last one>."""
+    name = Path(str(dirs[-1])).resolve().name or "report"
+    return "oversight-bench report " + " ".join(shlex.quote(str(d)) for d in dirs) + " --output " + \
+        shlex.quote(f"reports/{name}")
+
+
+def _finish(outcome, next_command: str | None = None) -> None:
     from oversight_bench.end_of_run import print_summary
 
-    print_summary(outcome)
+    print_summary(outcome, next_command)
     if outcome.stats.jobs_failed:
         click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {redact_text(outcome.stats.errors[0])}. "
                    f"Finished records are saved: run the same command again to retry the rest.", err=True)
@@ -172,14 +241,24 @@ def _finish(outcome) -> None:
 
 @cli.command(name="list")
 @click.argument("what", type=click.Choice(["tasks", "protocols", "models", "plugins", "suites"]))
-def list_cmd(what):
-    """List registered tasks, protocols, model backends, suites or plugins, with their package and version."""
+@click.option("--data-dir", help="tasks: count the questions in this dataset folder (default: $OVERSIGHT_BENCH_DATA "
+              "or ../shared/datasets)")
+@click.option("--include-path", multiple=True, help="tasks: also the tasks of this folder of task YAML files")
+def list_cmd(what, data_dir, include_path):
+    """List tasks (with their questions on the current data), protocols, models (backends, and the
+    named models with their install state and size), suites or plugins, with package and version."""
     from oversight_bench.registry import get_registry
 
+    if (data_dir or include_path) and what != "tasks":
+        raise BenchError(f"list {what}: --data-dir and --include-path apply to `list tasks` only")
     if what == "suites":  # sizes come from the imported rooms (imported once into the user cache)
         from oversight_bench.suites import list_lines
 
         for line in list_lines():
+            click.echo(line)
+        return
+    if what == "tasks":
+        for line in _task_lines(data_dir, include_path):
             click.echo(line)
         return
     reg = get_registry()
@@ -188,10 +267,86 @@ def list_cmd(what):
             state = f"BROKEN: {p.error}" if p.error else ", ".join(p.hooks) or "(no hooks)"
             click.echo(f"{p.name:<14} {p.package} {p.version:<10} {state}")
         return
+    if what == "models":
+        for line in _model_lines():
+            click.echo(line)
+        return
     for name in reg.names(what):
         e = reg.entries[what][name]
-        detail = getattr(e.obj, "task_type", "") if what == "tasks" else ""
-        click.echo(f"{name:<22} {detail:<11} {e.package} {e.version}" if detail else f"{name:<22} {e.package} {e.version}")
+        click.echo(f"{name:<22} {e.package} {e.version}")
+
+
+def _size(n: int | None) -> str:
+    if not n:
+        return "–"
+    return f"{n / 1e9:.2f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
+
+
+def _model_lines() -> list[str]:
+    """The backends (`backend:model` specs), then the models plugins name (`--judge NAME`) with the
+    roles they are the default for and, where their plugin says, install state and size."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    lines = ["backends (a model is backend:model[,key=value...]):"]
+    for name in reg.names("models"):
+        e = reg.entries["models"][name]
+        lines.append(f"  {name:<20} {e.package} {e.version}")
+    named = reg.entries["model_names"]
+    if not named:
+        return lines + ["models by name: none declared by the installed plugins"]
+    lines.append("models by name (--judge NAME, --agent NAME):")
+    lines.append(f"  {'name':<20} {'spec':<30} {'default':<8} {'size':>8}  state")
+    for name in reg.names("model_names"):
+        m = named[name].obj
+        status = None
+        if m.status is not None:
+            try:
+                status = m.status()
+            except Exception as exc:  # noqa: BLE001 - a plugin's broken check must not hide the others
+                click.echo(f"warning: {name}: its plugin could not tell its install state ({redact_text(exc)})", err=True)
+        if status is None:
+            state = "–"
+        else:
+            state = (status.detail or "installed") if status.installed else "NOT INSTALLED" + \
+                (f": {status.detail}" if status.detail else "")
+        size = _size(status.size_bytes if status else None)
+        lines.append(f"  {name:<20} {m.spec:<30} {','.join(m.default_for) or '-':<8} {size:>8}  {state}")
+    return lines
+
+
+def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str]:
+    """Each task with its type, the questions its source holds on this data (what `--limit` samples
+    from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run."""
+    from oversight_bench.registry import get_registry
+    from oversight_bench.tasks import data_dir as find_data_dir, resolve_tasks
+
+    folder = find_data_dir(data_dir)
+    reg = get_registry()
+    lines = [f"{'task':<18} {'type':<11} {'questions':>9}  {'source':<10} {'default':<7} package",]
+    notes = []
+    for task in resolve_tasks(["all"], list(include_path)):  # the paper's order, then by name
+        count, source = "–", "python"
+        choose, available = getattr(task, "choose_source", None), getattr(task, "available", None)
+        try:
+            if choose is not None:
+                source = choose(folder)
+            if source == "hub":
+                notes.append(f"{task.name}: read from the hub on first run (not downloaded to count it here)")
+            elif available is not None:
+                count = str(available(folder))
+            else:
+                notes.append(f"{task.name}: a Python task; it does not say how many questions it holds")
+        except BenchError as exc:
+            source = "missing"
+            notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")
+        entry = reg.entries["tasks"].get(task.name)
+        package = f"{entry.package} {entry.version}" if entry else f"{getattr(task, 'path', '')}"
+        default = "yes" if getattr(task, "in_default_run", False) else ""
+        lines.append(f"{task.name:<18} {task.task_type:<11} {count:>9}  {source:<10} {default:<7} {package}")
+    lines.append(f"questions: convertible questions in {folder or 'no data folder (--data-dir or $OVERSIGHT_BENCH_DATA)'}; "
+                 f"a run samples --limit of them per task (default: the task's sample size, 128)")
+    return lines + notes
 
 
 @cli.command()

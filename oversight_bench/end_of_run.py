@@ -1,99 +1,133 @@
-"""The end of a run: its accuracy and transcript-quality rows (`summarize`) and the short table printed from them."""
+"""The end of a run: its accuracy and transcript-quality rows (`summarize`) and the table printed from
+them (`print_summary`); `report` prints its main table with the same columns (`accuracy_table`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 from rich.table import Table
 
+from oversight_bench.analysis import stats
 from oversight_bench.analysis.quality import pct
 from oversight_bench.redact import redact_text
 
+#: what every accuracy table's caption says its columns are
+CAPTION = ("questions: those with a valid answer; accuracy: each question's valid answers averaged, then the mean "
+           "over questions with the paper's 95% CI ([–]: one question, no interval); invalid: unparsed answers of "
+           "all answers; invalid = wrong: accuracy with invalid answers counted wrong; % of agent turns without an "
+           "argument, forced (thinking budget spent) or cut (argument budget spent), – unknown; ans. 1: the "
+           "judge's share of answer 1; ⚑ fails the quality bar")
 
-def _columns(rows: list[dict]) -> list[tuple[str, object]]:
-    """(header, cell of a row): accuracy on valid answers and with invalid ones counted wrong, then the
-    transcript quality in % (the agent-turn columns only when some protocol has agent turns; '–' where
-    unknown, e.g. forced and cut in a store written before budgets were recorded). Two-line headers
-    keep the table under 100 columns."""
-    def acc(v):
-        return "-" if v is None else f"{v:.3f}"
+
+def accuracy_cell(m: float | None, lo: float | None, hi: float | None) -> str:
+    """'62.5 [41.2, 83.8]' (%, the paper's 95% CI); '[–]' where one question gives no interval."""
+    if m is None:
+        return "–"
+    return f"{100 * m:.1f} [–]" if lo is None else f"{100 * m:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _columns(rows: list[dict]) -> list[tuple[str, Callable[[dict], str]]]:
+    """(header, cell of a row): questions, accuracy in % with its CI, invalid answers, accuracy with
+    invalid answers counted wrong, then the transcript quality in % (the agent-turn columns only when
+    some row has agent turns). A row holds its quality figures under `quality` (the end-of-run
+    summary) or beside its accuracy (`report`'s rows). Two-line headers keep the table narrow."""
+    def quality(r: dict) -> dict:
+        return r.get("quality") or r
 
     def q(key):
-        return lambda r: pct(r["quality"][key]) if r.get("quality") and r["quality"]["n_agent_turns"] else ""
+        return lambda r: pct(quality(r).get(key)) if quality(r).get("n_agent_turns") else ""
 
-    cols = [("n", lambda r: str(r["n"])), ("invalid", lambda r: str(r["invalid"])),
-            ("accuracy", lambda r: acc(r["accuracy"])), ("invalid\n= wrong", lambda r: acc(r.get("accuracy_invalid_wrong")))]
-    if any(r["quality"]["n_agent_turns"] for r in rows if r.get("quality")):
+    cols = [("questions", lambda r: str(r["n"])),
+            ("accuracy %\n[95% CI]", lambda r: accuracy_cell(r["accuracy"], r.get("ci_low"), r.get("ci_high"))),
+            ("invalid\nanswers", lambda r: f"{r['n_invalid']}/{r['n_records']}"),
+            ("invalid\n= wrong %", lambda r: pct(r.get("accuracy_invalid_wrong")))]
+    if any(quality(r).get("n_agent_turns") for r in rows):
         cols += [("no\narg %", q("argumentless_rate")), ("forced\n%", q("forced_rate")), ("cut\n%", q("cut_rate"))]
-    cols += [("ans.\n1 %", lambda r: pct(r["quality"]["answer1_share"]) if r.get("quality") else "–"),
+    cols += [("ans.\n1 %", lambda r: pct(quality(r).get("answer1_share"))),
              ("⚑", lambda r: "⚑" if r.get("flagged") else "")]
     return cols
 
 
-def print_summary(outcome) -> None:
-    console = Console()
-    if not console.is_terminal:  # a log or a pipe: rich's 80 columns would cut the numbers; the table needs ~100
-        console = Console(width=max(console.width, 110))
-    s = outcome.stats
-    judges = sorted({r["judge"] for r in outcome.summary})
-    table = Table(title=f"judge accuracy on valid answers — {outcome.output}",
-                  caption=f"judge: {', '.join(judges)}. % of agent turns without an argument, forced (thinking budget "
-                          f"spent) or cut (argument budget spent), – unknown; ans. 1: the judge's share of answer 1; "
-                          f"⚑ fails the quality bar; invalid = wrong: accuracy with invalid answers counted wrong",
-                  collapse_padding=True)
-    cols = _columns(outcome.summary)
-    table.add_column("protocol", no_wrap=True)
-    table.add_column("task", no_wrap=True)
+def console() -> Console:
+    out = Console()
+    if not out.is_terminal:  # a log or a pipe: rich's 80 columns would cut the numbers; the table needs ~115
+        out = Console(width=max(out.width, 120))
+    return out
+
+
+def accuracy_table(rows: list[dict], keys: list[tuple[str, str]], title: str, caption: str = CAPTION) -> Table:
+    """One row per cell: its identifying `keys` ((header, row key)), then `_columns`."""
+    table = Table(title=title, caption=caption, collapse_padding=True)
+    cols = _columns(rows)
+    for head, _ in keys:
+        table.add_column(head, no_wrap=True)
     for head, _ in cols:
         table.add_column(head, justify="right", no_wrap=True)
-    for r in outcome.summary:
-        table.add_row(r["protocol"], r["task"], *(cell(r) for _, cell in cols))
-    console.print(table)
-    for r in outcome.summary:
+    for r in rows:
+        table.add_row(*(str(r.get(k) if r.get(k) is not None else "–") for _, k in keys), *(cell(r) for _, cell in cols))
+    return table
+
+
+def print_flags(out: Console, rows: list[dict], keys: list[str]) -> None:
+    """The reasons of each flagged row, one line each."""
+    for r in rows:
         if r.get("flagged"):
-            console.print(f"⚑ {r['protocol']} · {r['task']}: " + "; ".join(r["flagged"]), markup=False, soft_wrap=True)
+            out.print("⚑ " + " · ".join(str(r.get(k)) for k in keys) + ": " + "; ".join(r["flagged"]),
+                      markup=False, soft_wrap=True)
+
+
+def print_summary(outcome, next_command: str | None = None) -> None:
+    """The accuracy table, flags, deviations, skipped rows, failures and counts; then `next_command`,
+    the command to run next (none when jobs failed: the error line says to run the same one again)."""
+    out = console()
+    s = outcome.stats
+    judges = sorted({r["judge"] for r in outcome.summary})
+    out.print(accuracy_table(outcome.summary, [("protocol", "protocol"), ("task", "task")],
+                             f"judge accuracy on valid answers, per question — {outcome.output}",
+                             f"judge: {', '.join(judges)}. {CAPTION}"))
+    print_flags(out, outcome.summary, ["protocol", "task"])
     devs = getattr(outcome, "deviations", None) or []
-    console.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
-                  markup=False, soft_wrap=True)
+    out.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
+              markup=False, soft_wrap=True)
     for sk in outcome.skipped:
-        console.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
+        out.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
     for reason, count in sorted(getattr(s, "failures", {}).items(), key=lambda kv: -kv[1]):
-        console.print(f"failed {count} job(s): {redact_text(reason)}", markup=False, soft_wrap=True)
-    console.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "
-                  f"model calls: {s.calls}, cache hits: {s.cache_hits}, invalid answers: {s.invalid}")
+        out.print(f"failed {count} job(s): {redact_text(reason)}", markup=False, soft_wrap=True)
+    out.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "
+              f"model calls: {s.calls}, cache hits: {s.cache_hits}, invalid answers: {s.invalid}")
+    if next_command and not s.jobs_failed:
+        out.print(f"next: {next_command}   # every table, paired tests between protocols, figures",
+                  markup=False, soft_wrap=True)
 
 
 def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
-    """Accuracy per judge x protocol x task (the short end-of-run table), computed as `report`
-    computes it (`stats.per_question` then `stats.mean_ci`): the mean over questions of each
-    question's accuracy over its valid answers; beside it the accuracy with invalid answers counted
-    as wrong and the transcript quality (`analysis.quality`: forced, cut, argument-less agent
-    turns, answer-1 share, flags). Streams the records, keeping one running sum per question, so
-    the table does not grow the run's memory with its size."""
+    """Accuracy per judge x protocol x task (the end-of-run table), computed as `report` computes it
+    (`stats.per_question` then `stats.mean_ci`): `n` questions with a valid answer, the mean over them
+    of each question's accuracy over its valid answers with the paper's 95% CI, the answers
+    (`n_records`) and invalid ones (`n_invalid`); beside it the accuracy with invalid answers counted
+    as wrong and the transcript quality (`analysis.quality`: forced, cut, argument-less agent turns,
+    answer-1 share, flags). Streams the records, keeping one running sum per question, so the table
+    does not grow the run's memory with its size."""
     from oversight_bench.analysis.load import normalise_decision
     from oversight_bench.analysis.quality import Quality
 
-    groups: dict[tuple, dict[str, Any]] = {}
-
-    def group(r: dict[str, Any]) -> dict[str, Any]:
-        return groups.setdefault((r["judge"], r["protocol"], r["task"]), {"n": 0, "invalid": 0, "q": Quality()})
-
+    groups: dict[tuple, Quality] = {}
     for r in store.iter_records():  # one pass over turns and decisions
         if judge and r["judge"] != judge:
             continue
-        g = group(r)
+        q = groups.setdefault((r["judge"], r["protocol"], r["task"]), Quality())
         if r["kind"] == "turn":
-            g["q"].add_turn(r)
-            continue
-        g["n"] += 1
-        d = normalise_decision(r)
-        g["invalid"] += d.get("answer") is None
-        g["q"].add_decision(d)
+            q.add_turn(r)
+        else:
+            q.add_decision(normalise_decision(r))
     rows = []
-    for (j, p, t), g in sorted(groups.items()):
-        fig = g["q"].figures()
-        rows.append({"judge": j, "protocol": p, "task": t, "n": g["n"], "valid": g["n"] - g["invalid"],
-                     "invalid": g["invalid"], "accuracy": fig["accuracy_valid"],
-                     "accuracy_invalid_wrong": fig["accuracy_invalid_wrong"], "quality": fig, "flagged": fig["flagged"]})
+    for (j, p, t), q in sorted(groups.items()):
+        fig = q.figures()
+        per_question = [c / v for c, v, _ in q.pq.values() if v]
+        m, lo, hi = stats.mean_ci(per_question)
+        rows.append({"judge": j, "protocol": p, "task": t, "n": len(per_question), "n_records": fig["n_records"],
+                     "n_invalid": fig["n_invalid"], "invalid_rate": fig["invalid_rate"], "accuracy": m,
+                     "ci_low": lo, "ci_high": hi, "accuracy_invalid_wrong": fig["accuracy_invalid_wrong"],
+                     "quality": fig, "flagged": fig["flagged"]})
     return rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.redact import MASK, redact_options, redact_text, redact_url, register_secret
@@ -21,14 +21,26 @@ ROLES = ("judge", "agent")
 
 
 @dataclass(frozen=True)
+class ModelStatus:
+    """What a plugin knows of a named model's local files, shown by `list models`: whether it can run
+    here now, its size on disk, and where it is or what to install."""
+
+    installed: bool
+    size_bytes: int | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class ModelName:
     """A bare model name a backend plugin declares (hook `register_model_names`), so `--judge NAME`
     works without `backend:`; `default_for` names the roles ("judge", "agent") it plays in a run
-    given no model for them. The core itself names no model."""
+    given no model for them; `status`, where the plugin gives one, tells `list models` whether the
+    model's files are installed (a model behind an API has none). The core itself names no model."""
 
     name: str
     spec: str
     default_for: tuple[str, ...] = ()
+    status: Callable[[], ModelStatus] | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -164,10 +164,13 @@ class RunPlan(Plan):
         return prepared
 
     def model_specs(self) -> list[str]:
-        return [self.config.agent]
+        return [self.config.agent]  # checked even when unused: it is part of the run's identity
 
     def models(self, judge: Model, judge_text: str) -> Cast:
-        return Cast(judge, shared_model(judge, judge_text, self.config.agent))
+        """The agent is built only when a protocol of the run speaks through it: a QA-only run never
+        needs the agent's backend (or its weights) installed."""
+        uses_agent = any(p.uses_agent for p in self.protocols)
+        return Cast(judge, shared_model(judge, judge_text, self.config.agent) if uses_agent else None)
 
     def jobs(self, prepared, store, config):
         def flag_gpqa() -> None:  # a streamed question is GPQA-derived: say so before its jobs run

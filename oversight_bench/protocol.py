@@ -8,11 +8,13 @@ are separate so stored transcripts can be re-judged with only judge calls.
 from __future__ import annotations
 
 import abc
+import difflib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Message
 from oversight_bench.questions import Question, correct_index
 
@@ -90,12 +92,24 @@ class ProtocolOptions(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _one_agent_cap(cls, data: Any) -> Any:
+    def _keys(cls, data: Any) -> Any:
         """A run stored before thinking and argument had their own budgets holds one cap for both
         (`agent_max_tokens`); re-judging it needs none of the agent budgets, so it is dropped here
-        and `deviations` still declares it from the stored options."""
-        if isinstance(data, dict) and "agent_max_tokens" in data:
-            data = {k: v for k, v in data.items() if k != "agent_max_tokens"}
+        and `deviations` still declares it from the stored options.
+
+        Any other unknown key is a typo far more often than not: the error names the nearest option
+        and all of them. A BenchError passes through pydantic unchanged, so the line is this one
+        wherever the options came from (`-o KEY=VALUE`, a config's `options:` or a variant)."""
+        if not isinstance(data, dict):
+            return data
+        data = {k: v for k, v in data.items() if k != "agent_max_tokens"}
+        unknown = [k for k in data if k not in cls.model_fields]
+        if unknown:
+            known = sorted(cls.model_fields)
+            close = difflib.get_close_matches(str(unknown[0]), known, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ";"
+            raise BenchError(f"unknown protocol option {str(unknown[0])!r}{hint} expected one of {', '.join(known)} "
+                             f"(as -o KEY=VALUE or under options: in a config)")
         return data
 
     @classmethod

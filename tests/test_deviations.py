@@ -173,7 +173,7 @@ def test_a_run_stores_and_prints_its_substitutions(tmp_path):
     assert any(d.startswith("prontoqa data: 500 questions made by the built-in generator") for d in devs)
     assert "tasks not in the paper: tiny" in devs and invalid_answer_deviation() in devs
     assert "tiny data: 2 made-up rows" in res.output
-    rep = cli("report", str(out), "-o", str(tmp_path / "rep"), "--no-figures")
+    rep = cli("report", str(out), "--output", str(tmp_path / "rep"), "--no-figures")
     assert rep.exit_code == 0 and "tiny data: 2 made-up rows" in rep.output
 
 
@@ -203,7 +203,7 @@ def test_elo_output_and_leaderboard_note_declare_the_prior(tmp_path):
     assert elo_prior_deviation() in cfg["deviations"] and "2 of the paper's 9 tasks (boolq, mmlu)" in cfg["deviations"]
     res = cli("elo", str(tmp_path / "elo" / "crossplay"), "--prior-games", "0", "--bootstrap", "10", "--output", str(tmp_path / "bare"))
     assert res.exit_code == 0 and "deviations from the paper's Elo fit: none" in res.output
-    lb = cli("leaderboard", str(tmp_path / "elo" / "crossplay"), "-o", str(tmp_path / "lb"))
+    lb = cli("leaderboard", str(tmp_path / "elo" / "crossplay"), "--output", str(tmp_path / "lb"))
     assert lb.exit_code == 0, lb.output
     md = (tmp_path / "lb" / "leaderboard.md").read_text()
     assert "Prior: 1 virtual drawn game(s) per pair of debaters that met" in md and "paper App. E: no prior" in md

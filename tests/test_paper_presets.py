@@ -142,7 +142,7 @@ def test_preset_runs_and_report_draws_its_figure(name, tmp_path):
                    for d in devs), devs
         if not tasks:  # all nine: each substituted dataset is named, with its count
             assert {d.split(" data: ")[0] for d in devs if " data: " in d} == set(SUBSTITUTED)
-    rep = cli("report", str(out), "-o", str(tmp_path / "report"))
+    rep = cli("report", str(out), "--output", str(tmp_path / "report"))
     assert rep.exit_code == 0, rep.output
     report = json.loads((tmp_path / "report" / "report.json").read_text())
     assert {g["task"] for g in report["groups"] if g["level"] == "task"} >= {"boolq", "mmlu"}

@@ -35,10 +35,12 @@ def test_summary_averages_per_question_like_report(tmp_path):
     finally:
         st.close()
     # per record it would be 3/5 = 0.6; per question (1 + 0.5 + 0) / 3
-    assert row["accuracy"] == 0.5 and (row["n"], row["valid"], row["invalid"]) == (6, 5, 1)
+    # n counts questions (with a valid answer), as report does; answers are counted beside it
+    assert row["accuracy"] == 0.5 and (row["n"], row["n_records"], row["n_invalid"]) == (3, 6, 1)
     run = load_run(tmp_path / "run")
     (rep,) = [r for r in group_rows(run.decisions, run.calls) if r["level"] == "task"]
-    assert rep["accuracy"] == row["accuracy"]
+    keys = ("n", "n_records", "n_invalid", "accuracy", "ci_low", "ci_high")
+    assert {k: rep[k] for k in keys} == {k: row[k] for k in keys}
 
 
 def test_end_of_run_table_equals_report_for_a_real_run(tmp_path):

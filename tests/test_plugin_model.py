@@ -28,7 +28,7 @@ def _decisions(out):
 
 def test_backend_is_listed_with_its_package():
     res = cli("list", "models")
-    line = [l for l in res.output.splitlines() if l.startswith("calc")]
+    line = [l for l in res.output.splitlines() if l.split()[:1] == ["calc"]]
     assert res.exit_code == 0 and line and "obench-example-plugin" in line[0], res.output
 
 

@@ -152,7 +152,9 @@ def _summary(directory):
 def test_summary_rows(new_run, old_run):
     rows = _summary(new_run)
     deb = rows["debate"]
-    assert (deb["n"], deb["invalid"], deb["accuracy"], deb["accuracy_invalid_wrong"]) == (8, 1, 0.875, 0.75)
+    # 4 questions (8 answers, one invalid): per question 1, 0.5, 1, 1
+    assert (deb["n"], deb["n_records"], deb["n_invalid"], deb["accuracy"], deb["accuracy_invalid_wrong"]) == (4, 8, 1, 0.875, 0.75)
+    assert (round(deb["ci_low"], 3), deb["ci_high"]) == (0.63, 1.0)
     _check_debate(deb["quality"])
     assert deb["flagged"] == DEBATE_FLAGS
     qa = rows["qa_without_article"]
@@ -175,8 +177,8 @@ def test_summary_table_prints_quality(new_run, old_run, capsys, monkeypatch):
         out = capsys.readouterr().out
         deb = next(ln for ln in out.splitlines() if ln.lstrip("│ ").startswith("debate"))
         cells = [c.strip() for c in deb.strip("│ \n").split("│")]
-        # protocol task n invalid accuracy acc,invalid=wrong no-arg forced cut answer1 flag
-        assert cells == ["debate", "mmlu", "8", "1", "0.875", "0.750", "6.2", forced,
+        # protocol task questions accuracy%[CI] invalid/answers acc%,invalid=wrong no-arg forced cut answer1 flag
+        assert cells == ["debate", "mmlu", "4", "87.5 [63.0, 100.0]", "1/8", "75.0", "6.2", forced,
                          "18.8" if forced != "–" else "–", "71.4", "⚑"], out
         qa = next(ln for ln in out.splitlines() if ln.lstrip("│ ").startswith("qa_without_article"))
         assert [c.strip() for c in qa.strip("│ \n").split("│")][6:] == ["", "", "", "100.0", "⚑"]

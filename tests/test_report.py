@@ -204,7 +204,7 @@ def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
     assert "rounds 2 (paper 3)" in judge_row and "judge debiased" in judge_row
     assert "sim:judge-a (debiased)" in md and "debias=True" not in md
     assert "rounds 2 (paper 3)" in (tmp_path / "lb" / "index.html").read_text()
-    out = CliRunner().invoke(report, [str(run), "-o", str(tmp_path / "rep"), "--no-figures"])
+    out = CliRunner().invoke(report, [str(run), "--output", str(tmp_path / "rep"), "--no-figures"])
     assert out.exit_code == 0 and "rounds 2 (paper 3)" in out.output
 
 

@@ -189,7 +189,7 @@ def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_p
     # the same record fields as an LLM-judged consultancy of the source run
     src_turn = next(t for t in decisions(source)[1] if t["protocol"] == "consultancy" and t["role"] == "judge")
     assert set(live[1]) == set(src_turn)
-    res = cli("report", str(out), str(source), "-o", str(tmp_path / "rep"), "--no-figures")
+    res = cli("report", str(out), str(source), "--output", str(tmp_path / "rep"), "--no-figures")
     assert res.exit_code == 0, res.output
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "human:alice" in md and "scripted:default" in md

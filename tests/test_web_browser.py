@@ -140,7 +140,7 @@ def test_browser_session(tmp_path):
     assert {d["protocol"] for d in decisions} == {"qa_without_article", "debate", "consultancy"}
     question = next(t for t in turns if t["protocol"] == "consultancy" and t["role"] == "judge")
     assert question["shown"] == "Why should I believe your answer over the other?"
-    res = cli("report", str(out), str(src), "-o", str(tmp_path / "report"), "--no-figures")
+    res = cli("report", str(out), str(src), "--output", str(tmp_path / "report"), "--no-figures")
     assert res.exit_code == 0, res.output
     md = (tmp_path / "report" / "report.md").read_text()
     assert "human:pat" in md and "scripted:default" in md

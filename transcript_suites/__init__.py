@@ -13,7 +13,7 @@ import click
 
 from oversight_bench import hookimpl
 from oversight_bench.api import BenchError
-from oversight_bench.api import DATA_ENV, ImportedSuite, RunSuite
+from oversight_bench.api import DATA_ENV, ImportedSuite, RunSuite, output_option
 from oversight_bench.api import suite_data_dir as data_dir
 
 
@@ -58,7 +58,7 @@ def import_cmd():
 
 @import_cmd.command(name="nyu-debate")
 @click.argument("path", type=click.Path())
-@click.option("--output", "-o", required=True, help="new run directory")
+@output_option("new run directory", required=True)
 @click.option("--paper-only", is_flag=True, help="keep only the rooms Michael et al. 2023 included in their paper")
 @click.option("--task", default="quality", show_default=True, help="task name recorded for the rooms")
 def nyu_debate(path, output, paper_only, task):
@@ -71,7 +71,7 @@ def nyu_debate(path, output, paper_only, task):
 
 @import_cmd.command(name="llm-debate")
 @click.argument("path", type=click.Path())
-@click.option("--output", "-o", required=True, help="new run directory")
+@output_option("new run directory", required=True)
 @click.option("--agent", default="gpt-4o-2024-08-06", show_default=True, help="the debater model that wrote the file")
 @click.option("--task", default="quality", show_default=True, help="task name recorded for the debates")
 def llm_debate(path, output, agent, task):
