@@ -457,7 +457,7 @@ class FakeHFBackend:
     def tokenize(self, text):
         return list(text.encode())
 
-    def generate(self, prompts, *, n, max_tokens, temperature, seed):
+    def generate(self, prompts, *, n, max_tokens, temperature, seed, stop=()):
         self.generate_calls.append((list(prompts), n, max_tokens, temperature, seed))
         return [[(f"{p}#{j} STOP tail", len(p), 4) for j in range(n)] for p in prompts]
 
