@@ -22,6 +22,7 @@ import fcntl
 import os
 import shutil
 import tempfile
+import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,9 +38,13 @@ INSTALL_HINT = "pip install torch==2.13.0 'oversight-bench[hf]'"
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 #: written last into a converted folder: its presence means the conversion finished
 DONE = "oversight-bench-converted.json"
+#: one loaded model per (model, device, dtype, trust_remote_code) in the process: a judge and an
+#: agent naming the same model share its weights
+_LOADED: dict[tuple, "TorchBackend"] = {}
+_LOAD_LOCK = threading.Lock()
 
 
-def _cause(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     """An exception as one short line (transformers' messages span several)."""
     text = " ".join(str(exc).split())
     if len(text) > 300:
@@ -72,11 +77,11 @@ def _load_pair(transformers, source: str, gguf_file: str | None, dtype: Any, tru
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, **kw)
     except Exception as exc:  # OSError, ValueError, KeyError, ImportError...: all mean "cannot load"
-        raise BenchError(f"hf model {label!r}: its tokenizer cannot be loaded ({_cause(exc)})") from None
+        raise BenchError(f"hf model {label!r}: its tokenizer cannot be loaded ({one_line(exc)})") from None
     try:
         model = transformers.AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **kw)
     except Exception as exc:
-        raise BenchError(f"hf model {label!r} cannot be loaded ({_cause(exc)})") from None
+        raise BenchError(f"hf model {label!r} cannot be loaded ({one_line(exc)})") from None
     return tokenizer, model
 
 
@@ -124,7 +129,7 @@ def converted(name: str, transformers, torch) -> Path:
                              f"set {CACHE_ENV} to a writable directory with room") from None
         except Exception as exc:
             shutil.rmtree(tmp, ignore_errors=True)
-            raise BenchError(f"hf model {name!r}: its GGUF cannot be converted for transformers ({_cause(exc)})") from None
+            raise BenchError(f"hf model {name!r}: its GGUF cannot be converted for transformers ({one_line(exc)})") from None
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -174,17 +179,21 @@ class TorchBackend:
         try:
             self.model.to(device)
         except Exception as exc:  # no such device, no CUDA build, out of memory
-            raise BenchError(f"hf model {model_id!r} cannot be moved to device {device!r} ({_cause(exc)}); "
+            raise BenchError(f"hf model {model_id!r} cannot be moved to device {device!r} ({one_line(exc)}); "
                              f"expected cpu, cuda, cuda:N or auto") from None
         self.model.eval()
         self.tokenizer.padding_side = "left"  # decoder-only batches must end at the same position
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.templated = bool(getattr(self.tokenizer, "chat_template", None))
+        # adapters sharing this backend run their batches in their own threads; a fast tokenizer
+        # used from two threads at once fails ("Already borrowed"), and the cores are busy anyway
+        self.lock = threading.RLock()
 
     def chat_prompt(self, messages: list[dict]) -> str:
         if self.templated:
-            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+            with self.lock:
+                return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
         return plain_prompt(messages)
 
     def _encode(self, texts: list[str]):
@@ -194,7 +203,8 @@ class TorchBackend:
                               add_special_tokens=not self.templated).to(self.device)
 
     def tokenize(self, text: str) -> list[int]:
-        return self.tokenizer(text, add_special_tokens=not self.templated)["input_ids"]
+        with self.lock:
+            return self.tokenizer(text, add_special_tokens=not self.templated)["input_ids"]
 
     def context_length(self) -> int | None:
         return getattr(self.model.config, "max_position_embeddings", None)
@@ -203,6 +213,10 @@ class TorchBackend:
                  stop: tuple[str, ...] = ()):
         """-> per prompt, n (text, prompt_tokens, completion_tokens). Rows end at EOS or at a stop
         string (the caller cuts the text there), so a thinking phase does not run to its budget."""
+        with self.lock:
+            return self._generate(prompts, n=n, max_tokens=max_tokens, temperature=temperature, seed=seed, stop=stop)
+
+    def _generate(self, prompts, *, n, max_tokens, temperature, seed, stop):
         torch = self.torch
         enc = self._encode(prompts)
         sample = temperature > 0
@@ -228,11 +242,12 @@ class TorchBackend:
 
     def next_token_logits(self, prompts: list[str], ids: list[list[int]]) -> list[list[float]]:
         torch = self.torch
-        enc = self._encode(prompts)
-        # left padding: positions count from each row's first real token, as they would unpadded
-        positions = (enc["attention_mask"].cumsum(dim=1) - 1).clamp(min=0)
-        with torch.inference_mode():
-            last = self.model(**enc, position_ids=positions).logits[:, -1, :].float()
+        with self.lock:
+            enc = self._encode(prompts)
+            # left padding: positions count from each row's first real token, as they would unpadded
+            positions = (enc["attention_mask"].cumsum(dim=1) - 1).clamp(min=0)
+            with torch.inference_mode():
+                last = self.model(**enc, position_ids=positions).logits[:, -1, :].float()
         return [[float(last[i, t]) for t in row] for i, row in enumerate(ids)]
 
 
@@ -257,7 +272,10 @@ class HFModel(Model):
     @property
     def backend(self):
         if self._backend is None:
-            self._backend = TorchBackend(*self._args)
+            with _LOAD_LOCK:
+                if self._args not in _LOADED:
+                    _LOADED[self._args] = TorchBackend(*self._args)
+            self._backend = _LOADED[self._args]
         return self._backend
 
     def prompt(self, messages: list[dict]) -> str:
