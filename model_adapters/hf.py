@@ -85,6 +85,18 @@ def _load_pair(transformers, source: str, gguf_file: str | None, dtype: Any, tru
     return tokenizer, model
 
 
+def _untied(state: dict) -> dict:
+    """The state dict with each shared tensor once, under its input-embedding name: tied output
+    weights are left out, as save_pretrained leaves them (vllm and transformers re-tie them)."""
+    out, seen = {}, set()
+    for key, tensor in sorted(state.items(), key=lambda kv: kv[0].startswith("lm_head")):
+        ident = (tensor.data_ptr(), tuple(tensor.shape))
+        if ident not in seen:
+            seen.add(ident)
+            out[key] = tensor.contiguous()
+    return out
+
+
 def converted(name: str, transformers, torch) -> Path:
     """The transformers folder of a named local model, converted once from its verified GGUF."""
     import json
@@ -108,14 +120,15 @@ def converted(name: str, transformers, torch) -> Path:
         try:
             # save_pretrained refuses a model loaded from GGUF ("quantized"), though its weights are
             # plain dequantised tensors: write them and the config without the GGUF marker
-            from safetensors.torch import save_model
+            from safetensors.torch import save_file
 
             tokenizer.save_pretrained(tmp)
             if hasattr(model.config, "quantization_config"):
                 del model.config.quantization_config
+            model.config.architectures = [type(model).__name__]  # what save_pretrained records (vllm reads it)
             model.config.save_pretrained(tmp)
             model.generation_config.save_pretrained(tmp)
-            save_model(model, str(tmp / "model.safetensors"))
+            save_file(_untied(model.state_dict()), str(tmp / "model.safetensors"), metadata={"format": "pt"})
             (tmp / DONE).write_text(json.dumps({"from": str(gguf), "sha256": MODELS[name].sha256,
                                                 "transformers": transformers.__version__}))
             for f in tmp.iterdir():  # mkdtemp and safetensors make them private; the cache may be shared
