@@ -86,6 +86,8 @@ def compare(model: str, limit: int, workdir: Path, sets=SETS) -> dict:
         raise RuntimeError(f"{model}: {len(different)} judge prompts differ between the backends, e.g. {different[0]}")
     dp = [abs(a[k][1][0] - b[k][1][0]) for k in keys]
     agree = sum(a[k][2] == b[k][2] for k in keys)
+    # how close to a tie the questions decided differently were (llamacpp's P(1) - 0.5)
+    margins = [abs(a[k][1][0] - 0.5) for k in keys if a[k][2] != b[k][2]]
 
     def side(run: dict, backend: str) -> dict:
         return {"accuracy": sum(bool(run[k][3]) for k in keys) / len(keys),
@@ -95,6 +97,7 @@ def compare(model: str, limit: int, workdir: Path, sets=SETS) -> dict:
     return {"model": model, "n": len(keys), "tasks": [f"{t}/{p}" for t, p in sets],
             "per_task": {t: sum(k[0] == t for k in keys) for t, _ in sets},
             "agreement": agree / len(keys), "agree": agree, "mean_abs_dp1": sum(dp) / len(dp), "max_abs_dp1": max(dp),
+            "disagreement_max_margin": max(margins, default=0.0),
             "llamacpp": side(a, "llamacpp"), "hf": side(b, "hf")}
 
 
@@ -117,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                 s = r[backend]
                 print(f"  {backend:9s} accuracy {s['accuracy']:.3f}  answer 1 {s['answer1_share']:.1%}  "
                       f"mean P(1) {s['mean_p1']:.3f}  wall {s['wall_s']:.0f}s")
+            if r["agree"] < r["n"]:
+                print(f"  the {r['n'] - r['agree']} questions decided differently were near-ties: "
+                      f"llamacpp's P(1) within {r['disagreement_max_margin']:.4f} of 0.5")
             print(f"model={r['model']} n={r['n']} agreement={r['agreement']:.3f} "
                   f"mean_abs_dp1={r['mean_abs_dp1']:.4f} max_abs_dp1={r['max_abs_dp1']:.4f}", flush=True)
     if args.json:
