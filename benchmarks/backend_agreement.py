@@ -15,7 +15,7 @@ accuracy, share of answer 1 and wall time (model load included).
 
 Needs the `[local]` and `[hf]` extras and `$OVERSIGHT_BENCH_DATA` (or ../shared/datasets). The
 first `hf:` use of a model converts its GGUF once into the model cache (see model_adapters/hf.py);
-that one-off conversion is not in the timings. `--json PATH` also writes the figures. The last line
+where that happens here, the first `hf:` run's wall time includes it. `--json PATH` also writes the figures. The last line
 per model is `model=NAME n=N agreement=A mean_abs_dp1=D max_abs_dp1=M`.
 """
 

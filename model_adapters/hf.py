@@ -4,7 +4,7 @@
 concurrency=64,trust_remote_code=false]` where MODEL is a hub id, a local model folder, a `.gguf`
 file, or one of the embedded local models by name (`hf:smollm2-135m`): the same sha256-verified
 GGUF that `llamacpp:` runs, dequantised by transformers (fp32). Reading a GGUF's metadata in Python
-is slow (22 s for SmolLM2, 90 s for Gemma 3 270M on 2 cores), so a named model is converted once
+is slow (22 s for SmolLM2, 140 s for Gemma 3 270M on 2 busy cores), so a named model is converted once
 into `<model cache>/hf/<name>-<sha>` (a transformers folder of the same fp32 weights, its tokenizer
 and chat template) and loaded from there afterwards; a `.gguf` path is read as it is every time.
 
