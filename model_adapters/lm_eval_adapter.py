@@ -3,7 +3,10 @@
 `lm_eval:MODEL_TYPE[,key=value…][,concurrency=16,logprobs=true,chat_template=false]`, e.g.
 `lm_eval:local-chat-completions,model=qwen,base_url=http://127.0.0.1:8000/v1/chat/completions`
 or `lm_eval:hf,pretrained=Qwen/Qwen2.5-0.5B-Instruct`. Every option except the three adapter
-options is handed to `get_model(MODEL_TYPE).create_from_arg_string(...)` unchanged.
+options is handed to `get_model(MODEL_TYPE).create_from_arg_string(...)` unchanged, but for the
+hf model types `pretrained=` also takes what `hf:` takes: an embedded model's name (its verified
+weights, in the folder `hf:` converts them to) or a `.gguf` file (given to lm-eval as its folder
+and `gguf_file`).
 
 Calls that arrive together are sent as one `generate_until` batch (a `BatchQueue`; lm-eval groups
 them by generation settings itself) in a worker thread. The chat is rendered by the LM's own
@@ -28,10 +31,31 @@ from pydantic import ConfigDict, Field
 
 INSTALL_HINT = "pip install 'oversight-bench[lm-eval]'"
 IN_PROCESS_TYPES = {"hf", "hf-auto", "huggingface", "vllm", "sglang", "hf-multimodal", "vllm-vlm"}
+HF_TYPES = {"hf", "hf-auto", "huggingface"}
 
 
 def _arg(v: Any) -> str:
     return str(v)  # lm-eval parses "True"/"False"/numbers back itself
+
+
+def hf_args(model_type: str, args: dict[str, Any]) -> dict[str, Any]:
+    """`pretrained=` as `hf:` reads it (an embedded model's name, a .gguf file) for lm-eval's hf types."""
+    pretrained = args.get("pretrained")
+    if model_type not in HF_TYPES or not isinstance(pretrained, str):
+        return args
+    from model_adapters.hf import converted, resolve
+    from model_adapters.local_models import MODELS
+
+    if pretrained in MODELS:
+        try:
+            import torch
+            import transformers
+        except ImportError:
+            raise BenchError("lm_eval:hf needs torch and transformers; run: pip install torch==2.13.0 "
+                             "'oversight-bench[hf,lm-eval]'") from None
+        return {**args, "pretrained": str(converted(pretrained, transformers, torch))}
+    source, gguf_file = resolve(pretrained)
+    return {**args, "pretrained": source, "gguf_file": gguf_file} if gguf_file else args
 
 
 def build_lm(model_type: str, args: dict[str, Any]):
@@ -39,6 +63,7 @@ def build_lm(model_type: str, args: dict[str, Any]):
         from lm_eval.api import registry
     except ImportError:
         raise BenchError(f"the lm_eval backend needs lm-evaluation-harness; run: {INSTALL_HINT}") from None
+    args = hf_args(model_type, args)
     try:
         cls = registry.get_model(model_type)
     except (ValueError, KeyError) as exc:
@@ -48,6 +73,11 @@ def build_lm(model_type: str, args: dict[str, Any]):
         return cls.create_from_arg_string(arg_string, {})
     except TypeError as exc:
         raise BenchError(f"lm_eval:{model_type}: bad model arguments ({exc})") from None
+    except (OSError, ValueError, KeyError, RuntimeError, ImportError) as exc:  # a model that will not load
+        from model_adapters.hf import one_line
+
+        raise BenchError(f"lm_eval:{model_type} model {args.get('pretrained', args.get('model'))!r} cannot be "
+                         f"loaded ({one_line(exc)})") from None
 
 
 class LMEvalModel(Model):

@@ -457,7 +457,7 @@ class FakeHFBackend:
     def tokenize(self, text):
         return list(text.encode())
 
-    def generate(self, prompts, *, n, max_tokens, temperature, seed):
+    def generate(self, prompts, *, n, max_tokens, temperature, seed, stop=()):
         self.generate_calls.append((list(prompts), n, max_tokens, temperature, seed))
         return [[(f"{p}#{j} STOP tail", len(p), 4) for j in range(n)] for p in prompts]
 
@@ -707,6 +707,7 @@ def test_every_text_backend_flattens_a_chat_the_same_way(monkeypatch):
 
     untemplated_torch = TorchBackend.__new__(TorchBackend)  # a tokenizer without a chat template, nothing loaded
     untemplated_torch.tokenizer = types.SimpleNamespace(chat_template=None)
+    untemplated_torch.templated = False  # what loading finds for such a tokenizer
     plain = {
         "llamacpp": _llamacpp(monkeypatch, FakeLlama({})).render(MIXED)[0],
         "hf": HFModel(parse_spec("hf:org/model,device=cpu"), backend=untemplated_torch).prompt(MIXED),
