@@ -313,7 +313,8 @@ class Study:
         if not sid:
             return None
         row = self.db.execute("SELECT * FROM sessions WHERE sid=?", (sid,)).fetchone()
-        if row is not None and self.judges() and row["judge"] not in self.judges():
+        registered = self.judges()
+        if row is not None and registered and row["judge"] not in registered:
             return None  # a name session from before the judges were registered
         return row
 

@@ -141,6 +141,13 @@ def test_serve_refuses_lan_without_token(source, tmp_path):
     assert res.exit_code == 2 and "--judges" in res.output  # the study token no longer lets judges in
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--judges", "al ice")
     assert res.exit_code == 2 and "judge name" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--new-links")
+    assert res.exit_code == 2 and "--new-links needs --judges" in res.output
+    names = tmp_path / "judges.txt"
+    names.write_text("# the study's judges\nbob\ncarol  # second\n\nalice\n")
+    from human_judging import judge_names
+
+    assert judge_names("alice, dan", str(names)) == ["alice", "dan", "bob", "carol"]
     assert not (tmp_path / "o").exists()  # validated before anything is written
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "consultancy")
     assert res.exit_code == 2 and "--agent" in res.output
