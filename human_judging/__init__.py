@@ -6,11 +6,33 @@ records with judge `human:<name>`; and `oversight-bench view`, which browses run
 from __future__ import annotations
 
 import ipaddress
+import re
+import secrets
+import socket
+from pathlib import Path
 
 import click
 
 from oversight_bench import hookimpl
 from oversight_bench.api import BenchError
+
+
+JUDGE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+
+
+def judge_names(judges: str | None, judges_file: str | None) -> list[str]:
+    """The judges the organiser names: `--judges alice,bob` and/or `--judges-file` (one a line, # comments)."""
+    names = [n.strip() for n in (judges or "").split(",") if n.strip()]
+    if judges_file:
+        try:
+            text = Path(judges_file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise BenchError(f"--judges-file {judges_file}: {exc.strerror}; expected a text file, one judge name a line") from None
+        names += [ln.split("#")[0].strip() for ln in text.splitlines() if ln.split("#")[0].strip()]
+    for n in names:
+        if not JUDGE_NAME.match(n):
+            raise BenchError(f"judge name {n!r}: use 1 to 40 letters, digits, dots, dashes or underscores")
+    return list(dict.fromkeys(names))
 
 
 def is_loopback(host: str) -> bool:
@@ -27,17 +49,22 @@ def is_loopback(host: str) -> bool:
 @click.option("--suite", help="a transcript suite instead of --from (`oversight-bench list suites`), e.g. nyu-2023")
 @click.option("--output", "--output_path", "--output-path", "output", required=True,
               help="run directory for the human decisions (resumable: serve it again to continue)")
-@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on; non-loopback needs --token")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on; non-loopback needs --judges")
 @click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--judges", help="the study's judges, comma-separated: each gets a personal link, printed once "
+                               "(only its hash is kept); only these links sign judges in")
+@click.option("--judges-file", type=click.Path(dir_okay=False), help="the judges' names, one a line (with or instead of --judges)")
+@click.option("--new-links", is_flag=True, help="issue new personal links to the judges named (their old links and sessions end)")
 @click.option("--token", envvar="OVERSIGHT_BENCH_SERVE_TOKEN",
-              help="study password every request must carry (invitation link: http://HOST:PORT/?token=...); "
-                   "or set OVERSIGHT_BENCH_SERVE_TOKEN")
+              help="the organiser's password for the progress page (http://HOST:PORT/organiser?token=...); "
+                   "or set OVERSIGHT_BENCH_SERVE_TOKEN; without one a fresh one is made and its link printed once")
 @click.option("--agent", help="agent model spec for live judging (e.g. llamacpp:qwen2.5-coder-1.5b)")
 @click.option("--live", default="", help="protocols to run live with a human judge: consultancy,debate")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the assignment queue")
 @click.option("--per-judge", type=int, help="at most this many items per judge")
 @click.option("-o", "--option", "extra_options", multiple=True, help="protocol option for live runs as KEY=VALUE (e.g. rounds=2)")
-def serve(source, suite, output, host, port, token, agent, live, seed, per_judge, extra_options):
+def serve(source, suite, output, host, port, judges, judges_file, new_links, token, agent, live, seed, per_judge,
+          extra_options):
     """Serve a web app where human judges judge stored transcripts (and live consultancies) into OUT."""
     if (source is None) == (suite is None):
         raise BenchError("serve needs exactly one of --from RUN_DIR or --suite NAME")
@@ -48,10 +75,14 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
         from human_judging.study import Study
     except ModuleNotFoundError as exc:
         raise BenchError(f"serve needs the web extra ({exc.name} is missing): pip install 'oversight-bench[web]'") from None
-    from oversight_bench.api import parse_key_values
+    from oversight_bench.api import parse_key_values, register_secret
 
-    if not is_loopback(host) and not token:
-        raise BenchError(f"--host {host} is reachable from other machines: give --token SECRET (every request must carry it)")
+    names = judge_names(judges, judges_file)
+    if not is_loopback(host) and not names:
+        raise BenchError(f"--host {host} is reachable from other machines: name the judges with --judges alice,bob "
+                         "(each gets a personal link; without it anyone could judge under any name)")
+    if new_links and not names:
+        raise BenchError("--new-links needs --judges (or --judges-file): the judges whose links to replace")
     if token is not None and len(token) < 8:
         raise BenchError("--token must be at least 8 characters")
     if per_judge is not None and per_judge < 1:
@@ -63,11 +94,28 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
     study = Study(source, output, agent=agent, live=[p.strip() for p in live.split(",") if p.strip()], seed=seed,
                   per_judge=per_judge, option_overrides=parse_key_values(extra_options))
     try:
-        hosts = None if is_loopback(host) else ["*"]  # off loopback the token guards every request
+        issued = study.register_judges(names, new_links=new_links)
+        hosts = None if is_loopback(host) else ["*"]  # off loopback every judge route needs a personal link's session
+        given_token = token is not None
+        token = token or secrets.token_urlsafe(24)  # the organiser's page is always token-protected
+        for secret in (token, *issued.values()):
+            register_secret(secret)  # shown below on purpose, once; masked in any log record or error
         app = create_app(study, token=token, allowed_hosts=hosts)
-        shown = f"[{host}]" if ":" in host else host
+        shown = host if host not in ("0.0.0.0", "::") else socket.gethostname()
+        shown = f"[{shown}]" if ":" in shown else shown
+        base = f"http://{shown}:{port}"
         click.echo(f"serving {len(study.items)} items from {source} -> {output}", err=True)
-        click.echo(f"judges open: http://{shown}:{port}/" + ("?token=<the token>" if token else ""), err=True)
+        for s in study.skipped:
+            click.echo(f"skipped {s['count']} {s['protocol']} transcript{'' if s['count'] == 1 else 's'}: {s['reason']}", err=True)
+        if study.judges():
+            click.echo("each judge's personal link (shown only now; a lost one: serve again with --new-links):", err=True)
+            for name in study.judges():
+                click.echo(f"  {name}: " + (f"{base}/?key={issued[name]}" if name in issued
+                                            else "the link given before still works"), err=True)
+        else:
+            click.echo(f"judges open: {base}/ and sign in with a name", err=True)
+        click.echo(f"organiser (progress per judge): {base}/organiser?token="
+                   + ("<the token>" if given_token else token), err=True)
         uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:
         study.close()
@@ -124,4 +172,4 @@ def register_commands(cli):
     cli.add_command(view)
 
 
-__all__ = ["serve", "view", "register_commands", "is_loopback"]
+__all__ = ["serve", "view", "register_commands", "is_loopback", "judge_names"]

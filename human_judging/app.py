@@ -1,11 +1,19 @@
-"""The judging web app (Starlette): sign in, judge the assigned item, ask a live consultant questions.
+"""The judging web app (Starlette): sign in, judge the assigned item, ask a live consultant questions;
+the organiser's progress page.
 
-Security: with `token` set, every request must carry it (`?token=` once, which becomes a cookie, or
-`Authorization: Bearer`); `serve` refuses a non-loopback address without one. Forms carry a
-per-session CSRF token (sign-in: a double-submit cookie); cookies are HttpOnly and SameSite=Strict;
-the pages run no script and a Content-Security-Policy forbids any. Transcript text is escaped by
-Jinja2's autoescape (passages by `render_passages`, which escapes first). The browser only ever
-gets an opaque assignment id: no job key, answer order, assignment or correctness reaches it.
+Identity: where the organiser registered the study's judges (`serve --judges`), a judge signs in only
+by their personal link (`/?key=SECRET`, checked against the stored hash); otherwise (the local
+single-judge use on loopback) by a name. A session is a row in the study database: signing out
+deletes it, so a copied cookie stops working. Every judge route acts on the session's own judge, and
+a form's assignment id must be that judge's open one, so no judge sees or decides another's items.
+The study token (`--token`) is the organiser's: it opens `/organiser` (`?token=` once, which becomes
+a cookie, or `Authorization: Bearer`), never a judge's pages.
+
+Security: forms carry a per-session CSRF token (sign-in: a double-submit cookie); cookies are
+HttpOnly and SameSite=Strict; the pages run no script and a Content-Security-Policy forbids any.
+Transcript text is escaped by Jinja2's autoescape (passages by `render_passages`, which escapes
+first). The browser only ever gets an opaque assignment id: no job key, answer order, assignment or
+correctness reaches it.
 """
 
 from __future__ import annotations
@@ -14,9 +22,9 @@ import asyncio
 import re
 import secrets
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
-from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
@@ -31,7 +39,7 @@ from oversight_bench.api import BenchError, render_passages
 from human_judging.study import Study
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
-SESSION, PRE_CSRF, TOKEN = "ob_session", "ob_signin", "ob_token"
+SESSION, PRE_CSRF, TOKEN = "ob_session", "ob_signin", "ob_organiser"
 MAX_QUESTION, MAX_REASON = 600, 2000
 CSP = ("default-src 'none'; style-src 'self'; img-src data:; form-action 'self'; "
        "frame-ancestors 'none'; base-uri 'none'")
@@ -39,6 +47,7 @@ LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
 
 _env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True)
 _env.filters["passages"] = lambda text: Markup(render_passages(text))
+_env.filters["timestamp"] = lambda t: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
 
 def _page(name: str, status: int = 200, **ctx) -> HTMLResponse:
@@ -53,31 +62,6 @@ def _failure(exc: Exception) -> HTMLResponse:
     # the details go to the operator's terminal only: a backend's message might quote the prompt (and its article)
     print(f"serve: agent call failed: {type(exc).__name__}: {exc}", file=sys.stderr)
     return _page("error.html", 502, message=f"the agent model failed ({type(exc).__name__}); reload to try again")
-
-
-class TokenGate:
-    """ASGI middleware: every request must carry the study token (constant-time comparison)."""
-
-    def __init__(self, app, token: str):
-        self.app, self.token = app, token
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        request = Request(scope)
-        given = request.query_params.get("token")
-        if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
-            # the invitation link: keep the token in a cookie and drop it from the address bar
-            rest = {k: v for k, v in request.query_params.items() if k != "token"}
-            resp = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
-            resp.set_cookie(TOKEN, self.token, httponly=True, samesite="strict")
-            return await resp(scope, receive, send)
-        auth = request.headers.get("authorization", "")
-        candidates = [request.cookies.get(TOKEN, ""), auth[7:] if auth.lower().startswith("bearer ") else ""]
-        if not any(c and secrets.compare_digest(c.encode(), self.token.encode()) for c in candidates):
-            return await PlainTextResponse("forbidden: this study needs its token (open the invitation link)",
-                                           status_code=403)(scope, receive, send)
-        return await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
@@ -97,22 +81,45 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def _same(given: str | None, expected: str) -> bool:
+    return bool(given) and secrets.compare_digest(given.encode(), expected.encode())
+
+
 def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[str] | None = None) -> Starlette:
-    """The ASGI app over `study`. `allowed_hosts` guards against DNS rebinding (loopback names by default)."""
+    """The ASGI app over `study`; `token` opens the organiser's page (none: no organiser page).
+    `allowed_hosts` guards against DNS rebinding (loopback names by default)."""
     locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per judge
 
     def session_of(request: Request):
         return study.session(request.cookies.get(SESSION))
 
+    def signed_in_as(request: Request, judge: str) -> Response:
+        resp = RedirectResponse("/judge", status_code=303)
+        study.end_session(request.cookies.get(SESSION))  # a browser holds one judge's session at a time
+        resp.set_cookie(SESSION, study.new_session(judge), httponly=True, samesite="strict")
+        resp.delete_cookie(PRE_CSRF)
+        return resp
+
     async def index(request: Request) -> Response:
+        key = request.query_params.get("key")
+        if key is not None:  # a judge's personal link: sign in, drop the key from the address bar
+            judge = study.judge_for_key(key)
+            if judge is None:
+                return _page("error.html", 403, message="This personal link is not valid (any more): "
+                                                         "ask the study's organiser for yours.", back=False)
+            return signed_in_as(request, judge)
         if session_of(request):
             return RedirectResponse("/judge", status_code=303)
+        if study.judges():
+            return _page("signin.html", personal=True)
         csrf = secrets.token_urlsafe(24)
         resp = _page("signin.html", csrf=csrf, error=request.query_params.get("error"))
         resp.set_cookie(PRE_CSRF, csrf, httponly=True, samesite="strict")
         return resp
 
     async def signin(request: Request) -> Response:
+        if study.judges():
+            return PlainTextResponse("forbidden: judges of this study sign in with their personal link", status_code=403)
         form = await request.form()
         if not secrets.compare_digest(str(form.get("csrf", "")).encode(), request.cookies.get(PRE_CSRF, "").encode()) \
                 or not request.cookies.get(PRE_CSRF):
@@ -120,10 +127,7 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         name = str(form.get("name", "")).strip()
         if not NAME.match(name):
             return RedirectResponse("/?error=name", status_code=303)
-        resp = RedirectResponse("/judge", status_code=303)
-        resp.set_cookie(SESSION, study.new_session(name), httponly=True, samesite="strict")
-        resp.delete_cookie(PRE_CSRF)
-        return resp
+        return signed_in_as(request, name)
 
     async def judge_page(request: Request) -> Response:
         sess = session_of(request)
@@ -198,18 +202,32 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
             form = await request.form()
             if not secrets.compare_digest(str(form.get("csrf", "")).encode(), sess["csrf"].encode()):
                 return PlainTextResponse("forbidden: the form's CSRF token does not match", status_code=403)
+            study.end_session(request.cookies.get(SESSION))
         resp = RedirectResponse("/", status_code=303)
         resp.delete_cookie(SESSION)
         return resp
+
+    async def organiser(request: Request) -> Response:
+        if not token:
+            return PlainTextResponse("not found", status_code=404)
+        given = request.query_params.get("token")
+        if _same(given, token):  # the organiser's link: keep the token in a cookie, drop it from the address bar
+            resp = RedirectResponse("/organiser", status_code=303)
+            resp.set_cookie(TOKEN, token, httponly=True, samesite="strict")
+            return resp
+        auth = request.headers.get("authorization", "")
+        if not (_same(request.cookies.get(TOKEN), token) or _same(auth[7:] if auth.lower().startswith("bearer ") else "", token)):
+            return PlainTextResponse("forbidden: the organiser's page needs the study token (open the organiser link)",
+                                     status_code=403)
+        return _page("organiser.html", judges=study.overview(), items=len(study.items), skipped=study.skipped,
+                     registered=bool(study.judges()), per_judge=study.per_judge)
 
     async def style(request: Request) -> Response:
         return Response((Path(__file__).parent / "templates" / "style.css").read_text(), media_type="text/css")
 
     routes = [Route("/", index), Route("/signin", signin, methods=["POST"]), Route("/judge", judge_page),
               Route("/judge/ask", ask, methods=["POST"]), Route("/judge/decide", decide, methods=["POST"]),
-              Route("/signout", signout, methods=["POST"]), Route("/style.css", style)]
+              Route("/signout", signout, methods=["POST"]), Route("/organiser", organiser), Route("/style.css", style)]
     middleware = [Middleware(SecurityHeaders)]
-    if token:
-        middleware.append(Middleware(TokenGate, token=token))
     middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS))
     return Starlette(routes=routes, middleware=middleware)

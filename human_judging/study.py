@@ -10,12 +10,18 @@ input (or after a restart) and never keeps state in memory that a killed server 
 Study rules (as in the human debate studies): a judge never sees the same question twice, whatever
 the protocol or answer order; the next item comes from a seeded order, balanced across protocols
 for each judge, then across judges (fewest judgements of the item), then across the study.
+
+Identity: the organiser may register the study's judges (`register_judges`); each gets a personal
+secret (the link `serve` prints once), stored only as its SHA-256, and only those links sign judges
+in. Sessions live in the study database, so signing out ends one on the server.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
+import statistics
 import sqlite3
 import time
 from collections import Counter
@@ -37,6 +43,8 @@ SHOWN_ROLES = ("debater", "consultant", "judge")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (sid TEXT PRIMARY KEY, judge TEXT NOT NULL, csrf TEXT NOT NULL, created REAL);
+-- the judges the organiser registered: a personal secret each, kept only as its SHA-256
+CREATE TABLE IF NOT EXISTS judges (name TEXT PRIMARY KEY, secret_sha256 TEXT NOT NULL UNIQUE, issued REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS assignments (
     id TEXT PRIMARY KEY,          -- opaque: the only handle the browser gets
     n INTEGER NOT NULL,           -- order of assignment
@@ -203,6 +211,8 @@ class Study:
                                                            "judge_mode": "predict", "few_shot": 0, "qa_samples": 0})
         except ValidationError as exc:
             raise validation_error(exc, "study", noun="option", model=ProtocolOptions) from None
+        #: what the study leaves out, each with its reason: [{protocol, count, reason}] (`serve` announces them)
+        self.skipped: list[dict[str, Any]] = []
         self.items = self._static_items(stored) + self._live_items(live, questions)
         if not self.items:
             raise BenchError(f"{source} holds nothing a human can judge: no QA or debate transcripts"
@@ -238,8 +248,20 @@ class Study:
     def _static_items(self, stored: StoredRun) -> list[Item]:
         """The source's transcripts another judge may decide (`StoredRun.rejudgeable`: not those whose
         LLM judge asked the questions)."""
-        jobs, _ = rejudge_jobs(stored)
+        jobs, left_out = rejudge_jobs(stored)
+        for p, count in sorted(left_out.items()):
+            self.skipped.append({"protocol": p, "count": count, "reason": self._why_not_rejudgeable(p, stored)})
         return [Item(f"stored|{job.key}", job.protocol, job.question, [job], turns) for _, job, turns in jobs]
+
+    def _why_not_rejudgeable(self, protocol: str, stored: StoredRun) -> str:
+        if protocol not in self.protocols:
+            return f"the protocol {protocol} is not installed here"
+        rounds = (stored.config.get("options") or {}).get("rounds")
+        why = (f"their LLM judge asked the consultant questions between its {rounds} rounds, so they hold what "
+               "that judge wrote (only one-round consultancy can be judged again)"
+               if protocol == "consultancy" and rounds else
+               "their LLM judge wrote part of them, so another judge cannot decide them")
+        return why + (f"; judge it live instead: --live {protocol} --agent SPEC" if protocol in LIVE_PROTOCOLS else "")
 
     def _live_items(self, live, questions) -> list[Item]:
         items = []
@@ -251,7 +273,37 @@ class Study:
                 items.append(Item(f"live|{p}|{q.task}|{q.id}", p, q, jobs))
         return items
 
-    # -- sessions ------------------------------------------------------------------------------------
+    # -- judges and sessions ---------------------------------------------------------------------------
+    @staticmethod
+    def _digest(secret: str) -> str:
+        return hashlib.sha256(secret.encode()).hexdigest()
+
+    def register_judges(self, names: list[str], *, new_links: bool = False) -> dict[str, str]:
+        """Register the study's judges; returns the new personal secrets by name (to be shown once:
+        only their hashes are kept). A judge registered before keeps their secret unless `new_links`,
+        which replaces it and ends their sessions."""
+        issued = {}
+        for name in names:
+            known = self.db.execute("SELECT 1 FROM judges WHERE name=?", (name,)).fetchone()
+            if known and not new_links:
+                continue
+            secret = secrets.token_urlsafe(24)
+            self.db.execute("INSERT OR REPLACE INTO judges VALUES (?,?,?)", (name, self._digest(secret), time.time()))
+            self.db.execute("DELETE FROM sessions WHERE judge=?", (name,))
+            issued[name] = secret
+        return issued
+
+    def judges(self) -> list[str]:
+        """The registered judges (empty: judges sign in by name, the local single-judge use)."""
+        return [r[0] for r in self.db.execute("SELECT name FROM judges ORDER BY name")]
+
+    def judge_for_key(self, secret: str | None) -> str | None:
+        """The registered judge whose personal secret this is, or None."""
+        if not secret:
+            return None
+        row = self.db.execute("SELECT name FROM judges WHERE secret_sha256=?", (self._digest(secret),)).fetchone()
+        return row[0] if row else None
+
     def new_session(self, judge: str) -> str:
         sid = secrets.token_urlsafe(32)
         self.db.execute("INSERT INTO sessions VALUES (?,?,?,?)", (sid, judge, secrets.token_urlsafe(32), time.time()))
@@ -260,7 +312,36 @@ class Study:
     def session(self, sid: str | None) -> sqlite3.Row | None:
         if not sid:
             return None
-        return self.db.execute("SELECT * FROM sessions WHERE sid=?", (sid,)).fetchone()
+        row = self.db.execute("SELECT * FROM sessions WHERE sid=?", (sid,)).fetchone()
+        registered = self.judges()
+        if row is not None and registered and row["judge"] not in registered:
+            return None  # a name session from before the judges were registered
+        return row
+
+    def end_session(self, sid: str | None) -> None:
+        """Sign-out: the session is gone on the server, whatever cookie a browser still holds."""
+        if sid:
+            self.db.execute("DELETE FROM sessions WHERE sid=?", (sid,))
+
+    # -- the organiser's view -------------------------------------------------------------------------
+    def overview(self) -> list[dict[str, Any]]:
+        """Progress per judge (registered or seen), for the organiser: no answers, no secrets."""
+        rows = self.db.execute("SELECT * FROM assignments ORDER BY n").fetchall()
+        names = sorted(set(self.judges()) | {r["judge"] for r in rows})
+        out = []
+        for name in names:
+            mine = [r for r in rows if r["judge"] == name]
+            finished = [r for r in mine if r["done_at"] is not None]
+            times = [r["done_at"] - r["shown_at"] for r in finished]
+            done, total = self.progress(name)
+            open_row = next((r for r in mine if r["done_at"] is None), None)
+            sessions = self.db.execute("SELECT COUNT(*) FROM sessions WHERE judge=?", (name,)).fetchone()[0]
+            out.append({"judge": name, "registered": name in self.judges(), "done": done, "total": total,
+                        "protocols": dict(Counter(r["protocol"] for r in finished)),
+                        "open": open_row["protocol"] if open_row else None,
+                        "median_s": statistics.median(times) if times else None,
+                        "last": max((r["done_at"] for r in finished), default=None), "sessions": sessions})
+        return out
 
     # -- the queue -----------------------------------------------------------------------------------
     def _reconcile(self) -> None:

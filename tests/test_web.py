@@ -52,6 +52,10 @@ class Judge:
         page = self.get("/")
         return self.post("/signin", {"csrf": form_fields(page.text)["csrf"], "name": name})
 
+    def join(self, key):
+        """Open a personal link."""
+        return self.get(f"/?key={key}")
+
     def step(self, choice=1, confidence=80, reason="", question="Why do you claim that?"):
         """Act on the current page: ask when asked for a question, else decide. Returns (kind, page)."""
         page = self.get("/judge")
@@ -132,7 +136,18 @@ def test_serve_takes_a_suite_instead_of_a_run(source, tmp_path, monkeypatch):
 def test_serve_refuses_lan_without_token(source, tmp_path):
     register_plugin()
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--host", "0.0.0.0")
-    assert res.exit_code == 2 and "--token" in res.output
+    assert res.exit_code == 2 and "--judges" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--host", "0.0.0.0", "--token", "organiser-only")
+    assert res.exit_code == 2 and "--judges" in res.output  # the study token no longer lets judges in
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--judges", "al ice")
+    assert res.exit_code == 2 and "judge name" in res.output
+    res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--new-links")
+    assert res.exit_code == 2 and "--new-links needs --judges" in res.output
+    names = tmp_path / "judges.txt"
+    names.write_text("# the study's judges\nbob\ncarol  # second\n\nalice\n")
+    from human_judging import judge_names
+
+    assert judge_names("alice, dan", str(names)) == ["alice", "dan", "bob", "carol"]
     assert not (tmp_path / "o").exists()  # validated before anything is written
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--live", "consultancy")
     assert res.exit_code == 2 and "--agent" in res.output
@@ -195,6 +210,27 @@ def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_p
     assert "human:alice" in md and "scripted:default" in md
     rep = json.loads((tmp_path / "rep" / "report.json").read_text())
     assert any(c["judge"] == "human:alice" and c["brier"] is not None for c in rep["calibration"])
+    # a person's cost is their time: no agent calls or tokens in their rows (the live room's calls are the agent's)
+    mine = [g for g in rep["groups"] if g["judge"] == "human:alice"]
+    assert mine and any(g["protocol"] == "consultancy" for g in mine)
+    assert all(g[k] is None for g in mine for k in ("calls_per_question", "tokens_per_question", "seconds_per_question"))
+    assert any(g["calls_per_question"] for g in rep["groups"] if g["judge"] == "scripted:default")
+    every = next(h for h in rep["human_judges"] if h["judge"] == "human:alice" and h["protocol"] == "all")
+    times = sorted(r["extra"]["human"]["time_s"] for r in recs)
+    assert every["n"] == 6 and every["n_reasons"] == 6 and every["seconds_median"] == pytest.approx((times[2] + times[3]) / 2)
+    assert len(rep["human_reasons"]) == 6 and {r["reason"] for r in rep["human_reasons"]} == {"the second one"}
+    # human vs model, paired on the rooms (transcripts) both judged: the stored ones, never the live ones
+    shared = {r["job_key"] for r in recs if not r["job_key"].endswith("|live")}
+    model = {}
+    for d in decisions(source)[0]:
+        if d["job_key"] in shared:
+            model.setdefault(d["job_key"], []).append(d["correct"])
+    row = next(r for r in rep["human_vs_model"] if r["human"] == "human:alice" and r["model"] == "scripted:default"
+               and r["protocol"] == "all")
+    assert row["n"] == len(shared) >= 2 and row["p_value"] is not None
+    assert row["human_accuracy"] == pytest.approx(sum(r["correct"] for r in recs if r["job_key"] in shared) / len(shared))
+    assert row["model_accuracy"] == pytest.approx(sum(sum(v) / len(v) for v in model.values()) / len(shared))
+    assert "## Human judges" in md and "the second one" in md and "same rooms" in md
     res = cli("leaderboard", str(out), str(source), "--output", str(tmp_path / "lb"))
     assert res.exit_code == 0, res.output
     rows = json.loads((tmp_path / "lb" / "results.json").read_text())["judges"]
@@ -297,9 +333,9 @@ def test_nothing_leaks_before_the_decision(source, tmp_path):
             assert not any(a in text for a in articles), str(r.url)
         for q in questions.values():  # the correct answer is never marked: it appears as often as the other
             body = re.sub(r'<ol class="answers">.*?</ol>|<h2 id="question-text">.*?</h2>|<div id="article">.*?</div>', "",
-                          r.text, flags=re.S)
+                          page, flags=re.S)  # unescaped: the choices carry both answers, "'" included
             assert body.count(q.correct) == body.count(q.incorrect) or q.correct in q.incorrect or q.incorrect in q.correct
-        assert not re.search(r'value="(?!1"|2"|75")[^"]*correct', r.text)
+        assert not re.search(r'value="(?!1"|2")[^"]*correct', r.text)
     # a QA-with-article page shows the article; no other page does
     assert any("Read the article" in r.text and any(a in html.unescape(r.text) for a in articles) for r in amy.responses)
 
@@ -313,18 +349,18 @@ def test_token_csrf_and_escaping(source, tmp_path):
     study = make_study(source, out, agent="scripted:web-evil")
     study.items = [it for it in study.items if it.live and it.question.task_type == "extractive"]  # passages
     try:
+        key = study.register_judges(["zed"])["zed"]
         app = app_for(study, token="s3cret-token")
         stranger = TestClient(app, follow_redirects=False)
-        assert stranger.get("/").status_code == 403 and stranger.get("/judge").status_code == 403
-        assert stranger.post("/signin", data={"name": "x"}).status_code == 403
-        assert TestClient(app).get("/", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
+        assert stranger.get("/judge").headers["location"] == "/"  # no session, no judging
+        assert 'action="/signin"' not in stranger.get("/").text  # registered judges: personal links only
+        assert stranger.post("/signin", data={"name": "zed"}).status_code == 403
+        assert stranger.get("/organiser").status_code == 403
+        assert TestClient(app).get("/organiser", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
         j = Judge(app)
-        r = j.get("/?token=s3cret-token")  # the invitation link: a cookie, then a clean URL
-        assert r.status_code == 200 and "token" not in str(r.url) and r.history[0].status_code == 303
-        assert "s3cret-token" not in r.text
-        bad = j.post("/signin", {"csrf": "forged", "name": "zed"})
-        assert bad.status_code == 403
-        j.sign_in("zed")
+        r = j.join(key)  # the personal link: a session cookie, then a clean URL
+        assert r.status_code == 200 and "key" not in str(r.url) and r.history[0].status_code == 303
+        assert key not in r.text and "judge zed" in r.text
         for _ in range(12):
             page = j.get("/judge")
             if 'action="/judge/ask"' in page.text:
@@ -345,6 +381,146 @@ def test_token_csrf_and_escaping(source, tmp_path):
     finally:
         study.close()
     assert decisions(out)[0] == []  # nothing forged or invalid was stored
+
+
+def test_signin_by_name_checks_csrf_and_signout_ends_the_session(source, tmp_path):
+    """The local single-judge use (no registered judges): a name signs in, behind a CSRF check;
+    signing out deletes the session on the server, so a copy of the cookie no longer works."""
+    study = make_study(source, tmp_path / "out", live=[])
+    try:
+        app = app_for(study)
+        j = Judge(app)
+        j.get("/")
+        assert j.post("/signin", {"csrf": "forged", "name": "sam"}).status_code == 403
+        j.sign_in("sam")
+        page = j.get("/judge")
+        assert "judge sam" in page.text
+        stolen = j.c.cookies.get("ob_session")
+        assert j.post("/signout", {"csrf": "forged"}).status_code == 403
+        j.post("/signout", {"csrf": re.search(r'name="csrf" value="([^"]*)"', page.text).group(1)})
+        replay = TestClient(app, follow_redirects=False, cookies={"ob_session": stolen})
+        r = replay.get("/judge")
+        assert r.status_code == 303 and r.headers["location"] == "/"
+        f = form_fields(page.text)
+        assert replay.post("/judge/decide", data={**f, "choice": "1", "confidence": "90"}).headers["location"] == "/"
+    finally:
+        study.close()
+    assert decisions(tmp_path / "out")[0] == []
+
+
+def test_judges_are_who_they_say(source, tmp_path):
+    """Registered judges sign in only by their personal links (stored hashed); one judge cannot see
+    or decide another's item; new links end the old ones; the organiser's page needs the study token."""
+    out = tmp_path / "out"
+    study = make_study(source, out, live=[])
+    try:
+        keys = study.register_judges(["alice", "bob"])
+        assert set(keys) == {"alice", "bob"} and study.register_judges(["alice", "bob"]) == {}  # kept, not re-shown
+        app = app_for(study, token="organiser-token")
+        nobody = Judge(app)
+        assert nobody.get("/?key=not-a-key").status_code == 403
+        assert nobody.post("/signin", {"csrf": "x", "name": "alice"}).status_code == 403  # no name sign-in
+        alice, bob = Judge(app), Judge(app)
+        a_page, b_page = alice.join(keys["alice"]), bob.join(keys["bob"])
+        assert "judge alice" in a_page.text and "judge bob" in b_page.text
+        fa, fb = form_fields(a_page.text), form_fields(b_page.text)
+        assert fa["id"] not in b_page.text and fa["csrf"] != fb["csrf"]
+        # bob submits alice's item: with his own CSRF token it is not his open item; with hers, forbidden
+        assert bob.post("/judge/decide", {"csrf": fb["csrf"], "id": fa["id"], "choice": "1", "confidence": "90"}).url.path == "/judge"
+        assert bob.post("/judge/decide", {**fa, "choice": "1", "confidence": "90"}).status_code == 403
+        assert study.progress("alice")[0] == 0 and study.current("alice")["id"] == fa["id"]
+        assert alice.step()[0] == "decided"
+        # the organiser's page: the token, not a judge's session
+        assert alice.get("/organiser").status_code == 403
+        org = Judge(app)
+        page = org.get("/organiser?token=organiser-token")
+        assert page.status_code == 200 and "token" not in str(page.url)
+        rows = dict(re.findall(r'data-judge="(\w+)">.*?<td class="done">(\d+)</td>', page.text, re.S))
+        assert rows == {"alice": "1", "bob": "0"}
+        assert fa["id"] not in page.text and keys["alice"] not in page.text
+        # a new link for alice: the old one and her open sessions end
+        new = study.register_judges(["alice"], new_links=True)["alice"]
+        assert alice.get("/judge").url.path == "/" and alice.join(keys["alice"]).status_code == 403
+        assert "judge alice" in alice.join(new).text
+    finally:
+        study.close()
+    recs, _ = decisions(out)
+    assert [r["judge"] for r in recs] == ["human:alice"]
+    for f in out.rglob("*"):  # the secrets are nowhere in OUT (only their hashes)
+        if f.is_file():
+            data = f.read_bytes()
+            assert not any(k.encode() in data for k in (*keys.values(), new)), f
+
+
+def test_decision_needs_an_explicit_confidence_and_shows_the_answers(source, tmp_path):
+    """No confidence is pre-filled (an untouched form records nothing), and each choice carries its
+    answer's text, so the judge need not scroll back to the question."""
+    out = tmp_path / "out"
+    study = make_study(source, out, live=[])
+    try:
+        j = Judge(app_for(study), "cam")
+        page = j.get("/judge")
+        conf = re.search(r'<input[^>]*id="confidence"[^>]*>', page.text).group(0)
+        assert "value=" not in conf and "required" in conf
+        a1 = re.search(r'<li id="answer1"><span class="num">1</span> (.*?)</li>', page.text, re.S).group(1)
+        a2 = re.search(r'<li id="answer2"><span class="num">2</span> (.*?)</li>', page.text, re.S).group(1)
+        for n, text in ((1, a1), (2, a2)):
+            label = re.search(rf'<label[^>]*id="choice{n}-label">(.*?)</label>', page.text, re.S).group(1)
+            assert f'id="choice{n}"' in label and text.strip() in label
+        f = form_fields(page.text)
+        assert j.post("/judge/decide", {**f, "choice": "1"}).url.query == b"error=decision"
+        assert j.post("/judge/decide", {**f, "choice": "1", "confidence": ""}).url.query == b"error=decision"
+        assert study.progress("cam")[0] == 0
+    finally:
+        study.close()
+    assert decisions(out)[0] == []
+
+
+def _terminal_until(proc, word: str) -> str:
+    """The server's terminal output up to the first line holding `word`."""
+    lines = []
+    while not lines or word not in lines[-1]:
+        line = proc.stdout.readline()
+        assert line, "the server exited: " + "".join(lines)
+        lines.append(line)
+    return "".join(lines)
+
+
+def test_serve_announces_skipped_rooms_and_prints_personal_links_once(source, tmp_path):
+    """`serve --judges`: each judge's link on the terminal (once), the organiser's link with a fresh
+    token, every room left out with its reason; the links work against the real server."""
+    import httpx
+
+    out, port = tmp_path / "out", free_port()
+    proc = start_server("--from", str(source), "--output", str(out), "--judges", "alice,bob", port=port)
+    try:
+        text = _terminal_until(proc, "organiser")
+        skipped = re.search(r"skipped (\d+) consultancy transcripts: (.*)", text)
+        assert skipped and "between its 2 rounds" in skipped.group(2) and "--live consultancy" in skipped.group(2)
+        links = dict(re.findall(r"  (alice|bob): (http://\S+)", text))
+        assert set(links) == {"alice", "bob"}
+        organiser = re.search(r"organiser .*?(http://\S+)", text).group(1)
+        c = httpx.Client(follow_redirects=True)
+        assert "judge alice" in c.get(links["alice"]).text
+        page = httpx.Client(follow_redirects=True).get(organiser)
+        assert page.status_code == 200 and 'data-judge="bob"' in page.text and "consultancy transcripts" in page.text
+        assert httpx.get(organiser.split("?")[0]).status_code == 403
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    rest = proc.stdout.read()
+    proc = start_server("--from", str(source), "--output", str(out), "--judges", "alice,bob", port=port)
+    try:  # served again: the links stand and are not shown again
+        again = _terminal_until(proc, "organiser")
+        assert "the link given before still works" in again and links["alice"] not in again
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    secrets_ = [u.split("key=")[1] for u in links.values()]
+    assert not any(k in rest for k in secrets_)
+    for f in out.rglob("*"):
+        if f.is_file():
+            assert not any(k.encode() in f.read_bytes() for k in secrets_), f
 
 
 def test_killed_server_loses_no_decision_and_resumes(source, tmp_path):

@@ -103,9 +103,17 @@ def test_browser_session(tmp_path):
                 assert current_question(drv) == shown
             if drv.find_elements(By.CSS_SELECTOR, ".turn.debater"):
                 shot(drv, "judging", scroll_to=".answers")
+            # each choice shows its answer's text; no confidence is filled in, and the form will not go without one
+            for n in (1, 2):
+                answer = drv.find_element(By.ID, f"answer{n}").text.split(" ", 1)[1]
+                assert answer in drv.find_element(By.ID, f"choice{n}-label").text
             drv.find_element(By.ID, "choice2" if decided % 2 else "choice1").click()
             conf = drv.find_element(By.ID, "confidence")
-            conf.clear()
+            assert conf.get_attribute("value") == ""
+            drv.find_element(By.ID, "decide").click()
+            assert drv.execute_script("return document.getElementById('confidence').validity.valueMissing")
+            assert drv.find_element(By.ID, "confidence") and "Judging" in drv.title  # still the same form
+            conf = drv.find_element(By.ID, "confidence")
             conf.send_keys(str(60 + 10 * decided))
             drv.find_element(By.ID, "reason").send_keys(f"reason {decided}")
             submit(drv, "decide")

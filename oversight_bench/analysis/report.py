@@ -36,6 +36,14 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
 * `compute_matched`: [{judge, agent, task, debate_accuracy, debate_calls_per_question, available,
   k, accuracy, ci_low, ci_high, reason}].
 * `elo`: null, or {aggregate, by_side, truth_advantage, accuracy_by_debater} (see `elo.py`).
+* `human_judges` (judges `human:<name>`, from `serve`): [{judge, protocol ("all" for every protocol), n,
+  accuracy, seconds_median, seconds_mean (time per decision, from the page shown to the decision), n_reasons}];
+  `human_reasons`: [{judge, protocol, task, question_id, job_key, correct, confidence, seconds, reason}].
+  Human judges' `groups` rows carry no cost (calls, tokens, seconds: null; a live room's agent calls are
+  not the judge's cost).
+* `human_vs_model`: [{human, model, setting, protocol ("all": every protocol), n (rooms, i.e. transcripts, both
+  judged), human_accuracy, model_accuracy, diff (human − model), p_value}] (two-sided paired permutation test
+  over the shared rooms, 10,000 resamples; "human:*" pools every human judge where there are several).
 * `files`: names of the tables and figures written next to report.json.
 """
 
@@ -116,7 +124,7 @@ def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], tur
         row.update({k: v for k, v in quality_mod.quality(ds, turns_of).items() if k != "accuracy_valid"})
         tasks = [task] if task else sorted({d["task"] for d in ds})
         parts = [costs.get((judge, agent, proto, t)) for t in tasks]
-        parts = [p for p in parts if p]
+        parts = [p for p in parts if p and not is_human(judge)]  # a person's cost is their time (`human_rows`)
         nq = sum(p["n_questions"] for p in parts)
         have = [p for p in parts if p["calls"]]
         for f in ("calls", "tokens", "seconds", "prompt_tokens", "completion_tokens"):
@@ -377,7 +385,100 @@ def markdown(report: dict[str, Any]) -> str:
         parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} cross-play games, {agg['n_bootstrap']}-seed bootstrap over {agg['bootstrap_unit']}s; prior: {agg['prior']})", "",
                   md_table(rows, [("player", "debater", False), ("elo", "Elo", False), ("lo", "CI low", False), ("hi", "CI high", False),
                                   ("truth_adv", "correct − incorrect Elo", False), ("acc", "self-play judge acc %", True)])]
+    parts += human_markdown(report)
     return "\n".join(parts) + "\n"
+
+
+# -- human judges (`serve`) -------------------------------------------------------------------------------
+
+def is_human(judge: Any) -> bool:
+    return str(judge).startswith("human:")
+
+
+def human_rows(decisions: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Per human judge × protocol (and "all"): decisions, accuracy, time per decision, reasons given;
+    and every stated reason, from the decisions' `extra.human`."""
+    mine = [d for d in decisions if is_human(d["judge"]) and not d.get("unjudged")]
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    reasons = []
+    for d in mine:
+        groups[(d["judge"], d["protocol"])].append(d)
+        groups[(d["judge"], "all")].append(d)
+        h = (d.get("extra") or {}).get("human") or {}
+        if str(h.get("reason") or "").strip():
+            reasons.append({"judge": d["judge"], "protocol": d["protocol"], "task": d["task"], "question_id": d["question_id"],
+                            "job_key": d["job_key"], "correct": d.get("correct"), "confidence": h.get("confidence"),
+                            "seconds": h.get("time_s"), "reason": " ".join(str(h["reason"]).split())})
+    rows = []
+    for (judge, proto), ds in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] != "all", _proto_key(kv[0][1]))):
+        times = [float(t) for d in ds if (t := ((d.get("extra") or {}).get("human") or {}).get("time_s")) is not None]
+        rows.append({"judge": judge, "protocol": proto, "n": len(ds), "accuracy": stats.accuracy(ds)["accuracy"],
+                     "seconds_median": statistics.median(times) if times else None,
+                     "seconds_mean": statistics.fmean(times) if times else None,
+                     "n_reasons": sum(1 for d in ds if str(((d.get("extra") or {}).get("human") or {}).get("reason") or "").strip())})
+    reasons.sort(key=lambda r: (r["judge"], _proto_key(r["protocol"]), str(r["task"]), str(r["question_id"])))
+    return rows, reasons
+
+
+def human_vs_model_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+    """Each human judge (and all of them pooled, where several) against each model judge on the rooms
+    (transcripts, by job key) both judged: a paired permutation test per protocol and over all."""
+    def by_room(ds) -> dict[str, float]:
+        acc: dict[str, list[float]] = defaultdict(list)
+        for d in ds:
+            if d.get("correct") is not None and not d.get("unjudged"):
+                acc[d["job_key"]].append(float(d["correct"]))
+        return {k: statistics.fmean(v) for k, v in acc.items()}
+
+    humans: dict[str, list] = defaultdict(list)
+    models: dict[tuple[str, Any], list] = defaultdict(list)
+    for d in decisions:
+        if is_human(d["judge"]):
+            humans[d["judge"]].append(d)
+        else:
+            models[(d["judge"], d.get("setting"))].append(d)
+    if len(humans) > 1:
+        humans["human:*"] = [d for ds in list(humans.values()) for d in ds]
+    rows = []
+    for human, hds in sorted(humans.items()):
+        for (model, setting), mds in sorted(models.items(), key=lambda kv: str(kv[0])):
+            protos = sorted({d["protocol"] for d in hds}, key=_proto_key)
+            for proto in ["all", *protos]:
+                a = by_room(d for d in hds if proto == "all" or d["protocol"] == proto)
+                b = by_room(d for d in mds if proto == "all" or d["protocol"] == proto)
+                shared = set(a) & set(b)
+                if not shared:
+                    continue
+                test = stats.paired_permutation_test(a, b, n_resamples=n_resamples)
+                rows.append({"human": human, "model": model, "setting": setting, "protocol": proto, "n": len(shared),
+                             "human_accuracy": statistics.fmean(a[k] for k in shared),
+                             "model_accuracy": statistics.fmean(b[k] for k in shared),
+                             "diff": test["diff"], "p_value": test["p_value"]})
+    return rows
+
+
+def human_markdown(report: dict[str, Any]) -> list[str]:
+    parts = []
+    if report.get("human_judges"):
+        parts += ["", "## Human judges", "",
+                  "Time per decision runs from the page being shown to the decision (a live room includes the agent's "
+                  "turns). Human judges have no cost columns above: the calls in their runs are the live agent's.", "",
+                  md_table(report["human_judges"], [("judge", "judge", False), ("protocol", "protocol", False), ("n", "n", False),
+                                                    ("accuracy", "acc %", True), ("seconds_median", "median s/decision", False),
+                                                    ("seconds_mean", "mean s/decision", False), ("n_reasons", "reasons given", False)])]
+    if report.get("human_vs_model"):
+        parts += ["", "## Human vs model judges on the same rooms (paired permutation test)", "",
+                  md_table(report["human_vs_model"], with_setting(
+                      [("human", "human", False), ("model", "model judge", False), ("protocol", "protocol", False),
+                       ("n", "rooms", False), ("human_accuracy", "human acc %", True), ("model_accuracy", "model acc %", True),
+                       ("diff", "human − model (pp)", True), ("p_value", "p", False)], report["human_vs_model"]))]
+    if report.get("human_reasons"):
+        parts += ["", "### The human judges' reasons", "",
+                  md_table(report["human_reasons"], [("judge", "judge", False), ("protocol", "protocol", False),
+                                                     ("task", "task", False), ("question_id", "question", False),
+                                                     ("correct", "correct", False), ("confidence", "confidence", False),
+                                                     ("seconds", "s", False), ("reason", "reason", False)])]
+    return parts
 
 
 # -- figures -----------------------------------------------------------------------------------------
@@ -682,6 +783,8 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "compute_matched": compute_matched_rows(decisions, groups),
         "elo": _elo_section(runs) if with_elo else None,
         "unjudged_records": sum(1 for d in decisions if d.get("unjudged")),
+        **dict(zip(("human_judges", "human_reasons"), human_rows(decisions))),
+        "human_vs_model": human_vs_model_rows(decisions, n_resamples),
     }
 
 
