@@ -542,6 +542,41 @@ def _build_quietly(index: Index) -> None:
 # -- the app -----------------------------------------------------------------------------------------
 
 
+VIEW_TOKEN_COOKIE = "oversight_bench_view_token"
+
+
+class TokenGate:
+    """ASGI middleware: every request must carry the viewer's token (constant-time comparison); the
+    link `?token=...` sets it as a cookie and drops it from the address bar."""
+
+    def __init__(self, app, token: str):
+        self.app, self.token = app, token
+
+    async def __call__(self, scope, receive, send):
+        import secrets
+        from urllib.parse import urlencode
+
+        from starlette.requests import Request
+        from starlette.responses import PlainTextResponse, RedirectResponse
+
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        request = Request(scope)
+        given = request.query_params.get("token")
+        if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
+            rest = {k: v for k, v in request.query_params.items() if k != "token"}
+            resp = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
+            resp.set_cookie(VIEW_TOKEN_COOKIE, self.token, httponly=True, samesite="strict")
+            return await resp(scope, receive, send)
+        auth = request.headers.get("authorization", "")
+        candidates = [request.cookies.get(VIEW_TOKEN_COOKIE, ""), auth[7:] if auth.lower().startswith("bearer ") else ""]
+        if not any(c and secrets.compare_digest(c.encode(), self.token.encode()) for c in candidates):
+            return await PlainTextResponse("forbidden: the viewer needs its token (open the link it printed)",
+                                           status_code=403)(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+
 def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: list[str] | None = None):
     """The ASGI app over `index`: GET pages only, behind the same token, host and header rules as `serve`."""
     from starlette.applications import Starlette
@@ -551,7 +586,7 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
     from starlette.responses import HTMLResponse, Response
     from starlette.routing import Route
 
-    from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders, TokenGate
+    from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders
 
     links = Links()
     if not index.ready.is_set():
