@@ -18,7 +18,7 @@ from oversight_bench.pipeline import Cast, Plan, Prepared, Started, shared_model
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn, display_key, protocols_where
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
-from oversight_bench.rundir import Store, StoredRun, write_job
+from oversight_bench.rundir import Store, StoredRun, legacy, write_job
 from oversight_bench.scheduler import Stats, derive_seed
 from oversight_bench.sources import file_fingerprints, track_reads
 
@@ -57,9 +57,9 @@ class LazyPlan:
 
     def __init__(self, protocols: list[Protocol], questions: list[Question] | Iterator[Question], answer_order: str,
                  seed: int, *, store: Store | None = None, count: int | None = None,
-                 on_gpqa: Callable[[], None] = lambda: None):
+                 on_restricted: Callable[[], None] = lambda: None):
         self.protocols, self.answer_order, self.seed = protocols, answer_order, seed
-        self.store, self.on_gpqa = store, on_gpqa
+        self.store, self.on_restricted = store, on_restricted
         if isinstance(questions, list):
             self._questions, self._stream = questions[::-1], None  # popped from the end, in order
             self.total: int | None = sum(len(answer_orders(answer_order, seed, q)) * len(p.assignments())
@@ -74,8 +74,8 @@ class LazyPlan:
         while True:
             if not self._questions and self._stream is not None:
                 chunk = list(itertools.islice(self._stream, self.CHUNK))
-                if any(q.meta.get("contains_gpqa") for q in chunk):
-                    self.on_gpqa()
+                if any(q.meta.get("do_not_publish") for q in chunk):
+                    self.on_restricted()
                 if chunk and self.store is not None:
                     self.store.put_questions(chunk)
                 self._questions = chunk[::-1]
@@ -159,7 +159,7 @@ class RunPlan(Plan):
     def questions(self, store, prior, log) -> Prepared:
         prepared = load_questions(self.tasks, self.ddir, self.config.limit, self.seed, self.options.few_shot, log)
         prepared.config = {"data_dir": str(self.ddir) if self.ddir else None,
-                           "contains_gpqa": bool(prior.get("contains_gpqa")) or any(q.meta.get("contains_gpqa") for q in prepared.held),
+                           "do_not_publish": legacy.do_not_publish(prior) or any(q.meta.get("do_not_publish") for q in prepared.held),
                            "task_types": {t.name: t.task_type for t in self.tasks}}
         return prepared
 
@@ -173,13 +173,13 @@ class RunPlan(Plan):
         return Cast(judge, shared_model(judge, judge_text, self.config.agent) if uses_agent else None)
 
     def jobs(self, prepared, store, config):
-        def flag_gpqa() -> None:  # a streamed question is GPQA-derived: say so before its jobs run
-            if not config["contains_gpqa"]:
-                config["contains_gpqa"] = True
+        def flag_restricted() -> None:  # a streamed question must not be published: say so before its jobs run
+            if not config["do_not_publish"]:
+                config["do_not_publish"] = True
                 store.write_config(config)
 
         plan = LazyPlan(self.protocols, prepared.questions, self.options.answer_order, self.seed, store=store,
-                        count=prepared.count, on_gpqa=flag_gpqa)
+                        count=prepared.count, on_restricted=flag_restricted)
         return plan, plan.total
 
 
@@ -206,7 +206,7 @@ def judge_identity(source: StoredRun, agent_name: str, options: ProtocolOptions,
     c = source.config
     return {"kind": "judge", "source": source.given, "agent": agent_name, "seed": c.get("seed", 0),
             "options": options.model_dump(mode="json"), "tasks": c.get("tasks"), "protocols": sorted(protocols),
-            "task_types": c.get("task_types"), "contains_gpqa": c.get("contains_gpqa", False), "source_config": c}
+            "task_types": c.get("task_types"), "do_not_publish": legacy.do_not_publish(c), "source_config": c}
 
 
 class JudgePlan(Plan):

@@ -70,6 +70,12 @@ def check_unchecked_work(directory: Path, holds_work: bool) -> None:
                          f"so it cannot be resumed: use another --output")
 
 
+def do_not_publish(config: dict[str, Any]) -> bool:
+    """Whether a stored run holds questions that must not be published; runs of earlier versions
+    recorded GPQA's case only, as `contains_gpqa`."""
+    return bool(config.get("do_not_publish") or config.get("contains_gpqa"))
+
+
 def job_of_keyed_record(job: Any, job_key: str) -> Any:
     """The job of a record written before its variant was stored (an imported room): the variant is
     what its key adds to the key the record's fields make."""

@@ -50,6 +50,6 @@ def load(cfg, ctx: LoadContext) -> Records:
     out = []
     for row in rows:
         r = dict(row)
-        r["_meta"] = {"contains_gpqa": True, "gpqa_subset": subset}
+        r["_meta"] = {"contains_gpqa": True, "do_not_publish": True, "gpqa_subset": subset}
         out.append(r)
     return Records(out, Counter(malformed_row=bad) if bad else Counter())
