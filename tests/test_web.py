@@ -7,7 +7,6 @@ import html
 import json
 import re
 import signal
-import tomllib
 import warnings
 from collections import Counter
 
