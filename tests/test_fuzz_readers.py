@@ -124,7 +124,7 @@ def _one(case: Case, tmp: Path, run: Path) -> tuple[subprocess.CompletedProcess,
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
-    from oversight_bench.fake_runs import make_run
+    from fake_runs import make_run
 
     tmp = tmp_path_factory.mktemp("cases")
     run = make_run(tmp / "run", n_questions=2)
@@ -375,7 +375,7 @@ def test_fuzz_llamacpp_probs(logits):
 def _store_case(tmp_path: Path, damage: str) -> subprocess.CompletedProcess:
     import sqlite3
 
-    from oversight_bench.fake_runs import make_run
+    from fake_runs import make_run
 
     run = make_run(tmp_path / "run", n_questions=2)
     con = sqlite3.connect(run / "results.sqlite")
@@ -390,7 +390,7 @@ def _store_case(tmp_path: Path, damage: str) -> subprocess.CompletedProcess:
     return _cli(["report", str(run), "--output", str(tmp_path / "rep")])
 
 
-@pytest.mark.xfail(reason="rundir rewrite pending", strict=False)
+@pytest.mark.xfail(reason="not fixed yet: issue 24 items 3-4 (store readers)", strict=False)
 @pytest.mark.parametrize("damage", ["record-json", "record-nan", "missing-table"])
 def test_damaged_store_one_line(tmp_path, damage):
     res = _store_case(tmp_path, damage)
@@ -400,7 +400,7 @@ def test_damaged_store_one_line(tmp_path, damage):
     assert "results.sqlite" in lines[0], lines[0]
 
 
-@pytest.mark.xfail(reason="rundir rewrite pending", strict=False)
+@pytest.mark.xfail(reason="not fixed yet: issue 24 items 3-4 (store readers)", strict=False)
 def test_locked_store_on_resume_one_line(tmp_path):
     """A resume while another process holds the store's write lock: one line naming the store, exit 2."""
     import sqlite3
