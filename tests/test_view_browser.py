@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from fake_runs import make_run
 from helpers import REPO
 from test_view import make_room_run
-from web_helpers import SERVE_CODE, free_port
+from web_helpers import free_port, headless_chromium, start_command
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -35,34 +34,11 @@ from selenium.common.exceptions import WebDriverException  # noqa: E402
 
 def browser(profile: str):
     assert CHROMIUM and DRIVER, "CI needs Debian's chromium and chromium-driver (.ci/run installs them)"
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1280,900", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    drv = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=opts)
-    drv.set_page_load_timeout(60)
-    return drv
+    return headless_chromium(webdriver, CHROMIUM, DRIVER, profile, "1280,900")
 
 
 def start_view(*dirs: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, "view", *map(str, dirs), "--port", str(port)], cwd=REPO,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    import socket
-
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"view exited: {proc.stdout.read()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("view did not start")
+    return start_command("view", *map(str, dirs), port=port)
 
 
 def navigate(drv, action) -> None:

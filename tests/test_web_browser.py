@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, cli
-from web_helpers import free_port, make_source, start_server
+from web_helpers import free_port, headless_chromium, make_source, start_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -31,15 +31,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 def browser(profile: str):
     assert CHROMIUM and DRIVER, "CI needs Debian's chromium and chromium-driver (.ci/run installs them)"
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=900,760", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    drv = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=opts)
-    drv.set_page_load_timeout(60)
-    return drv
+    return headless_chromium(webdriver, CHROMIUM, DRIVER, profile, "900,760")
 
 
 def submit(drv, button_id: str) -> None:

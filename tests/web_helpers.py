@@ -48,21 +48,39 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(*args: str, port: int) -> subprocess.Popen:
+def start_command(command: str, *args: str, port: int) -> subprocess.Popen:
+    """`oversight-bench COMMAND ARGS --port PORT` (serve or view) in a subprocess, once it listens."""
     env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, "serve", *args, "--port", str(port)], cwd=REPO, env=env,
+    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, command, *args, "--port", str(port)], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"server exited: {proc.stdout.read()}")
+            raise AssertionError(f"{command} exited: {proc.stdout.read()}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return proc
         except OSError:
             time.sleep(0.2)
     proc.kill()
-    raise AssertionError("server did not start")
+    raise AssertionError(f"{command} did not start")
+
+
+def start_server(*args: str, port: int) -> subprocess.Popen:
+    return start_command("serve", *args, port=port)
+
+
+def headless_chromium(webdriver, chromium: str, driver: str, profile: str, window: str = "1280,900"):
+    """Debian's chromium under selenium, headless, with a throwaway profile."""
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--window-size={window}", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    drv = webdriver.Chrome(service=webdriver.ChromeService(executable_path=driver), options=opts)
+    drv.set_page_load_timeout(60)
+    return drv
 
 
 def form_fields(html: str) -> dict[str, str]:
