@@ -16,16 +16,9 @@ import pytest
 from fake_runs import make_run
 from helpers import REPO
 from test_view import make_room_run
-from web_helpers import free_port, headless_chromium, start_command
+from web_helpers import free_port, headless_chromium, require_chromium, start_command
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-IN_CI = os.environ.get("CI") == "true"
-
-if not (CHROMIUM and DRIVER) and not IN_CI:
-    pytest.skip("chromium and chromium-driver are not installed (Debian: apt-get install chromium chromium-driver)",
-                allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver") if not IN_CI else __import__("selenium.webdriver").webdriver
+webdriver = require_chromium()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -33,8 +26,7 @@ from selenium.common.exceptions import WebDriverException  # noqa: E402
 
 
 def browser(profile: str):
-    assert CHROMIUM and DRIVER, "CI needs Debian's chromium and chromium-driver (.ci/run installs them)"
-    return headless_chromium(webdriver, CHROMIUM, DRIVER, profile, "1280,900")
+    return headless_chromium(webdriver, profile, "1280,900")
 
 
 def start_view(*dirs: Path, port: int) -> subprocess.Popen:

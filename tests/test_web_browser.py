@@ -13,16 +13,9 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, cli
-from web_helpers import free_port, headless_chromium, make_source, start_server
+from web_helpers import free_port, headless_chromium, require_chromium, make_source, start_server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-IN_CI = os.environ.get("CI") == "true"
-
-if not (CHROMIUM and DRIVER) and not IN_CI:
-    pytest.skip("chromium and chromium-driver are not installed (Debian: apt-get install chromium chromium-driver)",
-                allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver") if not IN_CI else __import__("selenium.webdriver").webdriver
+webdriver = require_chromium()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.common.exceptions import WebDriverException  # noqa: E402
@@ -30,8 +23,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
 def browser(profile: str):
-    assert CHROMIUM and DRIVER, "CI needs Debian's chromium and chromium-driver (.ci/run installs them)"
-    return headless_chromium(webdriver, CHROMIUM, DRIVER, profile, "900,760")
+    return headless_chromium(webdriver, profile, "900,760")
 
 
 def submit(drv, button_id: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -70,8 +71,25 @@ def start_server(*args: str, port: int) -> subprocess.Popen:
     return start_command("serve", *args, port=port)
 
 
-def headless_chromium(webdriver, chromium: str, driver: str, profile: str, window: str = "1280,900"):
+def require_chromium():
+    """selenium's webdriver module, at a browser test module's top: without Debian's chromium and its
+    driver the module is skipped, except under CI (which installs them), where its tests fail."""
+    import pytest
+
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")) or not shutil.which("chromedriver"):
+        if os.environ.get("CI") != "true":
+            pytest.skip("chromium and chromium-driver are not installed (Debian: apt-get install chromium chromium-driver)",
+                        allow_module_level=True)
+    if os.environ.get("CI") == "true":
+        return __import__("selenium.webdriver").webdriver
+    return pytest.importorskip("selenium.webdriver")
+
+
+def headless_chromium(webdriver, profile: str, window: str = "1280,900"):
     """Debian's chromium under selenium, headless, with a throwaway profile."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    assert chromium and driver, "CI needs Debian's chromium and chromium-driver (.ci/run installs them)"
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
