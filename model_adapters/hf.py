@@ -54,12 +54,8 @@ def one_line(exc: BaseException) -> str:
 
 
 def resolve(model: str) -> tuple[str, str | None]:
-    """(what transformers loads: a hub id or folder, and the GGUF file inside it or None)."""
-    if model in LOCAL_MODELS:
-        from model_adapters.local_models import model_path
-
-        path = model_path(model)  # the verified copy llamacpp: loads
-        return str(path.parent), path.name
+    """(what transformers loads: a hub id or folder, and the GGUF file inside it or None). An embedded
+    model's name is the callers' case: they load its converted folder (`converted`)."""
     if model.lower().endswith(".gguf"):
         path = Path(model).expanduser()
         if not path.is_file():

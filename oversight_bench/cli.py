@@ -12,7 +12,6 @@ from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
 from oversight_bench.flags import shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
-from oversight_bench.yamlio import parse_key_values
 
 OPTION_FLAGS = {  # flag -> ProtocolOptions field
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
@@ -171,6 +170,8 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     from oversight_bench.commands import run_eval
 
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
+    from oversight_bench.yamlio import parse_key_values
+
     opts.update(parse_key_values(extra_options))
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
                  "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
@@ -205,6 +206,8 @@ def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_opt
         return
     if limit is not None or skip_long:
         raise BenchError("judge: --limit and --skip-long apply to --suite only")
+    from oversight_bench.yamlio import parse_key_values
+
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
                       option_overrides=parse_key_values(extra_options), cache_from=cache_from)
     _finish(outcome, report_command([source, output]))  # both judges on the same transcripts
@@ -212,6 +215,7 @@ def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_opt
 
 def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet) -> None:
     from oversight_bench.suites import evaluate_suite, format_result
+    from oversight_bench.yamlio import parse_key_values
 
     outcome, result = evaluate_suite(suite, judge, output, limit=limit, skip_long=skip_long, progress=not quiet,
                                      concurrency=concurrency, option_overrides=parse_key_values(extra_options),

@@ -17,7 +17,6 @@ from oversight_bench.redact import MASK, redact_options, redact_text, redact_url
 
 Message = dict[str, Any]
 
-ROLES = ("judge", "agent")
 
 
 @dataclass(frozen=True)
@@ -148,22 +147,13 @@ def _register_secrets(spec: Spec) -> None:
     """Remember the spec's secrets (credential options, URL userinfo, the value of every query
     parameter of `base_url`, the key in the variable `api_key_env` names) so every later output is scrubbed of them."""
     import os
-    from urllib.parse import parse_qsl, unquote, urlsplit
 
     redact_options(spec.options)
     for k, v in spec.options.items():
         if k.endswith("_env") and isinstance(v, str):
             register_secret(os.environ.get(v))
-    url = spec.options.get("base_url")
-    if isinstance(url, str):  # every query value and the userinfo: secrets by rule, whatever their names
-        try:
-            parts = urlsplit(url)
-            for piece in (parts.username, parts.password):
-                register_secret(piece and unquote(piece))
-            for _, value in parse_qsl(parts.query, keep_blank_values=True):
-                register_secret(value)
-        except ValueError:  # a malformed URL: _check_common_options refuses it; redact_url masked what it could
-            pass
+    for secret in _spec_secrets(spec):  # every query value and the userinfo: secrets by rule, whatever their names
+        register_secret(secret)
 
 
 #: options that mean the same on every backend that takes them: (check, what is expected)

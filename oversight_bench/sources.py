@@ -141,7 +141,8 @@ def malformed_csv_row(cells: list[str]) -> list:
 
 
 def _too_many_cells(exc: BaseException) -> bool:
-    return "Expected" in _reason(exc) and "fields" in _reason(exc)  # pandas: "Expected 6 fields in line 9, saw 7"
+    reason = _reason(exc)
+    return "Expected" in reason and "fields" in reason  # pandas: "Expected 6 fields in line 9, saw 7"
 
 
 def _csv_header(path: Path) -> list[str] | None:
@@ -282,8 +283,9 @@ def _prebuild(paths: list[Path], fmt: str) -> None:
             if path.stat().st_size == 0:
                 continue
             options = _first_options(path, fmt)
-            if not _is_saved(_saved_path(path, fmt, options)):
-                groups.setdefault(_saved_path(path, fmt, options).name.rsplit(".", 1)[1], (options, []))[1].append(path)
+            target = _saved_path(path, fmt, options)
+            if not _is_saved(target):
+                groups.setdefault(target.name.rsplit(".", 1)[1], (options, []))[1].append(path)
         except Exception:
             continue
     for options, group in groups.values():

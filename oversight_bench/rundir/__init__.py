@@ -3,17 +3,27 @@ resume makes against it, writing and reading jobs, a stored run read for re-judg
 and the code for older formats (`legacy`). Every command that writes a run directory opens it here
 (`WritableRun`, through `pipeline.start`); nothing else opens a store for writing."""
 
-from oversight_bench.rundir.export import export_jsonl
-from oversight_bench.rundir.identity import (IDENTITY_KEYS, OPTIONAL_IDENTITY_KEYS, check_data, check_identity,
-                                             identity_of)
-from oversight_bench.rundir.jobs import job_fields, job_of_record, write_job
-from oversight_bench.rundir.readonly import ReadOnlyRun
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, SharedCalls, Store, check_speakers
-from oversight_bench.rundir.transcripts import StoredRun, load_decisions, read_run
-from oversight_bench.rundir.writing import WritableRun, check_output
+import importlib
+from typing import Any
 
-__all__ = [
-    "CONFIG_NAME", "DB_NAME", "IDENTITY_KEYS", "LOCK_NAME", "OPTIONAL_IDENTITY_KEYS", "ReadOnlyRun", "SharedCalls", "Store",
-    "StoredRun", "WritableRun", "check_data", "check_identity", "check_output", "check_speakers", "export_jsonl",
-    "identity_of", "job_fields", "job_of_record", "load_decisions", "read_run", "write_job",
-]
+#: public name -> the submodule that defines it; resolved on first use, so a command that needs only
+#: the store (salvage, the CLI's start) does not load the protocol and model layers
+_SOURCES = {
+    "export_jsonl": "export",
+    **dict.fromkeys(("IDENTITY_KEYS", "OPTIONAL_IDENTITY_KEYS", "check_data", "check_identity", "identity_of"), "identity"),
+    **dict.fromkeys(("job_fields", "job_of_record", "write_job"), "jobs"),
+    "ReadOnlyRun": "readonly",
+    **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME", "SharedCalls", "Store", "check_speakers"), "store"),
+    **dict.fromkeys(("StoredRun", "load_decisions", "read_run"), "transcripts"),
+    **dict.fromkeys(("WritableRun", "check_output"), "writing"),
+}
+
+__all__ = sorted(_SOURCES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_SOURCES[name]}"), name)
+    globals()[name] = value
+    return value
