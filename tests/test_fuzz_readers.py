@@ -1,0 +1,420 @@
+"""Every reader of untrusted bytes ends a failure in one line that names the input, exit 2.
+
+Two layers. The CLI cases run the real command in a subprocess on boundary inputs (invalid UTF-8,
+deep nesting, aliases that expand without bound, numbers too large to read, dates that do not
+exist, paths out of the task folder, ports out of range, log-probabilities that are not numbers)
+and check status 2 (1 where a server's odd answer fails only its jobs), no traceback and one
+`error:` line. The fuzz tests feed each reader function random and boundary bytes (hypothesis) and
+accept only its result or a one-line BenchError (MalformedResponse for a server's answer).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import REPO
+from oversight_bench.errors import BenchError, MalformedResponse
+
+S = "scripted:default"
+RUN = ["run", "--judge", S, "--agent", S, "--protocols", "qa_without_article", "--limit", "1", "--quiet",
+       "--answer-order", "random"]
+SECRET = "the-password-is-swordfish"
+
+DEEP = "a: " + "[" * 5000 + "]" * 5000 + "\n"
+# nine levels of ten aliases each: 10**9 values once expanded (PyYAML shares them; validating walks them)
+LAUGHS = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10)) + "tasks: [*a9]\n"
+HUGE = "9" * 5000
+TASK = ("name: {name}\ntask_type: closed\nsource: {{local: {{files: [rows.jsonl]}}}}\n"
+        "fields: {{question: q, correct: right, incorrect: wrong}}\nbinary: {{mode: pair}}\n")
+
+
+@dataclass
+class Case:
+    id: str
+    args: list[str]
+    expect: list[str]  # substrings of the one stderr line (case-insensitive)
+    files: dict[str, bytes] = field(default_factory=dict)  # written under {tmp} first
+    absent: list[str] = field(default_factory=list)  # paths under {tmp} the command must not create
+    hidden: list[str] = field(default_factory=list)  # text that must not appear in the output
+
+
+CASES = [
+    Case("config-invalid-utf8", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "utf-8", "byte 0xff"], {"c.yaml": b"judge: \xff\xfe\n"}, ["out"]),
+    Case("config-binary", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "utf-8"], {"c.yaml": bytes(range(256)) * 4}, ["out"]),
+    Case("config-deep-nesting", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "nested deeper than", "line 1"], {"c.yaml": DEEP.encode()}, ["out"]),
+    Case("config-alias-bomb", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "aliases", "expected"], {"c.yaml": LAUGHS.encode()}, ["out"]),
+    Case("config-recursive-alias", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "refers to itself", "line 1"], {"c.yaml": b"options: &o {x: *o}\n"}, ["out"]),
+    Case("config-huge-integer", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "cannot be read", "digits"], {"c.yaml": f"seed: {HUGE}\n".encode()}, ["out"]),
+    Case("config-impossible-date", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "cannot be read", "day is out of range"], {"c.yaml": b"seed: 2001-02-30\n"}, ["out"]),
+    Case("option-deep-nesting", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", "rounds=" + "[" * 3000],
+         ["--option", "nested deeper than"], absent=["out"]),
+    Case("option-huge-integer", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", f"rounds={HUGE}"],
+         ["--option", "cannot be read", "digits"], absent=["out"]),
+    Case("option-empty-key", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", "=3"],
+         ["--option", "key=value"], absent=["out"]),
+    Case("task-invalid-utf8", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "utf-8"], {"tasks/t.yaml": TASK.format(name="t").encode() + b"description: \xc3\x28\n"}, ["out"]),
+    Case("task-deep-nesting", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "nested deeper than"], {"tasks/t.yaml": TASK.format(name="t").encode() + b"meta: " + b"{a: " * 3000}, ["out"]),
+    Case("include-absolute", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "include", "absolute", "relative"],
+         {"tasks/t.yaml": b"include: {tmp}/secret/creds.yaml\n", "secret/creds.yaml": f"name: {SECRET}\n".encode()},
+         ["out"], [SECRET]),
+    Case("include-climbs-out", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "include", "..", "relative"],
+         {"tasks/t.yaml": b"include: ../secret/creds.yaml\n", "secret/creds.yaml": f"name: {SECRET}\n".encode()},
+         ["out"], [SECRET]),
+    Case("include-home", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "include", "absolute"], {"tasks/t.yaml": b"include: ~/creds.yaml\n"}, ["out"]),
+    Case("carry-deep-json", ["leaderboard", "{run}", "--output", "{tmp}/board", "--carry", "{tmp}/prev.json"],
+         ["--carry", "prev.json", "nested"], {"prev.json": b"[" * 100000}, ["board"]),
+    Case("carry-invalid-utf8", ["leaderboard", "{run}", "--output", "{tmp}/board", "--carry", "{tmp}/prev.json"],
+         ["--carry", "prev.json", "utf-8"], {"prev.json": b'{"schema": "\xff"}'}, ["board"]),
+    Case("carry-nan", ["leaderboard", "{run}", "--output", "{tmp}/board", "--carry", "{tmp}/prev.json"],
+         ["--carry", "prev.json", "nan"],
+         {"prev.json": b'{"schema": "oversight-bench/leaderboard/v2", "judges": [{"judge": "j", "cells": {"qa \xc2\xb7 closed": '
+                       b'{"protocol": "qa", "scope": "closed", "n": 3, "per_question": {"x/1": NaN}}}}]}'}, ["board"]),
+    Case("serve-port-too-large", ["serve", "--from", "{run}", "--output", "{tmp}/human", "--port", "70000"],
+         ["--port", "70000", "1 to 65535"], absent=["human"]),
+    Case("serve-port-negative", ["serve", "--from", "{run}", "--output", "{tmp}/human", "--port", "-1"],
+         ["--port", "-1", "1 to 65535"], absent=["human"]),
+]
+
+
+def _cli(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess; one that outlasts `timeout` comes back with status None."""
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    try:
+        return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, env=env,
+                              timeout=timeout, cwd=REPO)
+    except subprocess.TimeoutExpired as exc:
+        return subprocess.CompletedProcess(args, None, exc.stdout or b"", (exc.stderr or b"") + b"\n(timed out)")
+
+
+def _one(case: Case, tmp: Path, run: Path) -> tuple[subprocess.CompletedProcess, Path]:
+    where = tmp / case.id
+    where.mkdir()
+    for name, data in case.files.items():
+        (where / name).parent.mkdir(parents=True, exist_ok=True)
+        (where / name).write_bytes(data.replace(b"{tmp}", str(where).encode()))
+    args = [a.replace("{tmp}", str(where)).replace("{run}", str(run)) for a in case.args]
+    return _cli(args, timeout=60), where
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    from oversight_bench.fake_runs import make_run
+
+    tmp = tmp_path_factory.mktemp("cases")
+    run = make_run(tmp / "run", n_questions=2)
+    with ThreadPoolExecutor(4) as pool:
+        return dict(zip((c.id for c in CASES), pool.map(lambda c: _one(c, tmp, run), CASES)))
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_bad_bytes_one_line_exit_2(outcomes, case):
+    res, where = outcomes[case.id]
+    err = res.stderr.decode("utf-8", "replace")
+    out = res.stdout.decode("utf-8", "replace")
+    assert "Traceback" not in err, err[-3000:]
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert res.returncode == 2, err[-3000:]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err[-3000:]
+    for want in case.expect:
+        assert want.lower() in lines[0].lower(), lines[0]
+    for name in case.absent:
+        assert not (where / name).exists(), f"{name} was created before the input was checked"
+    for text in case.hidden:
+        assert text not in err + out
+
+
+# -- a server whose log-probabilities are not numbers -------------------------------------------------
+
+def _probs_body(first: str, second: str = "-1.0") -> bytes:
+    """A chat completion whose answer token's alternatives carry these log-probabilities (raw JSON
+    text: NaN and Infinity are what Python's json writes for non-finite floats)."""
+    return ('{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "1"}, '
+            '"logprobs": {"content": [{"token": "1", "logprob": %s, "top_logprobs": [{"token": "1", "logprob": %s}, '
+            '{"token": "2", "logprob": %s}]}]}}], "usage": {"prompt_tokens": 5, "completion_tokens": 1}}'
+            % (first, first, second)).encode()
+
+
+@pytest.fixture()
+def answering():
+    """A local OpenAI-compatible server answering every request with `answering.body`."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(Handler.body)))
+            self.end_headers()
+            self.wfile.write(Handler.body)
+
+        def log_message(self, *args):
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    Handler.url = f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    yield Handler
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("first", ["NaN", "Infinity", "-Infinity", "1e308", '"high"', "null", "[1]"])
+def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tmp_path, first):
+    """A log-probability that is not a finite number is a malformed answer: re-sent, then its job
+    fails (exit 1, named in one line); no decision with a non-finite probability is stored, and the
+    leaderboard and report read the run."""
+    answering.body = _probs_body(first)
+    judge = f"openai:m,base_url={answering.url},logprobs=true,max_retries=0,timeout=10"
+    out = tmp_path / "run"
+    res = _cli(["run", "--judge", judge, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article",
+                "--limit", "1", "--answer-order", "random", "--judge-mode", "probs", "--output", str(out), "--quiet"])
+    err = res.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err[-3000:]
+    if first == "null":  # no log-probability at all: an answer that cannot be read (invalid), not an error
+        assert res.returncode == 0, err[-3000:]
+    else:
+        assert res.returncode == 1, err[-3000:]
+        assert "malformed" in err.lower() and "log-probabilit" in err.lower(), err[-3000:]
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(out)
+    try:
+        decisions = [r for r in store.iter_records() if r["kind"] == "decision"]
+    finally:
+        store.close()
+    for d in decisions:
+        assert all(isinstance(p, float) and math.isfinite(p) for p in d.get("probs") or []), d
+    for cmd in (["leaderboard", str(out), "--output", str(tmp_path / "board")], ["report", str(out), "--output", str(tmp_path / "rep")]):
+        res = _cli(cmd)
+        err = res.stderr.decode("utf-8", "replace")
+        assert "Traceback" not in err and res.returncode in (0, 2), err[-3000:]
+
+
+# -- fuzz: each reader function on random and boundary bytes -------------------------------------------
+
+BOUNDARY = [b"", b"\x00", b"\xff\xfe", b"\xef\xbb\xbf", b"---", b"- - -", b"[" * 2000, b"{a: " * 2000, b"&a [*a]",
+            b"a: &a [*a]", b"!!python/object:os.system x", b"a: !!binary '%%%'", HUGE.encode(), f"a: {HUGE}".encode(),
+            b"a: .nan", b"a: -.inf", b"a: 1.0e+999", b"a: 2001-02-30", b"a: 2001-13-01 25:61:61", b"? [a]\n: b",
+            b"a: 0x" + b"f" * 5000, b"a: 0o" + b"7" * 5000, b"a: 1_" * 1000, b"\t", b"a: \"\\ud800\"", b"%YAML 9.9\n---\na: 1",
+            LAUGHS.encode(), b"a: b: c", b"a\x85b: 1", "a: \u2028\u2029".encode()]
+yaml_bytes = st.one_of(st.sampled_from(BOUNDARY), st.binary(max_size=300),
+                       st.text(alphabet=st.sampled_from(list("[]{}&*!:-?|>'\"\n #,ab01.\t%@`")), max_size=200).map(str.encode))
+
+
+def _one_line(exc: BaseException) -> None:
+    text = str(exc)
+    assert text and "\n" not in text, repr(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=yaml_bytes)
+def test_fuzz_read_yaml_mapping(tmp_path_factory, data):
+    from oversight_bench.yamlio import read_yaml_mapping
+
+    path = tmp_path_factory.mktemp("y") / "c.yaml"
+    path.write_bytes(data)
+    try:
+        out = read_yaml_mapping(path, "run options")
+    except BenchError as exc:
+        _one_line(exc)
+        assert str(path) in str(exc)
+    else:
+        assert isinstance(out, dict)
+        json.dumps(out, default=str)  # a plain tree: no cycle, nothing that expands without bound
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=yaml_bytes)
+def test_fuzz_parse_key_values(value):
+    from oversight_bench.yamlio import parse_key_values
+
+    text = value.decode("utf-8", "surrogateescape")  # what the shell hands Python for undecodable bytes
+    try:
+        out = parse_key_values([f"rounds={text}"])
+    except BenchError as exc:
+        _one_line(exc)
+        assert "--option" in str(exc)
+    else:
+        json.dumps(out, default=str)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=yaml_bytes, include=st.sampled_from(["", "include: base.yaml\n", "include: /etc/hostname\n",
+                                                  "include: ../x.yaml\n", "include: sub/../../x.yaml\n",
+                                                  "include: '~/x.yaml'\n", "include: 'C:\\x.yaml'\n"]))
+def test_fuzz_task_yaml(tmp_path_factory, data, include):
+    from oversight_bench.yaml_task import parse_config
+
+    folder = tmp_path_factory.mktemp("t")
+    (folder / "base.yaml").write_bytes(data)
+    (folder.parent / "x.yaml").write_text(f"name: {SECRET}\n")
+    (folder / "t.yaml").write_text(include + "name: t\n")
+    try:
+        parse_config(folder / "t.yaml")
+    except BenchError as exc:
+        _one_line(exc)
+        assert SECRET not in str(exc)
+
+
+json_bytes = st.one_of(
+    st.sampled_from([b"", b"[" * 100000, b'{"a": ' * 50000, b"NaN", b"Infinity", b"-Infinity", HUGE.encode(), b"\xff",
+                     b'{"schema": "oversight-bench/leaderboard/v2", "judges": [' + b"[" * 5000 + b"]}", b"1e999",
+                     b'"\\ud800"', b"\x00"]),
+    st.binary(max_size=200),
+    st.recursive(st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=5),
+                 lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=5), c, max_size=3),
+                 max_leaves=20).map(lambda o: json.dumps({"schema": "oversight-bench/leaderboard/v2", "judges": o}).encode()))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=json_bytes)
+def test_fuzz_load_carry(tmp_path_factory, data):
+    from oversight_bench.analysis.leaderboard import load_carry
+
+    path = tmp_path_factory.mktemp("j") / "prev.json"
+    path.write_bytes(data)
+    try:
+        load_carry(path)
+    except BenchError as exc:
+        _one_line(exc)
+        assert "--carry" in str(exc)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=json_bytes)
+def test_fuzz_leaderboard_output_check(tmp_path_factory, data):
+    """The folder check reads the output's results.json, which may be anything."""
+    from oversight_bench.analysis.leaderboard import check_output
+
+    out = tmp_path_factory.mktemp("o")
+    (out / "results.json").write_bytes(data)
+    try:
+        check_output(out, force=True)
+    except BenchError as exc:
+        _one_line(exc)
+
+
+logprob = st.one_of(st.floats(), st.integers(min_value=-10**400, max_value=10**400), st.none(), st.text(max_size=3),
+                    st.booleans(), st.lists(st.floats(), max_size=2), st.dictionaries(st.text(max_size=2), st.floats(), max_size=2))
+token = st.one_of(st.sampled_from(["1", "2", " 1", "Answer", ": ", ""]), st.none(), st.integers(), st.text(max_size=3))
+alt = st.one_of(st.fixed_dictionaries({"token": token, "logprob": logprob}), st.none(), st.integers(), st.text(max_size=2))
+position = st.one_of(st.fixed_dictionaries({"token": token, "logprob": logprob,
+                                            "top_logprobs": st.one_of(st.lists(alt, max_size=4), st.none(), st.text(max_size=2))}),
+                     st.none(), st.text(max_size=2), st.integers())
+probs_answer = st.one_of(
+    st.fixed_dictionaries({"choices": st.lists(st.one_of(
+        st.fixed_dictionaries({"logprobs": st.one_of(st.fixed_dictionaries({"content": st.one_of(st.lists(position, max_size=4),
+                                                                                                  st.none(), st.text(max_size=2))}),
+                                                     st.none(), st.integers())}),
+        st.none(), st.integers()), max_size=2)}),
+    st.dictionaries(st.text(max_size=5), st.none(), max_size=2))
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=probs_answer, prefix=st.sampled_from(["Answer: ", "", "Answer:"]), prefilled=st.booleans())
+def test_fuzz_openai_probs(data, prefix, prefilled):
+    """A server's log-probabilities give two finite probabilities summing to 1, no answer (None), or a
+    one-line MalformedResponse; never another exception, never NaN or infinity."""
+    from model_adapters.openai_api import OpenAIModel
+
+    try:
+        probs = OpenAIModel.parse_probs(data, prefix, ("1", "2"), prefilled)
+    except MalformedResponse as exc:
+        _one_line(exc)
+        return
+    if probs is not None:
+        assert len(probs) == 2 and all(isinstance(p, float) and math.isfinite(p) and 0 <= p <= 1 for p in probs), probs
+        assert abs(sum(probs) - 1) < 1e-9
+
+
+@settings(max_examples=300, deadline=None)
+@given(logits=st.lists(st.floats(width=32), min_size=2, max_size=2))
+def test_fuzz_llamacpp_probs(logits):
+    """The local backend's answer-token scores (float32 logits) give finite probabilities or a
+    one-line MalformedResponse."""
+    from model_adapters.llamacpp import choice_probs_from_logits
+
+    try:
+        probs = choice_probs_from_logits(logits, "qwen")
+    except MalformedResponse as exc:
+        _one_line(exc)
+        return
+    assert all(math.isfinite(p) and 0 <= p <= 1 for p in probs) and abs(sum(probs) - 1) < 1e-6, probs
+
+
+# -- the store (oversight_bench/rundir, being rewritten): damaged rows, missing tables, a locked store ---
+
+def _store_case(tmp_path: Path, damage: str) -> subprocess.CompletedProcess:
+    import sqlite3
+
+    from oversight_bench.fake_runs import make_run
+
+    run = make_run(tmp_path / "run", n_questions=2)
+    con = sqlite3.connect(run / "results.sqlite")
+    if damage == "record-json":
+        con.execute("UPDATE records SET data = '{\"answer\": 1, ' WHERE rowid = (SELECT min(rowid) FROM records)")
+    elif damage == "record-nan":
+        con.execute("UPDATE records SET data = '{\"probs\": [NaN, Infinity]}' WHERE kind = 'decision'")
+    elif damage == "missing-table":
+        con.execute("DROP TABLE questions")
+    con.commit()
+    con.close()
+    return _cli(["report", str(run), "--output", str(tmp_path / "rep")])
+
+
+@pytest.mark.xfail(reason="rundir rewrite pending", strict=False)
+@pytest.mark.parametrize("damage", ["record-json", "record-nan", "missing-table"])
+def test_damaged_store_one_line(tmp_path, damage):
+    res = _store_case(tmp_path, damage)
+    err = res.stderr.decode("utf-8", "replace")
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert "Traceback" not in err and res.returncode == 2 and len(lines) == 1, err[-2000:]
+    assert "results.sqlite" in lines[0], lines[0]
+
+
+@pytest.mark.xfail(reason="rundir rewrite pending", strict=False)
+def test_locked_store_on_resume_one_line(tmp_path):
+    """A resume while another process holds the store's write lock: one line naming the store, exit 2."""
+    import sqlite3
+
+    out = tmp_path / "run"
+    args = [*RUN, "--tasks", "arith", "--output", str(out)]
+    assert _cli(args).returncode == 0
+    con = sqlite3.connect(out / "results.sqlite", timeout=0)
+    con.execute("BEGIN EXCLUSIVE")
+    try:
+        res = _cli(["run", *args[1:], "--limit", "2"], timeout=120)
+    finally:
+        con.rollback()
+        con.close()
+    err = res.stderr.decode("utf-8", "replace")
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert "Traceback" not in err and res.returncode == 2 and len(lines) == 1, err[-2000:]
+    assert "results.sqlite" in lines[0] or str(out) in lines[0], lines[0]
