@@ -40,6 +40,8 @@ def serve(source, suite, output, host, port, token, agent, live, seed, per_judge
     """Serve a web app where human judges judge stored transcripts (and live consultancies) into OUT."""
     if (source is None) == (suite is None):
         raise BenchError("serve needs exactly one of --from RUN_DIR or --suite NAME")
+    if not 1 <= port <= 65535:  # before the study opens (and creates) the output folder
+        raise BenchError(f"--port {port} is not a TCP port; expected a whole number from 1 to 65535")
     try:
         import uvicorn
 

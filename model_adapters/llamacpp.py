@@ -25,13 +25,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec
 from pydantic import Field
 
 from model_adapters._batching import choice_token_ids, softmax_over
 from model_adapters.options import BackendOptions, parse_options
 from model_adapters.messages import plain_prompt, text_messages
 
+
+
+
+def choice_probs_from_logits(logits: list[float], model: str) -> list[float]:
+    """The choices' probabilities from their next-token scores; a NaN or infinite score (a broken
+    model file or context) is a malformed answer, never a stored probability."""
+    import math
+
+    if not all(math.isfinite(x) for x in logits):
+        shown = ", ".join(f"{x:g}" for x in logits)
+        raise MalformedResponse(f"{model}: the answer tokens' scores are not all finite ({shown}); expected finite "
+                                f"logits (is the model file intact?)")
+    return softmax_over(logits)
 
 
 class StateCache:
@@ -282,7 +295,7 @@ class LlamaCppModel(Model):
             llm.n_tokens = keep
             llm.eval(tokens[keep:])
             logits = np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
-            return softmax_over([float(logits[i]) for i in ids])
+            return choice_probs_from_logits([float(logits[i]) for i in ids], self.spec.model)
 
     # -- Model interface --------------------------------------------------------------------------
     async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):

@@ -335,23 +335,29 @@ class OpenAIModel(Model):
 
     @staticmethod
     def parse_probs(data: dict, prefix: str, choices, prefilled: bool) -> list[float] | None:
-        """P(choice) at the first generated position that follows `prefix`; None if none does."""
-        first = data["choices"][0] if data.get("choices") else {}
-        content = (first.get("logprobs") or {}).get("content") or []
+        """P(choice) at the first generated position that follows `prefix`; None if none does. A
+        log-probability that is not a number <= 0 (NaN, infinity, text) or a logprobs block of the
+        wrong shape is a malformed answer (re-sent, then its job fails), never a probability."""
+        listed = data.get("choices") if isinstance(data, dict) else None  # `_create` refuses an answer without the list
+        first = _shaped(listed[0] if isinstance(listed, list) and listed else {}, dict, "a choice")
+        block = _shaped(first.get("logprobs") or {}, dict, "logprobs")
+        content = _shaped(block.get("content") or [], list, "logprobs.content")
         want = prefix.strip()
         written = ""
         for pos, tok in enumerate(content):
-            token = tok.get("token") or ""
+            tok = _shaped(tok, dict, "a logprobs.content entry")
+            token = _shaped(tok.get("token") or "", str, "a token")
             at_answer = (prefilled and pos == 0) or (want and written.rstrip().endswith(want)) or (not want and pos == 0)
             if at_answer:
                 probs = {c: 0.0 for c in choices}
-                for alt in tok.get("top_logprobs") or []:
-                    t = (alt.get("token") or "").strip()
+                for alt in _shaped(tok.get("top_logprobs") or [], list, "top_logprobs"):
+                    alt = _shaped(alt, dict, "a top_logprobs entry")
+                    t = _shaped(alt.get("token") or "", str, "a token").strip()
                     if t in probs:
-                        probs[t] += math.exp(alt.get("logprob", -math.inf))
+                        probs[t] += math.exp(_logprob(alt.get("logprob")))
                 total = sum(probs.values())
                 if total > 0:
-                    return [probs[c] / total for c in choices]
+                    return [min(1.0, probs[c] / total) for c in choices]
                 if token.strip():  # the model wrote something else here: no answer to read
                     return None
             written += token
@@ -367,6 +373,32 @@ class OpenAIModel(Model):
         client, self._client = self._client, None
         if client is not None and self._client_loop is asyncio.get_running_loop():
             await client.close()
+
+
+def _shaped(value: Any, kind: type, what: str) -> Any:
+    """`value` if it is a `kind`, else the server's answer is malformed."""
+    if not isinstance(value, kind):
+        raise MalformedResponse(f"the server's answer has {what} that is a {type(value).__name__}, not a {kind.__name__}; "
+                                f"expected OpenAI chat-completion logprobs")
+    return value
+
+
+def _logprob(value: Any) -> float:
+    """A log-probability as a float <= 0 (a missing one or -inf: probability 0). Rounding may put a
+    certain token a hair above 0; anything else that is not a number <= 0 (NaN, +inf, text) is malformed."""
+    if value is None:
+        return -math.inf
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        lp = float(value)
+    except (TypeError, ValueError, OverflowError):
+        lp = math.nan
+    if math.isnan(lp) or lp > 1e-6:
+        shown = repr(value) if isinstance(value, (int, float)) else type(value).__name__
+        raise MalformedResponse(f"the server's answer has a log-probability that is not a number <= 0 "
+                                f"({shown[:40]}); expected log-probabilities of tokens")
+    return min(lp, 0.0)
 
 
 def _loads(raw: bytes) -> Any:

@@ -13,9 +13,10 @@ from typing import Iterable
 from oversight_bench.errors import BenchError
 
 
-def check_relative_patterns(patterns: Iterable[str], where: str, field: str = "files") -> None:
+def check_relative_patterns(patterns: Iterable[str], where: str, field: str = "files", *,
+                            base: str = "the data directory", example: str = "quality/train.jsonl") -> None:
     """Refuse (one line, naming `where` and `field`) a pattern that is absolute, starts at a home
-    folder or a drive, or climbs out with `..`."""
+    folder or a drive, or climbs out with `..`; `base` is what it must stay inside."""
     for pattern in patterns:
         text = str(pattern).strip()
         posix, win = PurePosixPath(text.replace("\\", "/")), PureWindowsPath(text)
@@ -24,8 +25,8 @@ def check_relative_patterns(patterns: Iterable[str], where: str, field: str = "f
         elif posix.is_absolute() or win.is_absolute() or win.drive or text.startswith("~"):
             problem = "is an absolute path"
         elif ".." in posix.parts or re.search(r"(^|/)\.\.(/|$)", text.replace("\\", "/")):
-            problem = "climbs out of the data directory with '..'"
+            problem = f"climbs out of {base} with '..'"
         else:
             continue
-        raise BenchError(f"{where}: {field} entry {text!r} {problem}; expected a path or glob relative to the data "
-                         f"directory (e.g. quality/train.jsonl)")
+        raise BenchError(f"{where}: {field} entry {text!r} {problem}; expected a path relative to {base} "
+                         f"(e.g. {example})")

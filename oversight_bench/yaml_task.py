@@ -126,10 +126,13 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def resolve_yaml(path: Path, _chain: tuple[Path, ...] = ()) -> dict[str, Any]:
-    """The task mapping of `path` with its `include:` chain merged in (the file's own keys win)."""
+def resolve_yaml(path: Path, _chain: tuple[Path, ...] = (), _root: Path | None = None) -> dict[str, Any]:
+    """The task mapping of `path` with its `include:` chain merged in (the file's own keys win). An
+    include follows the rules of `files:`: a relative path without `..`, and (links resolved) inside
+    the folder of the file the chain started from, so a task folder reads nothing outside itself."""
     path = Path(path)
     real = path.resolve()
+    root = _root or real.parent
     if real in _chain:
         cycle = " -> ".join(p.name for p in (*_chain, real)[list(_chain).index(real):])
         raise BenchError(f"{path}: include cycle: {cycle}")
@@ -138,11 +141,16 @@ def resolve_yaml(path: Path, _chain: tuple[Path, ...] = ()) -> dict[str, Any]:
     if inc is None:
         return data
     if not isinstance(inc, str) or not inc.strip():
-        raise BenchError(f"{path}: field 'include': expected the path of another task YAML (relative to this file), got {inc!r}")
-    target = (path.parent / inc).expanduser()
+        raise BenchError(f"{path}: field 'include': expected the path of another task YAML (relative to this file), got "
+                         f"{type(inc).__name__}")
+    check_relative_patterns([inc], str(path), "include", base="this file's folder", example="_base.yaml")
+    target = path.parent / inc.strip()
+    if not target.resolve().is_relative_to(root):
+        raise BenchError(f"{path}: field 'include': {inc.strip()!r} leads outside the task folder {root} (through a "
+                         f"link); expected a task YAML inside it")
     if not target.is_file():
-        raise BenchError(f"{path}: field 'include': {inc} not found (looked for {target})")
-    return _merge(resolve_yaml(target, (*_chain, real)), data)
+        raise BenchError(f"{path}: field 'include': {inc.strip()!r} not found (looked for {target})")
+    return _merge(resolve_yaml(target, (*_chain, real), root), data)
 
 
 def parse_config(path: Path) -> TaskConfig:

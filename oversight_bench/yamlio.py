@@ -1,7 +1,14 @@
-"""Reading a YAML file safely, with one-line errors that name the file, line and problem."""
+"""Reading untrusted YAML and JSON, with one-line errors that name the input, the place and the problem.
+
+YAML is scanned as events before it is built: PyYAML builds nested values recursively (deep nesting
+is a RecursionError) and shares aliased values, which anything that walks them (validation, JSON)
+expands without bound, so depth and the expanded size are bounded first. Values the constructors
+cannot make (an integer of 5,000 digits, 30 February) are errors of the input too.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,20 +16,101 @@ import yaml
 
 from oversight_bench.errors import BenchError
 
+#: nesting that any configuration of this tool stays far below
+MAX_DEPTH = 64
+#: values in a document once its aliases are expanded
+MAX_VALUES = 200_000
+#: bits of the largest integer read (hexadecimal and octal have no digit limit; printing one has)
+MAX_INT_BITS = 1024
+
+
+def decode_utf8(data: bytes, where: str, what: str) -> str:
+    """`data` as text, or a one-line error naming the first byte that is not UTF-8 and its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise BenchError(f"{where}: not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line}, column {column}); "
+                         f"expected {what} saved as UTF-8") from None
+
+
+def _at(mark: Any) -> str:
+    return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+
+
+def _check_shape(text: str, where: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH, an alias inside the value it names (a cycle), and more
+    than MAX_VALUES values once aliases are expanded; parse errors surface as yaml.YAMLError."""
+    stack: list[tuple[str | None, int]] = []  # open collections: (anchor, values before it)
+    size: dict[str, int] = {}  # anchor -> values of the node it names
+    total = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(ev, yaml.CollectionStartEvent):
+            if len(stack) >= MAX_DEPTH:
+                raise BenchError(f"{where}: nested deeper than {MAX_DEPTH} levels{_at(ev.start_mark)}; "
+                                 f"expected a flat configuration")
+            stack.append((ev.anchor, total))
+            total += 1
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            anchor, before = stack.pop()
+            if anchor is not None:
+                size[anchor] = total - before
+        elif isinstance(ev, yaml.ScalarEvent):
+            total += 1
+            if ev.anchor is not None:
+                size[ev.anchor] = 1
+        elif isinstance(ev, yaml.AliasEvent):
+            if any(anchor == ev.anchor for anchor, _ in stack):
+                raise BenchError(f"{where}: alias *{ev.anchor}{_at(ev.start_mark)} refers to itself (the value it "
+                                 f"names contains it); expected a value that ends")
+            total += size.get(ev.anchor, 1)
+        if total > MAX_VALUES:
+            raise BenchError(f"{where}: more than {MAX_VALUES:,} values once its aliases are expanded"
+                             f"{_at(ev.start_mark)}; expected a configuration without aliases that multiply")
+
+
+def _check_ints(data: Any, where: str) -> None:
+    """Refuse an integer too large to print (a 0x... of 5,000 digits reads, then fails in the error
+    that names it). The tree is bounded by `_check_shape`."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _check_ints(k, where)
+            _check_ints(v, where)
+    elif isinstance(data, list):
+        for v in data:
+            _check_ints(v, where)
+    elif isinstance(data, int) and data.bit_length() > MAX_INT_BITS:
+        raise BenchError(f"{where}: a number of {data.bit_length()} bits; expected numbers under {MAX_INT_BITS} bits")
+
+
+def load_yaml_text(text: str, where: str) -> Any:
+    """`yaml.safe_load(text)` for untrusted text; every failure is one BenchError naming `where`."""
+    try:
+        _check_shape(text, where)
+        data = yaml.safe_load(text)
+        _check_ints(data, where)
+        return data
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        if isinstance(exc, yaml.reader.ReaderError):  # a control character: the reader has no mark
+            problem = f"character #x{exc.character:04x} is not allowed (position {exc.position})"
+        else:
+            problem = getattr(exc, "problem", None) or exc
+        raise BenchError(f"{where}: invalid YAML{_at(mark)}: {' '.join(str(problem).split())}") from None
+    except (ValueError, OverflowError, TypeError) as exc:  # int("9" * 5000), date(2001, 2, 30)
+        raise BenchError(f"{where}: a value cannot be read ({' '.join(str(exc).split())}); expected numbers "
+                         f"under 4300 digits and real dates") from None
+
 
 def read_yaml_mapping(path: str | Path, expected: str, kind: str = "config") -> dict[str, Any]:
     """The mapping in `path` (safe_load); `kind` names the file and `expected` what it should
     hold, for the error."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise BenchError(f"cannot read {kind} {path}: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise BenchError(f"{path}: invalid YAML{at}: {getattr(exc, 'problem', exc)}") from None
+    data = load_yaml_text(decode_utf8(raw, str(path), f"a YAML {kind}"), str(path))
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -35,11 +123,27 @@ def parse_key_values(pairs: tuple[str, ...] | list[str], flag: str = "--option")
     `rounds=1` is a number and `truncate_words=true` a boolean."""
     out = {}
     for pair in pairs:
-        if "=" not in pair:
-            raise BenchError(f"{flag} {pair!r} is not KEY=VALUE (e.g. {flag} rounds=1)")
-        k, v = pair.split("=", 1)
-        try:
-            out[k.strip()] = yaml.safe_load(v)
-        except yaml.YAMLError as exc:
-            raise BenchError(f"{flag} {pair!r}: the value is not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        k, sep, v = pair.partition("=")
+        if not sep or not k.strip():
+            raise BenchError(f"{flag} {pair[:80]!r} is not KEY=VALUE (e.g. {flag} rounds=1)")
+        where = f"{flag} {k.strip()!r}"
+        if any("\udc80" <= c <= "\udcff" for c in pair):  # bytes the shell passed that are not UTF-8
+            raise BenchError(f"{where}: not UTF-8 text; expected e.g. {flag} rounds=1")
+        out[k.strip()] = load_yaml_text(v, where)
     return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_json_text(data: bytes | str, where: str, expected: str) -> Any:
+    """`json.loads` for untrusted bytes: not UTF-8, not JSON, NaN/Infinity, nesting too deep for the
+    parser and integers too long to read are each one BenchError naming `where` and `expected`."""
+    text = decode_utf8(data, where, expected) if isinstance(data, bytes) else data
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise BenchError(f"{where}: nested too deeply to read; expected {expected}") from None
+    except ValueError as exc:  # JSONDecodeError, NaN, int("9" * 5000)
+        raise BenchError(f"{where}: not JSON ({' '.join(str(exc).split())}); expected {expected}") from None

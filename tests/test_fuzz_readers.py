@@ -156,8 +156,9 @@ def _probs_body(first: str, second: str = "-1.0") -> bytes:
     """A chat completion whose answer token's alternatives carry these log-probabilities (raw JSON
     text: NaN and Infinity are what Python's json writes for non-finite floats)."""
     return ('{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "1"}, '
-            '"logprobs": {"content": [{"token": "1", "logprob": %s, "top_logprobs": [{"token": "1", "logprob": %s}, '
-            '{"token": "2", "logprob": %s}]}]}}], "usage": {"prompt_tokens": 5, "completion_tokens": 1}}'
+            '"logprobs": {"content": [{"token": "Answer:", "logprob": -0.1, "top_logprobs": []}, '
+            '{"token": " 1", "logprob": %s, "top_logprobs": [{"token": " 1", "logprob": %s}, '
+            '{"token": " 2", "logprob": %s}]}]}}], "usage": {"prompt_tokens": 5, "completion_tokens": 2}}'
             % (first, first, second)).encode()
 
 
@@ -187,7 +188,7 @@ def answering():
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("first", ["NaN", "Infinity", "-Infinity", "1e308", '"high"', "null", "[1]"])
 def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tmp_path, first):
-    """A log-probability that is not a finite number is a malformed answer: re-sent, then its job
+    """A log-probability that is not a number <= 0 (NaN, +inf, 1e308, text) is a malformed answer: re-sent, then its job
     fails (exit 1, named in one line); no decision with a non-finite probability is stored, and the
     leaderboard and report read the run."""
     answering.body = _probs_body(first)
@@ -197,7 +198,7 @@ def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tm
                 "--limit", "1", "--answer-order", "random", "--judge-mode", "probs", "--output", str(out), "--quiet"])
     err = res.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err, err[-3000:]
-    if first == "null":  # no log-probability at all: an answer that cannot be read (invalid), not an error
+    if first in ("null", "-Infinity"):  # no chance of answer 1 (probability 0): answer 2 is read, no error
         assert res.returncode == 0, err[-3000:]
     else:
         assert res.returncode == 1, err[-3000:]

@@ -50,6 +50,7 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
+from oversight_bench.yamlio import load_json_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
 MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
@@ -470,10 +471,10 @@ def check_output(output: str | Path, force: bool = False) -> None:
         raise BenchError(f"cannot read leaderboard folder {out}: {exc.strerror}; expected a readable folder") from None
     board = None
     try:
-        data = json.loads((out / "results.json").read_text())
+        data = load_json_text((out / "results.json").read_bytes(), str(out / "results.json"), "a leaderboard")
         if isinstance(data, dict) and data.get("schema") == SCHEMA:
             board = data
-    except (OSError, ValueError):
+    except (OSError, BenchError):
         pass
     if board is None:
         raise BenchError(f"{out} is not empty and holds no leaderboard (no {SCHEMA} results.json); "
@@ -487,11 +488,10 @@ def load_carry(path: str | Path) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
     try:
-        prev = json.loads(Path(path).read_text())
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise BenchError(f"cannot read --carry {path}: {exc.strerror}; expected a leaderboard's results.json") from None
-    except ValueError as exc:
-        raise BenchError(f"--carry {path} is not JSON ({exc}); expected a leaderboard's results.json") from None
+    prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
     if not isinstance(prev, dict) or prev.get("schema") != SCHEMA or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
     try:
