@@ -149,7 +149,7 @@ def resolve_yaml(path: Path, _chain: tuple[Path, ...] = (), _root: Path | None =
         raise BenchError(f"{path}: field 'include': {inc.strip()!r} leads outside the task folder {root} (through a "
                          f"link); expected a task YAML inside it")
     if not target.is_file():
-        raise BenchError(f"{path}: field 'include': {inc.strip()!r} not found (looked for {target})")
+        raise BenchError(f"{path}: field 'include': {inc.strip()} not found (looked for {target})")
     return _merge(resolve_yaml(target, (*_chain, real), root), data)
 
 
