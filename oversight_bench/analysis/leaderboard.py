@@ -513,7 +513,7 @@ def check_output(output: str | Path, force: bool = False) -> None:
                          "rebuilding it replaces its pages: add --force")
 
 
-def load_carry(path: str | Path) -> dict[str, Any]:
+def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
     try:
@@ -538,7 +538,7 @@ def load_carry(path: str | Path) -> dict[str, Any]:
                 raise BenchError(f"--carry {path}: judge {row['judge']!r} cell {key!r} links {link[:80]!r}; expected "
                                  f"transcripts/NAME.html (a page of the carried board)")
             if link is not None and link not in pages:
-                pages[link] = _carried_page(Path(path).parent, link)
+                pages[link] = _carried_page([Path(path).parent, *([board] if board else [])], link)
     prev["_pages"] = pages
     return prev
 
@@ -591,16 +591,20 @@ class _Page(_Checked):
     judges: str
 
 
-def _carried_page(folder: Path, link: str) -> dict[str, Any] | None:
-    """The data a carried page was rendered from (`_write_page`), read from the carried board's own
-    transcripts folder: a link on the way or anywhere outside that folder is refused; a page without
-    data (a build before pages kept it) is None, and its cell keeps no page."""
-    data_file = folder / (link.removesuffix(".html") + ".json")
-    for p in (folder / "transcripts", data_file, folder / link):
-        if p.is_symlink():
-            raise BenchError(f"--carry: {p} is a symbolic link; expected the carried board's own files (pages are "
-                             f"rendered again from their data, never copied or followed)")
-    if not data_file.is_file():
+def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
+    """The data a carried page was rendered from (`_write_page`), read from the transcripts folder of
+    the carried board, else of the board being rebuilt (its own earlier pages): a link on the way or
+    a file outside that folder is refused; a page without data (a build before pages kept it) is
+    None, and its cell keeps no page."""
+    for folder in folders:
+        data_file = folder / (link.removesuffix(".html") + ".json")
+        for p in (folder / "transcripts", data_file, folder / link):
+            if p.is_symlink():
+                raise BenchError(f"--carry: {p} is a symbolic link; expected the carried board's own files (pages are "
+                                 f"rendered again from their data, never copied or followed)")
+        if data_file.is_file():
+            break
+    else:
         return None
     if not data_file.resolve().is_relative_to(folder.resolve()):
         raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
@@ -735,7 +739,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     Flagged cells stay out of the headline tests unless `include_flagged`. `output` must be missing,
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
     check_output(output, force)
-    prev = load_carry(carry) if carry else None
+    board = Path(output) if (Path(output) / "results.json").is_file() else None  # a board rebuilt (check_output)
+    prev = load_carry(carry, board) if carry else None
     runs = load_runs(list(dirs), with_turns=True)
     cells: dict[tuple[str, str, str], list] = defaultdict(list)  # (judge, protocol, scope) -> decisions
     by_judge: dict[str, list] = defaultdict(list)

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
-import html
 import json
 import math
 import re
@@ -260,10 +259,10 @@ def _fmt(v: Any, pct: bool = False) -> str:
 
 
 def md_text(value: Any) -> str:
-    """Text from a run (a model name, a task, a deviation, a flag) for Markdown: `<`, `>` and `&` as
-    entities, so it shows as text and never as markup where the Markdown is rendered; `|` escaped
-    and line breaks folded, so it stays in its table cell."""
-    return html.escape(" ".join(str(value).split()), quote=False).replace("|", "\\|")
+    """Text from a run (a model name, a task, a deviation, a flag) for Markdown: `<` as an entity, so
+    no tag, comment or autolink can start and it shows as text where the Markdown is rendered; `|`
+    escaped and line breaks folded, so it stays in its table cell."""
+    return " ".join(str(value).split()).replace("<", "&lt;").replace("|", "\\|")
 
 
 def md_code(value: Any) -> str:
