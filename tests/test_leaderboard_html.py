@@ -331,8 +331,8 @@ def test_carry_keeps_elo_marked(tmp_path):
 
 def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_path):
     """A carried row whose cells have no per-question scores (an older build) keeps its headlines,
-    marked †; its pages are copied from beside the carried file when the output is elsewhere (a
-    link to a page neither folder has is dropped); `small` follows this build's threshold; a
+    marked †; its pages are rendered again from the data kept beside the carried file when the output
+    is elsewhere (a link to a page without data is dropped); `small` follows this build's threshold; a
     malformed carried cell is a one-line error, exit 2, before anything is written."""
     from helpers import cli
 
@@ -346,6 +346,7 @@ def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_pat
         c["small"] = False
     gone = next(iter(row["cells"].values()))
     (tmp_path / "old" / gone["transcripts"]).unlink()
+    (tmp_path / "old" / gone["transcripts"]).with_suffix(".json").unlink()  # the page's data: it is rendered from it
     (tmp_path / "old" / "results.json").write_text(json.dumps(prev))
 
     res = build_leaderboard([b], tmp_path / "new", n_resamples=200, figures=False, carry=tmp_path / "old" / "results.json")

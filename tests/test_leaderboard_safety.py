@@ -127,3 +127,123 @@ def test_reproduce_board_step_passes_force():
     assert "--output leaderboards/" in call and "--force" in call
     removed = " ".join(line for line in board.splitlines() if line.strip().startswith("rm "))
     assert "leaderboards/results.json" not in removed and "leaderboards/transcripts" not in removed
+
+
+# -- published pages are built, never copied ----------------------------------------------------------
+
+def _one_line_refusal(res, *needles: str):
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in res.output, res.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+@pytest.fixture()
+def carried(tmp_path):
+    """A board of judge A (to be carried) and a run of judge B (this build's)."""
+    a = make_run(tmp_path / "a", n_questions=3, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=3, judge="sim:judge-b", seed=1)
+    res = cli("leaderboard", str(a), "--output", str(tmp_path / "old"))
+    assert res.exit_code == 0, res.output
+    pages = sorted((tmp_path / "old" / "transcripts").glob("*.html"))
+    assert pages and all(p.with_suffix(".json").is_file() for p in pages)  # each page keeps its data
+    return tmp_path, b, pages
+
+
+def test_carry_refuses_a_symlinked_page(carried):
+    """A carried page that is a link (to any local file) is refused, nothing is written, and the
+    file it points at reaches no page."""
+    tmp, b, pages = carried
+    secret = tmp / "secret.txt"
+    secret.write_text("SSH-PRIVATE-KEY-CONTENTS")
+    for victim in (pages[0], pages[0].with_suffix(".json")):
+        victim.unlink()
+        victim.symlink_to(secret)
+        out = tmp / f"new-{victim.suffix[1:]}"
+        res = cli("leaderboard", str(b), "--output", str(out), "--carry", str(tmp / "old" / "results.json"))
+        _one_line_refusal(res, "symbolic link", victim.name)
+        assert not out.exists()
+        victim.unlink()
+    (tmp / "old" / "transcripts").rename(tmp / "elsewhere")
+    (tmp / "old" / "transcripts").symlink_to(tmp / "elsewhere")  # the whole folder a link
+    res = cli("leaderboard", str(b), "--output", str(tmp / "new-dir"), "--carry", str(tmp / "old" / "results.json"))
+    _one_line_refusal(res, "symbolic link")
+
+
+@pytest.mark.parametrize("link", ["../../secret.html", "/etc/hostname", "javascript:alert(1)", "transcripts/../x.html",
+                                  "transcripts/sub/x.html"])
+def test_carry_refuses_a_link_out_of_its_transcripts(carried, link):
+    tmp, b, _ = carried
+    prev = json.loads((tmp / "old" / "results.json").read_text())
+    next(iter(prev["judges"][0]["cells"].values()))["transcripts"] = link
+    (tmp / "prev.json").write_text(json.dumps(prev))
+    res = cli("leaderboard", str(b), "--output", str(tmp / "new"), "--carry", str(tmp / "prev.json"))
+    _one_line_refusal(res, "--carry", "transcripts/NAME.html")
+    assert not (tmp / "new").exists()
+
+
+def test_carried_pages_are_rendered_again_from_their_data(carried):
+    """Markup added to a carried page is not republished (the page is rendered from its data), and
+    markup in its data is escaped; a page without data (an older board) leaves its cell unlinked."""
+    tmp, b, pages = carried
+    pages[0].write_text(pages[0].read_text() + "<script>copied()</script>")
+    data = json.loads(pages[0].with_suffix(".json").read_text())
+    data["rooms"][0]["question"] = "<script>fromdata()</script>"
+    data["rooms"][0]["turns"][0]["round"] = "<b>r</b>"
+    pages[0].with_suffix(".json").write_text(json.dumps(data))
+    pages[1].with_suffix(".json").unlink()
+    res = cli("leaderboard", str(b), "--output", str(tmp / "new"), "--carry", str(tmp / "old" / "results.json"))
+    assert res.exit_code == 0, res.output
+    page = (tmp / "new" / "transcripts" / pages[0].name).read_text()
+    assert "copied()" not in page and "<script>fromdata" not in page and "<b>r</b>" not in page
+    assert "&lt;script&gt;fromdata()&lt;/script&gt;" in page and "Round &lt;b&gt;r&lt;/b&gt;" in page
+    assert not (tmp / "new" / "transcripts" / pages[1].name).exists()
+    cells = [c for r in json.loads((tmp / "new" / "results.json").read_text())["judges"] for c in r["cells"].values()]
+    assert f"transcripts/{pages[1].name}" not in {c.get("transcripts") for c in cells}
+    assert f"transcripts/{pages[0].name}" in {c.get("transcripts") for c in cells}
+
+    bad = dict(data, rooms=[dict(data["rooms"][0], answers="<not a list>")])  # data of the wrong shape: refused
+    pages[0].with_suffix(".json").write_text(json.dumps(bad))
+    res = cli("leaderboard", str(b), "--output", str(tmp / "new2"), "--carry", str(tmp / "old" / "results.json"))
+    _one_line_refusal(res, "--carry page data", "answers")
+    assert not (tmp / "new2").exists()
+
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def test_foreign_store_fields_are_escaped_on_every_page(tmp_path):
+    """Every field of a turn and decision from a foreign store (round, defends, role, speaker, the
+    text) is text on the transcript pages, and a value of the wrong type (a mapping as the text,
+    words as probabilities) is shown rather than crashing the build."""
+    import sqlite3
+
+    run = make_run(tmp_path / "run", n_questions=2, judge="sim:judge-a")
+    con = sqlite3.connect(run / "results.sqlite")
+    for rowid, kind, data in con.execute("SELECT rowid, kind, data FROM records").fetchall():
+        d = json.loads(data)
+        if kind == "turn":
+            d.update(round=HOSTILE, defends=HOSTILE, role='"><script>r()</script>', speaker=HOSTILE, shown={"x": HOSTILE})
+        else:
+            d.update(probs=["high", HOSTILE])
+        con.execute("UPDATE records SET data = ? WHERE rowid = ?", (json.dumps(d), rowid))
+    con.commit()
+    con.close()
+    res = cli("leaderboard", str(run), "--output", str(tmp_path / "board"))
+    assert res.exit_code == 0, res.output
+    pages = [p.read_text() for p in (tmp_path / "board" / "transcripts").glob("*.html")]
+    assert pages and all("<img" not in text and "<script>r()" not in text for text in pages)
+    argued = [text for text in pages if 'class="turn' in text]  # QA rooms have no turns
+    assert argued and all("Round &lt;img src=x onerror=alert(1)&gt;" in text for text in argued)
+
+
+def test_markdown_outputs_escape_html(tmp_path):
+    """A judge, agent or task name from a run is text in leaderboard.md and report.md, not markup."""
+    run = make_run(tmp_path / "run", n_questions=2, judge=f"sim:{HOSTILE}", agent="sim:<script>a()</script>")
+    assert cli("leaderboard", str(run), "--output", str(tmp_path / "board"), "--show-small").exit_code == 0
+    assert cli("report", str(run), "--output", str(tmp_path / "rep")).exit_code == 0
+    for md in (tmp_path / "board" / "leaderboard.md", tmp_path / "rep" / "report.md"):
+        text = md.read_text()
+        assert "<img" not in text and "<script>" not in text, md
+        assert "&lt;img src=x onerror=alert(1)>" in text, md

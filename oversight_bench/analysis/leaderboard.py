@@ -32,8 +32,9 @@ import functools
 import hashlib
 import html
 import json
+import math
+import os
 import re
-import shutil
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
@@ -45,7 +46,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
-from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, run_provenance, saved_figure
+from oversight_bench.analysis.report import (_clean, _elo_section, _git_commit, _proto_key, md_text, run_provenance,
+                                             saved_figure)
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
@@ -53,6 +55,9 @@ from oversight_bench.redact import redact_text
 from oversight_bench.yamlio import load_json_text
 
 SCHEMA = "oversight-bench/leaderboard/v2"
+PAGE_SCHEMA = "oversight-bench/leaderboard-page/v1"
+#: a carried cell's `transcripts`: a page of the carried board's own transcripts folder
+PAGE_LINK = re.compile(r"transcripts/([A-Za-z0-9][A-Za-z0-9-]{0,120})\.html")
 MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
 MIN_N = 64  # cells with fewer questions are hidden by default: too few to rank judges on
 QUALITY_BAR = (f"flagged: any argument-less agent turn, > {quality_mod.CUT_BAR:.0%} of agent turns cut, or > "
@@ -129,14 +134,29 @@ def _room(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
         "assignment": str(decision.get("assignment") or "–"), "answer_order": str(decision.get("answer_order")),
         "agent": str(decision.get("agent") or "–"),
         "answers": [{"text": str(a), "correct": i == ci} for i, a in enumerate(answers, start=1)],
-        "turns": [{"role": str(t.get("role")), "round": t.get("round"), "speaker": str(t.get("speaker")),
-                   "defends": t.get("defends"), "marks": quality_mod.budget_marks(t),
-                   "text": t["shown"] if "shown" in t else t.get("content")}
+        "turns": [{"role": str(t.get("role")), "round": _plain(t.get("round")), "speaker": str(t.get("speaker")),
+                   "defends": _plain(t.get("defends")), "marks": [str(m) for m in quality_mod.budget_marks(t)],
+                   "text": _plain_text(t["shown"] if "shown" in t else t.get("content"))}
                   for t in sorted(turns, key=lambda t: t.get("seq", 0))],
-        "verdicts": [{"judge": str(d.get("judge")), "answer": d.get("answer"), "correct": bool(d.get("correct")),
-                      "probs": [round(p, 3) for p in d["probs"]] if d.get("probs") else None}
+        "verdicts": [{"judge": str(d.get("judge")), "answer": _plain(d.get("answer")), "correct": bool(d.get("correct")),
+                      "probs": [round(p, 3) if _finite(p) else None for p in d["probs"]]
+                      if isinstance(d.get("probs"), list) and d["probs"] else None}
                      for d in verdicts or [decision]],
     }
+
+
+def _plain(value: Any) -> int | str | None:
+    """A field of a (possibly foreign) store as the page data holds it: a number or None as it is,
+    anything else as its text (the template escapes it)."""
+    return value if value is None or (isinstance(value, int) and not isinstance(value, bool)) else str(value)
+
+
+def _plain_text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _room_id(d: dict[str, Any], turns: list[dict[str, Any]]) -> str:
@@ -148,7 +168,7 @@ def _room_id(d: dict[str, Any], turns: list[dict[str, Any]]) -> str:
 
 
 def _rooms_page(protocol: str, scope: str, decisions: dict[str, list[dict[str, Any]]], turns_of: dict,
-                questions: dict) -> str:
+                questions: dict) -> dict[str, Any]:
     """One page for a (protocol, scope): up to MAX_TRANSCRIPTS rooms (those with turns first), each
     once, with the verdict of each judge here that judged it (judges re-judging the same transcripts
     share the rooms)."""
@@ -165,8 +185,15 @@ def _rooms_page(protocol: str, scope: str, decisions: dict[str, list[dict[str, A
         ds = rooms[k]
         d = next((d for d in ds if turns(d)), ds[0])
         shown.append(_room(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds, room_id=k))
-    return render_page("rooms.html.j2", title=f"{protocol} · {scope} transcripts", heading=f"{protocol} · {scope}",
-                       rooms=shown, n_rooms=len(rooms), judges=", ".join(sorted(decisions)))
+    return {"schema": PAGE_SCHEMA, "title": f"{protocol} · {scope} transcripts", "heading": f"{protocol} · {scope}",
+            "rooms": shown, "n_rooms": len(rooms), "judges": ", ".join(sorted(decisions))}
+
+
+def _write_page(tdir: Path, slug: str, page: dict[str, Any]) -> None:
+    """A transcript page and, beside it, the data it was rendered from: a later build that carries
+    its cell renders the page again from that data (pages are built, never copied)."""
+    _write(tdir / f"{slug}.json", json.dumps(page, ensure_ascii=False, indent=0))
+    _write(tdir / f"{slug}.html", render_page("rooms.html.j2", **{k: v for k, v in page.items() if k != "schema"}))
 
 
 # -- the judge table ---------------------------------------------------------------------------------
@@ -285,7 +312,7 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
                 else "left out of the headline differences (`--include-flagged` puts them in). ")
              + (f"Cells with n < {result['min_n']} are flagged ⚠." if show_small else
                 f"Cells with n < {result['min_n']} are hidden (`leaderboard --show-small` shows them)."), "",
-             "| judge | " + " | ".join(c["key"] for c in cols) + " | " + " | ".join(result["headline_names"]) + " | deviations |",
+             "| judge | " + " | ".join(md_text(c["key"]) for c in cols) + " | " + " | ".join(map(md_text, result["headline_names"])) + " | deviations |",
              "|" + "---|" * (len(cols) + 2 + len(result["headline_names"]))]
     for j in result["judges"]:
         cells = []
@@ -299,24 +326,26 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
                 ref = f" (human {_fmt(x['reference']['accuracy'], True)}, p={_fmt(x['reference']['p_value'])})" if x.get("reference") else ""
                 cells.append(f"{_fmt(x['accuracy'], True)} [{_fmt(x['ci_low'], True)}, {_fmt(x['ci_high'], True)}] n={x['n']}"
                              + _invalid_md(x) + (" ⚠" if x["small"] else "") + (" †" if x.get("carried") else "") + ref
-                             + (" ⚑ " + "; ".join(x["flagged"]) if x.get("flagged") else ""))
+                             + (" ⚑ " + "; ".join(map(md_text, x["flagged"])) if x.get("flagged") else ""))
         heads = [_headline_md(h) for h in j["headlines"]]
-        name = j["judge"] + (" (human reference)" if j["kind"] == "human" else "")
-        lines.append("| " + " | ".join(v.replace("|", "\\|") for v in [name, *cells, *heads, "; ".join(j["deviations"]) or "none recorded"]) + " |")
+        name = md_text(j["judge"]) + (" (human reference)" if j["kind"] == "human" else "")
+        devs = "; ".join(map(md_text, j["deviations"])) or "none recorded"
+        lines.append("| " + " | ".join([name, *cells, *heads, devs]) + " |")  # what came from the runs is md_text already
     lines += _quality_md(result, show_small)
     carried = sorted({(x["carried"].get("generated") or "?", x["carried"].get("commit") or "?")
                       for j in result["judges"] for x in j["cells"].values() if x.get("carried")})
     if carried:
         lines += ["", "† carried from an earlier build whose runs were not given to this one: "
-                  + "; ".join(f"generated {g}, code {c[:12]}" for g, c in carried) + "."]
+                  + "; ".join(f"generated {md_text(g)}, code {md_text(c[:12])}" for g, c in carried) + "."]
     elo = result.get("elo")
     lines += ["", "## Debater Elo (cross-play)", ""]
     if elo:
-        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({elo.get('bootstrap_unit') or 'games'}). Prior: {elo.get('prior') or 'not recorded'}."
-                  + (f" Carried from the build of {elo['carried'].get('generated')}." if elo.get("carried") else ""), "",
+        lines += [f"{elo['n_games']} cross-play games; 95% bootstrap CIs ({md_text(elo.get('bootstrap_unit') or 'games')}). "
+                  f"Prior: {md_text(elo.get('prior') or 'not recorded')}."
+                  + (f" Carried from the build of {md_text(elo['carried'].get('generated'))}." if elo.get("carried") else ""), "",
                   "| debater | games | Elo | 95% CI |", "|---|---|---|---|"]
         for p in sorted(elo["players"], key=lambda p: -p["rating"]):
-            lines.append(f"| {p['player']} | {p['games']} | {p['rating']:.0f} | [{_r(p['ci_low'])}, {_r(p['ci_high'])}] |")
+            lines.append(f"| {md_text(p['player'])} | {p['games']} | {p['rating']:.0f} | [{_r(p['ci_low'])}, {_r(p['ci_high'])}] |")
     else:
         lines.append("No cross-play runs given.")
     return "\n".join(lines) + "\n"
@@ -335,9 +364,9 @@ def _headline_md(h: dict[str, Any]) -> str:
     else:
         text = f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})" + (" †" if h.get("carried") else "")
     if h.get("excluded"):
-        text += " (without ⚑ " + ", ".join(h["excluded"]) + ")"
+        text += " (without ⚑ " + ", ".join(map(md_text, h["excluded"])) + ")"
     elif h.get("flagged_included"):
-        text += " (with ⚑ " + ", ".join(h["flagged_included"]) + ")"
+        text += " (with ⚑ " + ", ".join(map(md_text, h["flagged_included"])) + ")"
     return text
 
 
@@ -354,9 +383,9 @@ def _quality_md(result: dict[str, Any], show_small: bool) -> list[str]:
             words = "–" if q["mean_argument_words"] is None else f"{q['mean_argument_words']:.0f}"
             turns = [str(q["n_agent_turns"]), pc(q["argumentless_rate"]), pc(q["forced_rate"]), pc(q["cut_rate"]), words] \
                 if q["n_agent_turns"] else ["0", "", "", "", ""]
-            rows.append("| " + " | ".join(v.replace("|", "\\|") for v in [
-                j["judge"], key, f"{q['n_invalid']}/{q['n_records']}", pc(q["accuracy_invalid_wrong"]), *turns,
-                pc(q["answer1_share"]), "; ".join(x.get("flagged") or [])]) + " |")
+            rows.append("| " + " | ".join([
+                md_text(j["judge"]), md_text(key), f"{q['n_invalid']}/{q['n_records']}", pc(q["accuracy_invalid_wrong"]), *turns,
+                pc(q["answer1_share"]), "; ".join(map(md_text, x.get("flagged") or []))]) + " |")
     if not rows:
         return []
     return ["", "## Transcript quality", "",
@@ -484,7 +513,7 @@ def check_output(output: str | Path, force: bool = False) -> None:
                          "rebuilding it replaces its pages: add --force")
 
 
-def load_carry(path: str | Path) -> dict[str, Any]:
+def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
     try:
@@ -498,12 +527,98 @@ def load_carry(path: str | Path) -> dict[str, Any]:
         _Carried.model_validate(prev)
     except ValidationError as exc:
         raise validation_error(exc, f"--carry {path} (a results.json of `oversight-bench leaderboard`)") from None
+    pages: dict[str, dict[str, Any] | None] = {}
     for row in prev["judges"]:
         for key, cell in (row.get("cells") or {}).items():
             if key != f"{cell['protocol']} · {cell['scope']}":
                 raise BenchError(f"--carry {path}: judge {row['judge']!r} has cell {key!r} holding "
                                  f"{cell['protocol']} · {cell['scope']}; expected the key to name its protocol and scope")
+            link = cell.get("transcripts")
+            if link is not None and not PAGE_LINK.fullmatch(link):
+                raise BenchError(f"--carry {path}: judge {row['judge']!r} cell {key!r} links {link[:80]!r}; expected "
+                                 f"transcripts/NAME.html (a page of the carried board)")
+            if link is not None and link not in pages:
+                pages[link] = _carried_page([Path(path).parent, *([board] if board else [])], link)
+    prev["_pages"] = pages
     return prev
+
+
+class _PageAnswer(_Checked):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str
+    correct: bool
+
+
+class _PageTurn(_Checked):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    role: str
+    round: Optional[int | str] = None
+    speaker: str
+    defends: Optional[int | str] = None
+    marks: list[str] = []
+    text: Optional[str] = None
+
+
+class _PageVerdict(_Checked):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    judge: str
+    answer: Optional[int | str] = None
+    correct: bool
+    probs: Optional[list[Optional[float]]] = None
+
+
+class _PageRoom(_Checked):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: str = Field(pattern=r"^[A-Za-z0-9-]{1,200}$")
+    question: str
+    protocol: str
+    task: str
+    assignment: str
+    answer_order: str
+    agent: str
+    answers: list[_PageAnswer]
+    turns: list[_PageTurn]
+    verdicts: list[_PageVerdict]
+
+
+class _Page(_Checked):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    schema_: Literal["oversight-bench/leaderboard-page/v1"] = Field(alias="schema")
+    title: str
+    heading: str
+    rooms: list[_PageRoom]
+    n_rooms: int = Field(ge=0)
+    judges: str
+
+
+def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
+    """The data a carried page was rendered from (`_write_page`), read from the transcripts folder of
+    the carried board, else of the board being rebuilt (its own earlier pages): a link on the way or
+    a file outside that folder is refused; a page without data (a build before pages kept it) is
+    None, and its cell keeps no page."""
+    for folder in folders:
+        data_file = folder / (link.removesuffix(".html") + ".json")
+        for p in (folder / "transcripts", data_file, folder / link):
+            if p.is_symlink():
+                raise BenchError(f"--carry: {p} is a symbolic link; expected the carried board's own files (pages are "
+                                 f"rendered again from their data, never copied or followed)")
+        if data_file.is_file():
+            break
+    else:
+        return None
+    if not data_file.resolve().is_relative_to(folder.resolve()):
+        raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
+    try:
+        fd = os.open(data_file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        raise BenchError(f"cannot read --carry page data {data_file}: {exc.strerror}") from None
+    data = load_json_text(raw, f"--carry page data {data_file}", "a leaderboard page's data")
+    try:
+        return _Page.model_validate(data).model_dump(by_alias=True)
+    except ValidationError as exc:
+        raise validation_error(exc, f"--carry page data {data_file} (written by `oversight-bench leaderboard`)") from None
 
 
 #: why a carried cell of an argued protocol is flagged when its build recorded no transcript quality
@@ -538,14 +653,16 @@ def _unmeasured_flags(cell: dict[str, Any]) -> list[str]:
 
 
 def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns: list[tuple[str, str]],
-                 min_n: int, out: Path, carry_dir: Path) -> int:
+                 min_n: int, out: Path) -> int:
     """Add the previous build's cells (and rows) this build did not measure, each marked `carried`
-    with the build it came from, `small` by this build's `min_n`, their transcript page kept (copied
-    from beside the carried file when the output is elsewhere, unlinked when neither has it); a row's
+    with the build it came from, `small` by this build's `min_n`, their transcript page rendered again
+    from the data the carried board kept beside it (`load_carry`; unlinked when it kept none); a row's
     headlines are remembered so that one whose cells cannot pair (no per-question scores) keeps them.
     Returns how many cells were carried."""
     rows = {r["judge"]: r for r in judges_out}
     since = {"generated": prev.get("generated"), "commit": prev.get("commit")}
+    written = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}  # this build's own pages
+    built: set[str] = set()
     n = 0
     for old in prev["judges"]:
         row = rows.get(old["judge"])
@@ -564,11 +681,13 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
             if cell.get("quality") is None:  # a build that recorded no quality: what its data still shows
                 cell["flagged"] = _unmeasured_flags(cell)
             page = cell.get("transcripts")
-            if page and not (out / page).exists():
-                if (carry_dir / page).is_file() and (out / page).parent == out / "transcripts":
-                    shutil.copyfile(carry_dir / page, out / page)
-                else:
+            if page and page not in built:
+                data = prev["_pages"].get(page)
+                if data is None or page in written:
                     cell.pop("transcripts")
+                else:
+                    _write_page(out / "transcripts", PAGE_LINK.fullmatch(page).group(1), data)
+                    built.add(page)
             row["cells"][key] = cell
             if (cell["protocol"], cell["scope"]) not in columns:
                 columns.append((cell["protocol"], cell["scope"]))
@@ -620,7 +739,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     Flagged cells stay out of the headline tests unless `include_flagged`. `output` must be missing,
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
     check_output(output, force)
-    prev = load_carry(carry) if carry else None
+    board = Path(output) if (Path(output) / "results.json").is_file() else None  # a board rebuilt (check_output)
+    prev = load_carry(carry, board) if carry else None
     runs = load_runs(list(dirs), with_turns=True)
     cells: dict[tuple[str, str, str], list] = defaultdict(list)  # (judge, protocol, scope) -> decisions
     by_judge: dict[str, list] = defaultdict(list)
@@ -673,11 +793,11 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
         judges_out.append(row)
     for (p, s), shown in shown_of.items():
         slug = _slug(p, s, *sorted(shown))  # the judges are in the name: a carried page of others is never overwritten
-        _write(tdir / f"{slug}.html", _rooms_page(p, s, shown, turns_of, questions))
+        _write_page(tdir, slug, _rooms_page(p, s, shown, turns_of, questions))
         for row in judges_out:
             if row["judge"] in shown:
                 row["cells"][f"{p} · {s}"]["transcripts"] = f"transcripts/{slug}.html"
-    n_carried = _carry_cells(prev, judges_out, columns, min_n, out, Path(carry).parent) if prev else 0
+    n_carried = _carry_cells(prev, judges_out, columns, min_n, out) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
                 "rooms); give this build the suite's import folder too"
@@ -687,8 +807,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     for row in judges_out:
         row["headlines"] = _headlines(row, n_resamples, include_flagged)
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
-    for page in tdir.glob("*.html"):  # pages of cells neither measured nor carried are stale
-        if f"transcripts/{page.name}" not in linked:
+    for page in [*tdir.glob("*.html"), *tdir.glob("*.json")]:  # pages of cells neither measured nor carried are stale
+        if f"transcripts/{page.stem}.html" not in linked:
             page.unlink()
     n_pages = sum(1 for t in linked if t and (out / t).exists())
     elo = _elo_table(runs)

@@ -53,6 +53,7 @@ import csv
 import datetime as _dt
 import json
 import math
+import re
 import statistics
 import subprocess
 from collections import defaultdict
@@ -96,11 +97,11 @@ def deviation_lines(runs: list[dict[str, Any]]) -> list[str]:
     lines = []
     for r in runs:
         if r.get("import"):
-            lines.append(f"- `{r['dir']}`: imported transcripts (the source study's own protocol)")
+            lines.append(f"- {md_code(r['dir'])}: imported transcripts (the source study's own protocol)")
         elif r.get("deviations"):
-            lines.append(f"- `{r['dir']}`: " + "; ".join(r["deviations"]))
+            lines.append(f"- {md_code(r['dir'])}: " + "; ".join(md_text(d) for d in r["deviations"]))
         else:
-            lines.append(f"- `{r['dir']}`: the paper's settings")
+            lines.append(f"- {md_code(r['dir'])}: the paper's settings")
     return lines
 
 
@@ -265,11 +266,26 @@ def _fmt(v: Any, pct: bool = False) -> str:
     return str(v)
 
 
+def md_text(value: Any) -> str:
+    """Text from a run (a model name, a task, a deviation, a flag) for Markdown: `<` as an entity, so
+    no tag, comment or autolink can start and it shows as text where the Markdown is rendered; `|`
+    escaped and line breaks folded, so it stays in its table cell."""
+    return " ".join(str(value).split()).replace("<", "&lt;").replace("|", "\\|")
+
+
+def md_code(value: Any) -> str:
+    """Text as a Markdown code span, fenced by more backticks than it holds in a row."""
+    text = " ".join(str(value).split())
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    pad = " " if longest else ""
+    return f"{'`' * (longest + 1)}{pad}{text}{pad}{'`' * (longest + 1)}"
+
+
 def md_table(rows: list[dict[str, Any]], cols: list[tuple[str, str, bool]]) -> str:
     """Markdown table; cols are (key, header, as_percent)."""
     lines = ["| " + " | ".join(h for _, h, _ in cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
-        lines.append("| " + " | ".join(_fmt(r.get(k), p).replace("|", "\\|") for k, _, p in cols) + " |")
+        lines.append("| " + " | ".join(md_text(_fmt(r.get(k), p)) for k, _, p in cols) + " |")
     return "\n".join(lines)
 
 
@@ -382,7 +398,8 @@ def markdown(report: dict[str, Any]) -> str:
         rows = [{"player": p, "elo": agg["ratings"][p], "lo": agg["ci_low"][p], "hi": agg["ci_high"][p],
                  "truth_adv": (report["elo"].get("truth_advantage") or {}).get(p),
                  "acc": (report["elo"].get("accuracy_by_debater") or {}).get(p, {}).get("accuracy")} for p in agg["players"]]
-        parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} cross-play games, {agg['n_bootstrap']}-seed bootstrap over {agg['bootstrap_unit']}s; prior: {agg['prior']})", "",
+        parts += ["", f"## Elo (scale {agg['scale']}, {agg['n_games']} cross-play games, {agg['n_bootstrap']}-seed bootstrap "
+                      f"over {md_text(agg['bootstrap_unit'])}s; prior: {md_text(agg['prior'])})", "",
                   md_table(rows, [("player", "debater", False), ("elo", "Elo", False), ("lo", "CI low", False), ("hi", "CI high", False),
                                   ("truth_adv", "correct − incorrect Elo", False), ("acc", "self-play judge acc %", True)])]
     parts += human_markdown(report)
