@@ -22,7 +22,8 @@ Questions, tasks and data (a task loader returns `Records`)
 Caches
     cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
 Text parsing (what agents and judges wrote)
-    parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes.
+    parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes,
+    verified_passages (the verified quotes of a checked turn), untag_passages (its quotes without the marks).
 Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
     (`-o` is never an output folder).
@@ -64,7 +65,7 @@ _SOURCES: dict[str, str] = {
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
-                     "turn_notes"), "oversight_bench.model_text"),
+                     "turn_notes", "verified_passages", "untag_passages"), "oversight_bench.model_text"),
     "parse_key_values": "oversight_bench.yamlio",
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",

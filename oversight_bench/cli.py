@@ -190,17 +190,25 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
 @click.option("--limit", type=int, help="--suite: judge only this many rooms (a seeded sample)")
 @click.option("--skip-long", is_flag=True, help="--suite: skip (and count) rooms longer than the judge's context")
 @click.option("--judge", required=True, help="the new judge's model spec")
+@click.option("--as", "as_protocol", metavar="PROTOCOL", help="--from: judge the transcripts as this protocol, one derived "
+              "from theirs (e.g. verified_evidence: a debate's verified quotes alone; `list protocols` names them); "
+              "stored under its name, paired with the source's decisions per question by `report`")
 @click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
 @click.option("--concurrency", type=int)
 @click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot)")
 @click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
 @click.option("--quiet", is_flag=True)
-def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_options, cache_from, quiet):
-    """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only."""
+def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurrency, extra_options, cache_from, quiet):
+    """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only.
+    With --as PROTOCOL, judge them as a protocol derived from theirs (a debate's verified quotes alone,
+    or its quotes shown without the checker's marks)."""
     from oversight_bench.commands import rejudge
 
     if bool(source) == bool(suite):
         raise BenchError("judge: give exactly one of --from RUN_DIR or --suite NAME")
+    if suite and as_protocol:
+        raise BenchError("judge: --as applies to --from; to judge a suite's rooms as another protocol, give --from the "
+                         "suite's imported run directory")
     if suite:
         _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet)
         return
@@ -209,7 +217,7 @@ def judge(source, suite, limit, skip_long, judge, output, concurrency, extra_opt
     from oversight_bench.yamlio import parse_key_values
 
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
-                      option_overrides=parse_key_values(extra_options), cache_from=cache_from)
+                      option_overrides=parse_key_values(extra_options), cache_from=cache_from, as_protocol=as_protocol)
     _finish(outcome, report_command([source, output]))  # both judges on the same transcripts
 
 
@@ -275,9 +283,32 @@ def list_cmd(what, data_dir, include_path):
         for line in _model_lines():
             click.echo(line)
         return
+    if what == "protocols":
+        for line in _protocol_lines():
+            click.echo(line)
+        return
     for name in reg.names(what):
         e = reg.entries[what][name]
         click.echo(f"{name:<22} {e.package} {e.version}")
+
+
+def _protocol_lines() -> list[str]:
+    """One line per protocol: name, package, version and description; a protocol outside the paper
+    says so, and one derived from others' transcripts (`Protocol.derived_from`) how to run it."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    lines = []
+    for name in reg.names("protocols"):
+        e = reg.entries["protocols"][name]
+        p = e.obj
+        notes = ["outside the paper"] if getattr(p, "outside_paper", "") else []
+        if getattr(p, "derived_from", ()):
+            notes.append(f"judge --from RUN --as {name} (RUN: stored {', '.join(p.derived_from)})")
+        note = f"[{'; '.join(notes)}] " if notes else ""
+        package = f"{e.package} {e.version}"
+        lines.append(f"{name:<22} {package:<28} {note}{getattr(p, 'description', '')}".rstrip())
+    return lines
 
 
 def _size(n: int | None) -> str:

@@ -19,12 +19,13 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
 
 def rejudge(source: str | StoredRun, judge_spec: str, output: str, *, progress: bool = True,
             concurrency: int | None = None, option_overrides: dict[str, Any] | None = None,
-            only: set[str] | None = None, cache_from: tuple[str, ...] = ()) -> Outcome:
+            only: set[str] | None = None, cache_from: tuple[str, ...] = (), as_protocol: str | None = None) -> Outcome:
     """Judge the stored transcripts of `source` (a run directory, or one already read; `only`: these
-    job keys) with a new judge: judge calls only."""
+    job keys) with a new judge: judge calls only. `as_protocol`: judge them as that protocol, one
+    derived from theirs (`Protocol.derived_from`), e.g. a debate's verified quotes alone."""
     stored = source if isinstance(source, StoredRun) else read_run(source)
     plan = JudgePlan(stored, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only,
-                     cache_from=cache_from)
+                     cache_from=cache_from, as_protocol=as_protocol)
     return execute(plan, progress=progress)
 
 

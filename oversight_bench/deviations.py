@@ -65,6 +65,16 @@ def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_on
     return out
 
 
+def protocol_deviations(protocols: Any) -> list[str]:
+    """A line for each of a run's protocols that is not the paper's (`Protocol.outside_paper`)."""
+    from oversight_bench.protocol import registered_protocols
+
+    names = [n.strip() for n in protocols.split(",")] if isinstance(protocols, str) else list(protocols or [])
+    known = registered_protocols() if names else {}
+    return [f"protocol {n} is not the paper's: {known[n].outside_paper}" for n in names
+            if n in known and getattr(known[n], "outside_paper", "")]
+
+
 def _get(config: Any, key: str, default: Any = None) -> Any:
     if isinstance(config, dict):
         return config.get(key, default)
@@ -162,6 +172,7 @@ def deviations(config: Any) -> list[str]:
     # transcripts imported from others (a suite): only the judge's own settings are this run's
     imported = isinstance(source, dict) and "import" in source
     out = option_deviations(opts, kind=_get(config, "kind"), judge_only=imported)
+    out += protocol_deviations(_get(config, "protocols"))
     judge = _get(config, "judge")
     if isinstance(judge, str):
         _, debias = judge_of_record(judge, _get(config, "judge_debias"))

@@ -91,7 +91,10 @@ def print_summary(outcome, next_command: str | None = None) -> None:
     out.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
               markup=False, soft_wrap=True)
     for sk in outcome.skipped:
-        out.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
+        if sk["task"] == "-":  # a re-judging's transcripts left out (`plans.JudgePlan`), not a task's rows
+            out.print(f"left out {sk['count']} transcript(s): {sk['reason']}", markup=False, soft_wrap=True)
+        else:
+            out.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
     for reason, count in sorted(getattr(s, "failures", {}).items(), key=lambda kv: -kv[1]):
         out.print(f"failed {count} job(s): {redact_text(reason)}", markup=False, soft_wrap=True)
     out.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "

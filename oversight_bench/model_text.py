@@ -121,6 +121,22 @@ def strip_passage_tags(text: str) -> str:
     return _MARK_TAG.sub("", text)
 
 
+#: a checker's mark as it writes it (`verify_passages`, the importers): group 1 "v" or "u", group 2 the quote
+_MARKED = re.compile(r"<([vu])_passage>(.*?)</\1_passage>", re.DOTALL)
+
+
+def verified_passages(text: str) -> list[str]:
+    """The quotes of a checked turn (`process_turn`'s output) that the checker verified, in order:
+    the text inside each `<v_passage>...</v_passage>`, stripped; an empty one is left out."""
+    return [q.strip() for mark, q in _MARKED.findall(text) if mark == "v" and q.strip()]
+
+
+def untag_passages(text: str) -> str:
+    """A checked turn with its quotes shown as the agent wrote them: each `<v_passage>` and
+    `<u_passage>` becomes a plain `<passage>`, so the reader learns nothing of the check."""
+    return _MARKED.sub(lambda m: f"<passage>{m.group(2)}</passage>", text)
+
+
 def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 

@@ -5,6 +5,7 @@ makes; the steps themselves are the pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import defaultdict
 from dataclasses import dataclass
@@ -201,6 +202,34 @@ def rejudge_jobs(source: StoredRun, only: set[str] | None = None) -> tuple[list[
     return jobs, dict(not_rejudgeable)
 
 
+def derived_jobs(items: list[tuple[Protocol, Job, list[Turn]]], target: Protocol
+                 ) -> tuple[list[tuple[Protocol, Job, list[Turn]]], dict[str, int]]:
+    """Re-judgeable transcripts (`rejudge_jobs`) judged as `target`, a protocol derived from theirs
+    (`Protocol.derived_from`): each keeps its question, answer order, assignment, variant and
+    debaters under the target's name; the others are left out, counted by reason (a target that
+    needs an article takes only questions that have one)."""
+    jobs, left_out = [], defaultdict(int)
+    for protocol, job, turns in items:
+        if protocol.name not in target.derived_from:
+            left_out[f"{protocol.name} is not judged as {target.name} (it judges {', '.join(target.derived_from)})"] += 1
+        elif target.needs_article and not job.question.article:
+            left_out[f"{protocol.name} on {job.question.task}: {target.name} needs an article"] += 1
+        else:
+            jobs.append((target, dataclasses.replace(job, protocol=target.name), turns))
+    return jobs, dict(left_out)
+
+
+def derived_protocol(name: str) -> Protocol:
+    """The protocol `judge --as NAME` names: one that judges other protocols' stored transcripts."""
+    reg = get_registry()
+    target = reg.get("protocols", name)  # an unknown name: the registry's error lists the protocols
+    if not target.derived_from:
+        can = sorted((n for n in reg.names("protocols") if reg.get("protocols", n).derived_from), key=display_key)
+        raise BenchError(f"--as {name}: {name} judges only its own transcripts (re-judge them without --as); "
+                         f"--as takes a protocol derived from another's transcripts: {', '.join(can) or 'none is installed'}")
+    return target
+
+
 def judge_identity(source: StoredRun, agent_name: str, options: ProtocolOptions, protocols: set[str]) -> dict[str, Any]:
     """The stored config of a run judging `source`'s transcripts (its judge added by the pipeline)."""
     c = source.config
@@ -211,22 +240,31 @@ def judge_identity(source: StoredRun, agent_name: str, options: ProtocolOptions,
 
 class JudgePlan(Plan):
     """`judge --from` and `judge --suite`: the re-judgeable transcripts of an already-read stored run
-    (`StoredRun.rejudgeable`; `only`: these job keys) judged again (judge calls only). A source with
-    nothing to judge is refused when the plan is made, before anything is written."""
+    (`StoredRun.rejudgeable`; `only`: these job keys) judged again (judge calls only); with
+    `as_protocol`, judged as that derived protocol (`derived_jobs`). A source with nothing to judge is
+    refused when the plan is made, before anything is written."""
 
     kind, desc = "judge", "judge"
 
     def __init__(self, source: StoredRun, judge_spec: str, output: str, *, concurrency: int | None = None,
                  option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
-                 cache_from: tuple[str, ...] = ()):
+                 cache_from: tuple[str, ...] = (), as_protocol: str | None = None):
         options = source.options(option_overrides)
         jobs, not_rejudgeable = rejudge_jobs(source, only)
+        left_out = {f"{p} is not re-judgeable": c for p, c in not_rejudgeable.items()}
+        if as_protocol:
+            jobs, other = derived_jobs(jobs, derived_protocol(as_protocol))
+            left_out.update(other)
         if not jobs:
+            if as_protocol:
+                held = sorted({d["protocol"] for d in source.decisions})
+                raise BenchError(f"{source.dir} holds no transcripts {as_protocol} can judge ({'; '.join(sorted(left_out)) or 'none stored'}); "
+                                 f"protocols there: {', '.join(held) or 'none'}")
             raise BenchError(f"{source.dir} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
                              f"only QA, debate and one-round consultancy transcripts can be re-judged")
         split_debias(judge_spec)
         self.source, self.src_cfg = source, source.config
-        self._jobs, self.not_rejudgeable = jobs, not_rejudgeable
+        self._jobs, self.left_out = jobs, left_out
         self.output, self.judge, self.options, self.concurrency = output, judge_spec, options, concurrency
         self.cache_from = tuple(cache_from)
         self.seed = self.src_cfg.get("seed", 0)
@@ -236,7 +274,7 @@ class JudgePlan(Plan):
         return judge_identity(self.source, self.agent_name, self.options, {j[1].protocol for j in self._jobs})
 
     def questions(self, store, prior, log) -> Prepared:
-        skipped = [{"task": "-", "reason": f"{p} is not re-judgeable", "count": c} for p, c in self.not_rejudgeable.items()]
+        skipped = [{"task": "-", "reason": reason, "count": c} for reason, c in self.left_out.items()]
         store.put_questions(list(self.source.questions.values()))  # every source question; the jobs' are checked
         held = [j[1].question for j in self._jobs]
         return Prepared(held, held, skipped=skipped)

@@ -291,6 +291,13 @@ class Protocol(abc.ABC):
     compared_with: tuple[str, ...] = ()
     #: run when a command names no protocols (the paper's four assigned-role protocols)
     in_default_run: bool = False
+    #: the protocols whose stored transcripts this one's judge decides as they are (`judge --from RUN
+    #: --as NAME`, judge calls only): its rooms are derived from theirs, question, answer order and
+    #: variant kept, and the report pairs its decisions with theirs per question
+    derived_from: tuple[str, ...] = ()
+    #: what this protocol does that the paper does not, in a few words ("" for the paper's own): every
+    #: run that includes it declares it as a deviation, and `list protocols` shows it
+    outside_paper: str = ""
 
     def assignments(self) -> list[str | None]:
         """The assignments every question is run with (consultancy: correct and incorrect)."""
@@ -341,6 +348,13 @@ def display_key(name: str) -> tuple:
 def default_protocols() -> list[str]:
     """The protocols a run uses when it names none (`in_default_run`), in display order."""
     return sorted((n for n, p in registered_protocols().items() if p.in_default_run), key=display_key)
+
+
+def derived_pairs() -> list[tuple[str, str]]:
+    """(source, derived) for each installed protocol that re-judges another's transcripts
+    (`derived_from`), in display order of the derived one."""
+    return [(source, name) for name in sorted(registered_protocols(), key=display_key)
+            for source in registered_protocols()[name].derived_from]
 
 
 def headline_pairs() -> list[tuple[str, str]]:

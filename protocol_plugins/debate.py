@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from oversight_bench.api import Context, Decision, Job, Protocol, Turn
+from oversight_bench.api import Context, Decision, Job, Protocol, Turn, untag_passages
 from protocol_plugins import prompts
 from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
                                      render_transcript, user_message)
@@ -44,6 +44,9 @@ class Debate(Protocol):
     display_order = 50
     in_default_run = True
     compared_with = ("consultancy", "qa_without_article")  # the paper's two headline comparisons
+    #: how the judge sees the debaters' quotes: "marked" by the checker (`<v_passage>`/`<u_passage>`,
+    #: the paper's quote system) or "untagged" (`debate_unverified`: as the debaters wrote them)
+    quotes = "marked"
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:
         turns: list[Turn] = []
@@ -79,6 +82,8 @@ class Debate(Protocol):
         q = job.question
         extractive = agent_article(q) is not None
         transcript = render_transcript([t for t in turns if t.role == "debater"])
+        if self.quotes == "untagged":
+            transcript = [untag_passages(entry) for entry in transcript]
         examples = judge_examples(ctx, q)
         names = debater_names(turns)  # the judge is told of exactly the speakers its transcript shows
 
@@ -86,6 +91,6 @@ class Debate(Protocol):
             sides = {name: relabel(idx, job, order) for name, idx in names.items()}
             return user_message(ctx, "judge", q, prompts.debate_judge_prompt(
                 question=q, answers=q.answers(order), sides=sides, extractive=extractive, transcript=transcript,
-                mode=ctx.options.judge_mode, examples=examples))
+                mode=ctx.options.judge_mode, examples=examples, quotes=self.quotes))
 
         return await judge_decide(ctx, job, prompt_for)

@@ -39,7 +39,10 @@ QUESTIONS = {
                            images=(Image(b"PNG"),)),
 }
 AGENTS = {"consultant", "debater"}
-JUDGES = {"consultancy_question", "consultancy_judge", "debate_judge", "bon", "qa_without", "qa_with"}
+#: outside the paper: the judges of the two protocols derived from debate (protocol_plugins/verified_evidence.py)
+EVIDENCE_JUDGE, UNTAGGED_JUDGE = "evidence_judge", "debate_judge_untagged"
+JUDGES = {"consultancy_question", "consultancy_judge", "debate_judge", "bon", "qa_without", "qa_with",
+          EVIDENCE_JUDGE, UNTAGGED_JUDGE}
 EVERY_TASK = frozenset(TASKS)
 EXTRACTIVE = frozenset({"extractive"})
 NOT_EXTRACTIVE = frozenset({"closed", "multimodal"})
@@ -64,8 +67,10 @@ def ins(id_, section, kinds, *markers, tasks=EVERY_TASK, rounds=None, modes=MODE
 
 
 DEBATE_JUDGES = {"debate_judge", "bon"}
+#: the debate judge's prompt with its quotes untagged: every H.4 instruction but the quote system
+DEBATE_VIEWS = DEBATE_JUDGES | {UNTAGGED_JUDGE}
 CONSULTANCY_JUDGES = {"consultancy_question", "consultancy_judge"}
-DECIDING_JUDGES = {"consultancy_judge", "debate_judge", "qa_without", "qa_with"}
+DECIDING_JUDGES = {"consultancy_judge", "debate_judge", "qa_without", "qa_with", EVIDENCE_JUDGE, UNTAGGED_JUDGE}
 LATER = (2, 3)
 
 INSTRUCTIONS = [
@@ -167,12 +172,12 @@ INSTRUCTIONS = [
     ins("cjudge.decide_from_questioning", "H.3", CONSULTANCY_JUDGES,
         "decide, from your earlier rounds of questioning, whether the consultant is right"),
     ins("cjudge.claims", "H.3.2", CONSULTANCY_JUDGES, "the consultant may make claims", tasks=NOT_EXTRACTIVE),
-    ins("djudge.role", "H.4, H.7", DEBATE_JUDGES, "expert judge of a debate", "decide which debater is right"),
-    ins("judge.not_read_article", "H.3.1, H.4.1", CONSULTANCY_JUDGES | DEBATE_JUDGES, "You have not read the article",
+    ins("djudge.role", "H.4, H.7", DEBATE_VIEWS, "expert judge of a debate", "decide which debater is right"),
+    ins("judge.not_read_article", "H.3.1, H.4.1", CONSULTANCY_JUDGES | DEBATE_VIEWS, "You have not read the article",
         "may quote passages directly from it", tasks=EXTRACTIVE),
-    ins("judge.main_goal", "H.3, H.4", CONSULTANCY_JUDGES | DEBATE_JUDGES,
+    ins("judge.main_goal", "H.3, H.4", CONSULTANCY_JUDGES | DEBATE_VIEWS | {EVIDENCE_JUDGE},
         "Your main goal is to pick the correct answer on the strength of the evidence presented."),
-    ins("judge.tone", "H.3, H.4, H.6", CONSULTANCY_JUDGES | DEBATE_JUDGES, "scholarly but confident tone",
+    ins("judge.tone", "H.3, H.4, H.6", CONSULTANCY_JUDGES | DEBATE_VIEWS, "scholarly but confident tone",
         "weigh the arguments critically"),
     ins("judge.quote_verified", "H.3.1, H.4.1", CONSULTANCY_JUDGES | DEBATE_JUDGES,
         "A verified quote matches the article word for word", "<v_passage></v_passage>", tasks=EXTRACTIVE),
@@ -182,8 +187,8 @@ INSTRUCTIONS = [
         "only sits inside quotation marks also counts as unverified", tasks=EXTRACTIVE),
     ins("judge.choices", "H.3-H.6", JUDGES, "\nChoices:\n1: ", "\n2: "),
     ins("judge.images", "H.3.2 (MMMU)", JUDGES, "Attached image: shown before this text.", tasks={"multimodal"}),
-    ins("djudge.sides", "H.4", DEBATE_JUDGES, "Alice argues for answer 1 and Bob argues for answer 2."),
-    ins("judge.transcript", "H.3, H.4", CONSULTANCY_JUDGES | DEBATE_JUDGES, "<transcript>", "End of transcript."),
+    ins("djudge.sides", "H.4", DEBATE_VIEWS, "Alice argues for answer 1 and Bob argues for answer 2."),
+    ins("judge.transcript", "H.3, H.4", CONSULTANCY_JUDGES | DEBATE_VIEWS, "<transcript>", "End of transcript."),
     ins("bon.transcript_so_far", "H.7", "bon", "The transcript of the debate so far:"),
     ins("cjudge.ask_question", "H.3", "consultancy_question", "Pick a question with real impact to ask the consultant",
         "in the second person", "Why do you claim that"),
@@ -200,8 +205,8 @@ INSTRUCTIONS = [
         "unverified quotes deserve no trust", tasks=EXTRACTIVE, modes=("cot",)),
     ins("cjudge.cot_trust", "H.3.1", "consultancy_judge", "whether verified quotes let you trust them",
         tasks=EXTRACTIVE, modes=("cot",)),
-    ins("djudge.cot_debaters", "H.4", "debate_judge", "what is strong and what is weak in each debater's arguments",
-        modes=("cot",)),
+    ins("djudge.cot_debaters", "H.4", {"debate_judge", UNTAGGED_JUDGE},
+        "what is strong and what is weak in each debater's arguments", modes=("cot",)),
     ins("qa.role", "H.5, H.6", {"qa_without", "qa_with"}, "You are an expert asked to find which answer to"),
     ins("qa.article", "H.6", "qa_with", "reading-comprehension question about a short article",
         "Here is the article:\n<article>", "Which answer is more likely, 1 or 2?"),
@@ -212,11 +217,30 @@ INSTRUCTIONS = [
     ins("bon.most_persuasive", "H.7", "bon", "Pick the most persuasive response from this list.", "a. <response>",
         "b. <response>"),
     ins("bon.letter_answer", "H.7", "bon", 'State your choice as "Answer: x", with x being one of a, b.'),
+    # -- outside the paper: the two judges of stored debates (protocol_plugins/verified_evidence.py) ---------
+    ins("udjudge.quotes_unmarked", "ours (H.4.1 replaced)", UNTAGGED_JUDGE,
+        "shown in <passage></passage> tags, exactly as they wrote them",
+        "You are not told whether a quote matches the article word for word.", tasks=EXTRACTIVE),
+    ins("ejudge.role", "ours (H.4 adapted)", EVIDENCE_JUDGE,
+        "expert judge deciding which answer to a reading-comprehension question about a short article is correct",
+        "You have not read the article"),
+    ins("ejudge.verified_only", "ours (H.4.1 adapted)", EVIDENCE_JUDGE,
+        "you are shown only the passages that match it word for word, in <v_passage></v_passage> tags",
+        "grouped by the answer whose debater quoted them", "You see none of the debaters' arguments."),
+    ins("ejudge.sides_chose", "ours", EVIDENCE_JUDGE, "Each side chose its passages to support its own answer"),
+    ins("ejudge.tone", "ours (H.4 adapted)", EVIDENCE_JUDGE, "scholarly but confident tone", "weigh the passages critically"),
+    ins("ejudge.evidence_by_answer", "ours", EVIDENCE_JUDGE, "Verified passages quoted in support of answer 1:\n<evidence>",
+        "Verified passages quoted in support of answer 2:\n<evidence>"),
+    ins("ejudge.cot_evidence", "ours (H.4 adapted)", EVIDENCE_JUDGE,
+        "what is strong and what is weak in the evidence for each answer", modes=("cot",)),
 ]
 BY_ID = {i.id: i for i in INSTRUCTIONS}
 #: every judge prompt ends with the random-order reminder (H.3 intro); checked as the last paragraph
 REMINDER_ID = "judge.random_order_last"
 FORBIDDEN_OUTSIDE_EXTRACTIVE = re.compile(r"article|passage", re.IGNORECASE)
+#: the untagged debate judge learns nothing of the check: no mark, no word of (un)verified quotes
+NO_MARKS_ID = "udjudge.no_marks"
+CHECK_TALK = re.compile(r"[vu]_passage|verified", re.IGNORECASE)
 
 
 def applicable(kind: str, task: str, round_no: int | None, mode: str) -> list[Instruction]:
@@ -231,6 +255,8 @@ def problems(kind: str, task: str, round_no: int | None, mode: str, text: str) -
         missing.append(REMINDER_ID)
     if task != "extractive" and FORBIDDEN_OUTSIDE_EXTRACTIVE.search(text):
         missing.append("closed.no_article_or_passages")
+    if kind == UNTAGGED_JUDGE and CHECK_TALK.search(text):
+        missing.append(NO_MARKS_ID)
     return missing
 
 
@@ -267,7 +293,8 @@ def _kind(protocol: str, tag: str) -> tuple[str, int | None]:
         return "qa_with" if protocol.endswith("debate") or protocol.endswith("consultancy") else "qa_without", None
     base = protocol.replace("open_", "")
     return {"debate": "debate_judge", "consultancy": "consultancy_judge", "qa_with_article": "qa_with",
-            "qa_without_article": "qa_without"}[base], None
+            "qa_without_article": "qa_without", "verified_evidence": EVIDENCE_JUDGE,
+            "debate_unverified": UNTAGGED_JUDGE}[base], None
 
 
 def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[str, int | None, str, str]]:
@@ -296,7 +323,7 @@ def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[s
 
 
 RUNS = [(p, t, m) for p in sorted(PROTOCOLS) for t in TASKS for m in MODES
-        if not (p == "qa_with_article" and t != "extractive")]
+        if not (PROTOCOLS[p].needs_article and t != "extractive")]
 #: what each protocol must have produced, so a capture that missed a prompt kind cannot pass silently
 EXPECTED = {
     "debate": {("debater", r) for r in (1, 2, 3)} | {("bon", r) for r in (1, 2, 3)} | {("debate_judge", None)},
@@ -304,6 +331,9 @@ EXPECTED = {
                     | {("consultancy_judge", None)}),
     "qa_without_article": {("qa_without", None)},
     "qa_with_article": {("qa_with", None)},
+    # outside the paper: a debate played (its own calls, as `run` makes them), judged another way
+    "verified_evidence": {("debater", r) for r in (1, 2, 3)} | {("bon", r) for r in (1, 2, 3)} | {(EVIDENCE_JUDGE, None)},
+    "debate_unverified": {("debater", r) for r in (1, 2, 3)} | {("bon", r) for r in (1, 2, 3)} | {(UNTAGGED_JUDGE, None)},
 }
 
 
@@ -387,7 +417,7 @@ def test_readme_table_lists_every_instruction_with_its_function():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 4 and cells[0].startswith("`") and cells[0].endswith("`"):
             rows[cells[0].strip("`")] = cells
-    assert set(rows) == set(BY_ID) | {REMINDER_ID, "closed.no_article_or_passages"}
+    assert set(rows) == set(BY_ID) | {REMINDER_ID, "closed.no_article_or_passages", NO_MARKS_ID}
     for id_, cells in rows.items():
         functions = re.findall(r"`(\w+)`", cells[3])
         assert functions and all(hasattr(prompts, f) for f in functions), id_

@@ -105,9 +105,13 @@ def agent_prompt(model, who, round_no):
     return found[0]
 
 
-def test_registers_all_six_protocols():
+def test_registers_the_six_protocols_and_the_two_derived_from_debate():
     assert sorted(PROTOCOLS) == sorted(["qa_without_article", "qa_with_article", "consultancy", "debate",
-                                        "open_consultancy", "open_debate"])
+                                        "open_consultancy", "open_debate", "verified_evidence", "debate_unverified"])
+    paper = {n for n, p in PROTOCOLS.items() if not p.outside_paper}
+    assert paper == {"qa_without_article", "qa_with_article", "consultancy", "debate", "open_consultancy", "open_debate"}
+    assert {n: p.derived_from for n, p in PROTOCOLS.items() if p.derived_from} == {
+        "verified_evidence": ("debate",), "debate_unverified": ("debate",)}
     assert PROTOCOLS["debate"].rejudgeable and not PROTOCOLS["consultancy"].rejudgeable
     assert not PROTOCOLS["open_consultancy"].rejudgeable
     assert PROTOCOLS["qa_with_article"].needs_article

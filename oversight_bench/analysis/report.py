@@ -23,6 +23,10 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
   calibration where judge probabilities exist: `brier, ece, n_calibrated`.
 * `permutation_tests`: [{judge, agent, level, task | task_type, protocol_a, protocol_b, n (shared
   questions), diff (accuracy a − b), p_value}] (two-sided, paired, 10,000 resamples).
+* `derived_tests`: [{judge, agent, setting, level, task | task_type, protocol_a (the protocol whose stored
+  transcripts were judged), protocol_b (the protocol derived from them, `Protocol.derived_from`: `judge --from
+  RUN --as NAME`), n (shared questions), accuracy_a, accuracy_b (on those questions), diff (a − b), p_value}]
+  (two-sided, paired per question, 10,000 resamples); the same tests are among `permutation_tests`.
 * `open_role`: [{judge, agent, setting, protocol, level, task | task_type, source ("open_protocol" | "derived"),
   n, accuracy, ci_low, ci_high, win_rate, win_ci_low, win_ci_high, agent_correct_rate,
   accuracy_agent_correct (+ ci, n), accuracy_agent_incorrect (+ ci, n),
@@ -68,7 +72,7 @@ from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis.load import Run, judge_fields, load_runs
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
-from oversight_bench.protocol import display_key, protocols_where, registered_protocols
+from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
 
 SCHEMA = "oversight-bench/report/v1"
 
@@ -147,6 +151,36 @@ def permutation_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N
         rows.append({"level": "task", "task_type": None, **r})
     for r in stats.protocol_pvalues(decisions, ("judge", "agent", "setting", "task_type"), n_resamples=n_resamples):
         rows.append({"level": "task_type", "task": None, **r})
+    return rows
+
+
+def derived_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+    """Each protocol derived from another's stored transcripts (`Protocol.derived_from`) against that
+    protocol, per judge × agent × setting × task and task type: accuracy of both on the questions both
+    have, and the paired permutation test of the difference (source − derived)."""
+    pairs = derived_pairs()
+    wanted = {p for pair in pairs for p in pair}
+    groups: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for d in decisions:
+        if d.get("unjudged") or d.get("protocol") not in wanted:
+            continue
+        for level, task, ttype in _levels(d):
+            groups[(level, d["judge"], d["agent"], d.get("setting"), task, ttype)][d["protocol"]].append(d)
+    rows = []
+    for (level, judge, agent, setting, task, ttype), by in groups.items():
+        for a, b in pairs:
+            if not by.get(a) or not by.get(b):
+                continue
+            pa, pb = stats.per_question(by[a]), stats.per_question(by[b])
+            shared = set(pa) & set(pb)
+            test = stats.paired_permutation_test(pa, pb, n_resamples=n_resamples)
+            rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "task": task, "task_type": ttype,
+                         "protocol_a": a, "protocol_b": b, "n": len(shared),
+                         "accuracy_a": statistics.fmean(pa[k] for k in shared) if shared else None,
+                         "accuracy_b": statistics.fmean(pb[k] for k in shared) if shared else None,
+                         "diff": test["diff"], "p_value": test["p_value"]})
+    rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), str(r["agent"]),
+                             str(r["setting"]), _proto_key(r["protocol_a"]), _proto_key(r["protocol_b"])))
     return rows
 
 
@@ -365,6 +399,19 @@ def markdown(report: dict[str, Any]) -> str:
                       [("judge", "judge", False), ("agent", "agent", False), ("task", "task", False),
                        ("task_type", "type", False), ("protocol_a", "A", False), ("protocol_b", "B", False),
                        ("n", "n", False), ("diff", "A−B (pp)", True), ("p_value", "p", False)], report["permutation_tests"]))]
+    derived = report.get("derived_tests") or []
+    if derived:
+        parts += ["", "## Stored transcripts judged another way (paired per question)", "",
+                  "B is a protocol derived from A's stored transcripts (`oversight-bench judge --from RUN --as B`; "
+                  "`oversight-bench list protocols` marks them, and says what each shows the judge): the same rooms, "
+                  "a different view for the judge. A − B is the accuracy that difference in view makes, on the "
+                  "questions both have (same judge, agent and setting), with a two-sided paired permutation test. "
+                  "The derived protocols are outside the paper (see the deviations above).", "",
+                  md_table(derived, with_setting(
+                      [("judge", "judge", False), ("agent", "agent", False), ("task", "task", False),
+                       ("task_type", "type", False), ("protocol_a", "A", False), ("protocol_b", "B", False),
+                       ("n", "n", False), ("accuracy_a", "A acc %", True), ("accuracy_b", "B acc %", True),
+                       ("diff", "A−B (pp)", True), ("p_value", "p", False)], derived))]
     if report["open_role"]:
         parts += ["", "## Open roles", "",
                   md_table(report["open_role"], with_setting([("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
@@ -793,6 +840,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "runs": [run_provenance(r) for r in runs],
         "groups": groups,
         "permutation_tests": permutation_rows(decisions, n_resamples),
+        "derived_tests": derived_rows(decisions, n_resamples),
         "open_role": open_role,
         "position_bias": position_rows(decisions),
         "consultancy_split": consultancy_split_rows(decisions, open_role),
@@ -833,6 +881,9 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
              "consultancy_split_csv": "consultancy_split.csv"}
     write_csv(out / "groups.csv", report["groups"])
     write_csv(out / "permutation_tests.csv", report["permutation_tests"])
+    if report["derived_tests"]:
+        write_csv(out / "derived_tests.csv", report["derived_tests"])
+        files["derived_tests_csv"] = "derived_tests.csv"
     write_csv(out / "open_role.csv", report["open_role"])
     write_csv(out / "position_bias.csv", report["position_bias"])
     write_csv(out / "consultancy_split.csv", report["consultancy_split"])
