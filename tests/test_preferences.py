@@ -220,13 +220,21 @@ def test_real_tiny_run_exports_trainable_pairs(tmp_path):
     spec = "llamacpp:qwen2.5-coder-0.5b,n_ctx=4096"
     run = tmp_path / "run"
     res = cli("run", "--judge", spec, "--agent", spec, "--tasks", "prontoqa", "--limit", "1", "--protocols", "debate",
-              "--best-of-n", "2", "--rounds", "1", "--output", str(run), "--quiet",
+              "--best-of-n", "2", "--rounds", "1", "--output", str(run), "--quiet", "-o", "judge_mode=probs",
               "-o", "thinking_max_tokens=64", "-o", "argument_max_tokens=64")
     assert res.exit_code == 0, res.stderr
     rows, err = export(run, "--pairs", "all")
     print(err)
-    assert rows, err
-    assert "no stored request" not in err and "ambiguous request" not in err
+    from collections import Counter
+
+    from oversight_bench.rundir import preference_rows
+
+    counts: Counter = Counter()
+    assert list(preference_rows(run, pairs="all", counts=counts)) == rows
+    # 2 orders x 2 debaters = 4 best-of-2 turns: each a row, or left out for the model's reason
+    model_reasons = ("best-of-N turn left out: the pick did not parse", "best-of-N pair left out: the two samples are the same text")
+    assert counts["best_of_n"] + sum(counts[k] for k in model_reasons) == 4, counts
+    assert counts["room"] == 2, counts  # probs mode: a verdict in both rooms
     model = build_model(spec)
     turns, calls = _turns(run), _calls(run)
     for r in rows:
