@@ -10,7 +10,8 @@ Two kinds of pair (`pair`):
   `rejected` one other sample: one row per sample not picked (the pick ranks the picked one above
   each of the others and says nothing among them). A pick that did not parse (`pick_fallback`)
   makes no rows.
-* `room`: a judged debate room, whose judge's verdict favoured one side: `chosen` that side's
+* `room`: a judged debate room (a protocol with debaters, `has_debaters`, so not a debate judged
+  another way), whose judge's verdict favoured one side: `chosen` that side's
   arguments (as the judge read them, one "<speaker> (round r):" block per round), `rejected` the
   other side's, `prompt` the question and the two answers as displayed (no article: join on `task`
   and `question_id`). With `--pairs auto` (the default) only rooms without best-of-N turns give one.
@@ -20,7 +21,7 @@ side (`correct_side`), and what the pair is (see `FIELDS`); the key set is the s
 (None where a field does not apply), so `datasets.load_dataset("json")` reads one schema.
 
 Nothing is written into the run (`ReadOnlyRun`); identical pairs (an open debate repeats its
-debate's turns) are written once, under the assigned-role room.
+debate's turns) are written once, under the assigned-role debate's room (read first).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from oversight_bench.errors import BenchError
-from oversight_bench.protocol import protocols_where
+from oversight_bench.protocol import protocols_where, registered_protocols
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.readonly import ReadOnlyRun
 
@@ -141,18 +142,32 @@ def _base(run: str, d: dict[str, Any], pair: str) -> dict[str, Any]:
     return row
 
 
+class _Facts:
+    """The installed protocols' facts the export reads: which rooms are debates whose verdict ranks the
+    two sides (`has_debaters`), and which are played first (assigned-role debates: not open roles)."""
+
+    def __init__(self):
+        self.known = set(registered_protocols())
+        self.debates = protocols_where("has_debaters")
+        self.first = self.debates - protocols_where("open_role")
+
+
 class _Job:
     """One room's records as `ReadOnlyRun.job_records` gives them (every judge's turns and decision)."""
 
-    def __init__(self, ro: ReadOnlyRun, calls: _Calls, records: list[dict[str, Any]], open_role: set[str]):
+    def __init__(self, ro: ReadOnlyRun, calls: _Calls, records: list[dict[str, Any]], facts: "_Facts"):
         self.ro, self.calls = ro, calls
         self.decisions = [r for r in records if r["kind"] == "decision"]
         self.turns: dict[str, list[dict[str, Any]]] = {}
         for r in records:
             if r["kind"] == "turn":
                 self.turns.setdefault(r["judge"], []).append(r)
-        #: an open-role room (the protocol's `open_role` fact), which repeats an assigned-role transcript
-        self.open_role = any(r.get("protocol") in open_role for r in records)
+        protocol = next((r.get("protocol") for r in records), None)
+        #: a room that repeats another's transcript (an open role's, or one judged another way): later
+        self.later = protocol not in facts.first
+        #: whether its verdict ranks two debaters' sides (the protocol's `has_debaters`; an
+        #: uninstalled protocol's room is read from its turns)
+        self.debate = protocol in facts.debates or protocol not in facts.known
 
 
 def preference_rows(directory: str | Path, *, pairs: str = "auto", counts: Counter | None = None) -> Iterator[dict[str, Any]]:
@@ -164,17 +179,17 @@ def preference_rows(directory: str | Path, *, pairs: str = "auto", counts: Count
     seen: set[str] = set()
     run = str(directory)
     try:
-        calls, open_role = _Calls(ro), protocols_where("open_role")
-        later = []  # open-role rooms repeat an assigned-role transcript: theirs go second, so a pair is
-        for key in dict.fromkeys(s[0] for s in ro.summaries()):  # written under the room that played it
-            job = _Job(ro, calls, ro.job_records(key), open_role)
-            if job.open_role:
+        calls, facts = _Calls(ro), _Facts()
+        later = []  # rooms that repeat a debate's transcript go second, so a pair is written under the
+        for key in dict.fromkeys(s[0] for s in ro.summaries()):  # room that played it
+            job = _Job(ro, calls, ro.job_records(key), facts)
+            if job.later:
                 later.append(key)
                 continue
             for d in job.decisions:
                 yield from _rows_of(job, d, run, pairs, counts, seen)
         for key in later:
-            job = _Job(ro, calls, ro.job_records(key), open_role)
+            job = _Job(ro, calls, ro.job_records(key), facts)
             for d in job.decisions:
                 yield from _rows_of(job, d, run, pairs, counts, seen)
     finally:
@@ -191,8 +206,8 @@ def _rows_of(job: _Job, d: dict[str, Any], run: str, pairs: str, counts: Counter
         for t in bon:
             yield from _best_of_n_rows(job, d, t, run, verdict, counts, seen)
     wants_room = pairs in ("rooms", "all") or (pairs == "auto" and not bon)
-    if not wants_room or not {1, 2} <= {t.get("defends") for t in arguing}:
-        return  # not a room where both sides argue (QA, consultancy)
+    if not wants_room or not job.debate or not {1, 2} <= {t.get("defends") for t in arguing}:
+        return  # not a debate whose verdict ranks the two sides (QA, consultancy, a debate judged another way)
     if extra.get("unjudged") or d.get("judge") == "unjudged":
         counts["room left out: nobody judged it (an import)"] += 1
         return
