@@ -104,7 +104,7 @@ def test_best_of_n_rows_are_the_exact_prompt_and_the_picked_sample(bon_run, tmp_
     assert len(rows) == 2 * 2 * 2 * 2 * 2
     assert {r["pair"] for r in rows} == {"best_of_n"} and {r["protocol"] for r in rows} == {"debate"}
     assert "preference rows: 32 (best_of_n 32)" in err
-    assert "the same pair already written (open debate): 32" in err  # the open debates repeat the debates' turns
+    assert "the same pair already written (a room repeating a debate): 32" in err  # the open debates repeat the debates' turns
     turns, calls = _turns(bon_run), _calls(bon_run)
     for r in rows:
         assert list(r) == ["prompt", "chosen", "rejected", *FIELDS]
@@ -169,7 +169,7 @@ def test_room_rows_of_a_synthetic_run(tmp_path):
         con.close()
     valid = [d for d in ds if d["answer"] is not None]
     assert len(rows) == len(valid) and {r["pair"] for r in rows} == {"room"}
-    assert f"the same pair already written (open debate): {len(valid)}" in err
+    assert f"the same pair already written (a room repeating a debate): {len(valid)}" in err
     if len(valid) < len(ds):  # an open debate room with an invalid verdict is counted as a room of its own
         assert f"room left out: no valid verdict: {len(ds) - len(valid) + n_open_invalid}" in err
     by_key = {d["job_key"]: d for d in ds}

@@ -221,7 +221,7 @@ def _rows_of(job: _Job, d: dict[str, Any], run: str, pairs: str, counts: Counter
                chosen_correct=None if d.get("correct_index") is None else verdict == d.get("correct_index"))
     mark = _digest([row["judge"], row["prompt"], row["chosen"], row["rejected"]])
     if mark in seen:
-        counts["room left out: the same pair already written (open debate)"] += 1
+        counts["room left out: the same pair already written (a room repeating a debate)"] += 1
         return
     seen.add(mark)
     counts["room"] += 1
@@ -258,7 +258,7 @@ def _best_of_n_rows(job: _Job, d: dict[str, Any], t: dict[str, Any], run: str, v
                    judge_favoured_side=None if verdict is None or side is None else verdict == side)
         mark = _digest([row["judge"], row["prompt"], row["chosen"], row["rejected"]])
         if mark in seen:
-            counts["best-of-N pair left out: the same pair already written (open debate)"] += 1
+            counts["best-of-N pair left out: the same pair already written (a room repeating a debate)"] += 1
             continue
         seen.add(mark)
         counts["best_of_n"] += 1
