@@ -163,8 +163,10 @@ class _Job:
             if r["kind"] == "turn":
                 self.turns.setdefault(r["judge"], []).append(r)
         protocol = next((r.get("protocol") for r in records), None)
-        #: a room that repeats another's transcript (an open role's, or one judged another way): later
-        self.later = protocol not in facts.first
+        #: a room that may repeat a debate's transcript (an open role's, or one judged another way): read
+        #: later (a room with no arguing turn, QA, gives nothing and is read once)
+        argues = any(r["kind"] == "turn" and r.get("role") in _ARGUING for r in records)
+        self.later = argues and protocol not in facts.first
         #: whether its verdict ranks two debaters' sides (the protocol's `has_debaters`; an
         #: uninstalled protocol's room is read from its turns)
         self.debate = protocol in facts.debates or protocol not in facts.known
