@@ -386,11 +386,28 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
 
 @cli.command()
 @click.argument("directory")
-def export(directory):
-    """Write a run's records to stdout as JSONL (kind: call, turn or decision)."""
-    from oversight_bench.rundir import export_jsonl
+@click.option("--preferences", is_flag=True, help="write preference pairs instead (prompt/chosen/rejected, TRL's "
+              "conversational preference rows): best-of-N debater turns (picked sample vs each other sample) and "
+              "judged debate rooms (the favoured side's arguments vs the other's); the run is only read")
+@click.option("--pairs", type=click.Choice(["auto", "best-of-n", "rooms", "all"]), default="auto", show_default=True,
+              help="--preferences: which pairs; auto = best-of-N turns, and rooms for debates without best-of-N turns")
+def export(directory, preferences, pairs):
+    """Write a run's records to stdout as JSONL (kind: call, turn or decision), or with --preferences
+    its preference pairs (one JSON object a line; what was left out is counted on stderr)."""
+    if not preferences:
+        if pairs != "auto":
+            raise BenchError("export: --pairs applies to --preferences only")
+        from oversight_bench.rundir import export_jsonl
 
-    export_jsonl(directory, lambda line: sys.stdout.write(line + "\n"))
+        export_jsonl(directory, lambda line: sys.stdout.write(line + "\n"))
+        return
+    from oversight_bench.rundir import export_preferences
+
+    counts = export_preferences(directory, lambda line: sys.stdout.write(line + "\n"), pairs=pairs)
+    written = {k: v for k, v in counts.items() if k in ("best_of_n", "room")}
+    left = {k: v for k, v in counts.items() if k not in written}
+    click.echo(f"preference rows: {sum(written.values())} ({', '.join(f'{k} {v}' for k, v in sorted(written.items())) or 'none'})"
+               + "".join(f"; {k}: {v}" for k, v in sorted(left.items())), err=True)
 
 
 def _add_analysis_commands() -> None:

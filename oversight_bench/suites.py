@@ -8,7 +8,8 @@ A suite is a plugin (hook `register_suites(register)`): an object with `name`, `
 `evaluate_suite` reads the suite's run directory once (`rundir.read_run`), re-judges its
 re-judgeable transcripts (`StoredRun.rejudgeable`) through `commands.rejudge` and compares the new judge with the judges already in the source (the human judges of Michael et al.
 2023) on the same rooms: accuracy per judgment and per question (replicates averaged, normal CI),
-and a paired permutation test. Transcripts that do not fit the judge's context are an error naming
+and a paired permutation test. Rooms the source holds no verdict for (`khan-2024`: its CSV's judge
+column is empty) give the new judge's figures alone, with no reference. Transcripts that do not fit the judge's context are an error naming
 the room (or skipped and counted with `skip_long`): never silently cut.
 """
 
@@ -270,6 +271,17 @@ def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None =
             "test_per_judgment": paired_permutation_test(by_room(new), by_room(reference), n_resamples=nres)}
 
 
+def has_verdict(d: dict[str, Any]) -> bool:
+    """Whether a source decision is a judge's verdict (an imported room nobody judged is not)."""
+    return not (d.get("extra") or {}).get("unjudged") and not d.get("unjudged") and d.get("judge") != "unjudged"
+
+
+def judge_only(new: list[dict], *, turns: dict | None = None) -> dict[str, Any]:
+    """The new judge on rooms the source holds no verdict for: its figures, no reference and no test."""
+    return {"rooms": len({d["job_key"] for d in new}), "judge": _acc_rows(new[0]["judge"] if new else "?", new, turns),
+            "reference": None, "test_per_question": None, "test_per_judgment": None}
+
+
 def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None = None, skip_long: bool = False,
                    progress: bool = True, concurrency: int | None = None, option_overrides: dict | None = None,
                    log: Callable[[str], None] = print, cache_from: tuple[str, ...] = ()):
@@ -297,21 +309,35 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
     outcome = rejudge(source, judge_spec, output, progress=progress, concurrency=concurrency,
                       option_overrides=option_overrides, only=set(fit), cache_from=cache_from)
-    new = [d for d in load_decisions(Path(output)) if d["job_key"] in set(fit)]
-    ref_all = [d for d in src if d["job_key"] in set(fit)]
+    fitted = set(fit)
+    new = [d for d in load_decisions(Path(output)) if d["job_key"] in fitted]
+    src_fit = [d for d in src if d["job_key"] in fitted]
+    ref_all = [d for d in src_fit if has_verdict(d)]  # an imported room nobody judged is no reference
     turns = source.argument_turns()
     result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
-    for agent in sorted({d["agent"] for d in ref_all}):
-        groups[f"debaters: {agent}"] = [d["job_key"] for d in ref_all if d["agent"] == agent]
+    for agent in sorted({d["agent"] for d in src_fit}):
+        groups[f"debaters: {agent}"] = [d["job_key"] for d in src_fit if d["agent"] == agent]
     for label, ks in groups.items():
         ks = set(ks)
         if len(groups) == 2 and label != "all":
             continue  # one debater kind only: the 'all' row says it
-        row = compare([d for d in new if d["job_key"] in ks], [d for d in ref_all if d["job_key"] in ks], turns=turns)
+        mine, ref = [d for d in new if d["job_key"] in ks], [d for d in ref_all if d["job_key"] in ks]
+        if {d["job_key"] for d in mine} <= {d["job_key"] for d in ref}:
+            row = compare(mine, ref, turns=turns)
+            row["subset"] = label
+            result["rows"].append(row)
+            continue
+        # rooms without an original verdict: the new judge alone on all of them, then (if any has
+        # one) the comparison on those that have
+        row = judge_only(mine, turns=turns)
         row["subset"] = label
         result["rows"].append(row)
+        if ref:
+            row = compare(mine, ref, turns=turns)
+            row["subset"] = f"{label}, rooms with an original verdict"
+            result["rows"].append(row)
     result["static"] = []
     for p in static:
         sds = [d for d in src if d["protocol"] == p]
@@ -365,11 +391,16 @@ def format_result(result: dict[str, Any]) -> list[str]:
         lines.append(f"[{row['subset']}]")
         for who in ("judge", "reference"):
             a = row[who]
+            if a is None:
+                lines.append(f"  no reference: the source holds no original verdict for these {row['rooms']} rooms")
+                continue
             inv = f"  ({a['invalid']} invalid)" if a["invalid"] else ""
             lines.append(f"  {a['judge'][:39]:<40}{_acc_text(a['per_judgment']):<34}{_acc_text(a['per_question'])}{inv}")
             lines += _quality_lines(a)
         lines += _transcript_line(row["judge"])
         tq, tj = row["test_per_question"], row["test_per_judgment"]
+        if tq is None:
+            continue
         fmt = lambda t: "–" if t["diff"] is None else f"{100 * t['diff']:+.1f} pts, p = {t['p_value']:.3g} (n={t['n']})"  # noqa: E731
         lines.append(f"  paired permutation test, judge − reference: per question {fmt(tq)}; per judgment {fmt(tj)}")
     for st in result.get("static", []):

@@ -43,3 +43,23 @@ def records(directory: Path, kinds=("turn", "decision")) -> list[dict]:
         return sorted(out)
     finally:
         store.close()
+
+
+def khan_csv(path: Path, *, judged: bool = False, rows: int = 2) -> Path:
+    """A tiny Khan et al. llm_debate CSV (the `transcript` JSON column): `rows` one-round debates on
+    one story, correct answer first (as in the published file); `judged`: the first row has its
+    judge's verdict ('Answer: A') in the `answer` column."""
+    import csv
+
+    transcript = {"question": "What lands?", "story": "The ship landed on the red moon at dawn.",
+                  "answers": {"correct": "the ship", "incorrect": "the moon"},
+                  "names": {"correct": "Debater A", "incorrect": "Debater B"}, "rollout_type": "quality_sim",
+                  "rounds": [{"correct": "<argument><quote>The ship landed</quote>, Debater B is wrong.</argument>",
+                              "incorrect": "<argument>The moon moves.</argument>"}]}
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=["id", "question", "question_set_id", "story", "transcript", "answer"])
+        w.writeheader()
+        for i in range(rows):
+            w.writerow({"id": i, "question": f"What lands? ({i})", "question_set_id": f"s{i}", "story": transcript["story"],
+                        "transcript": json.dumps(transcript), "answer": "Answer: A" if judged and i == 0 else ""})
+    return path

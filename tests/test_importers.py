@@ -117,6 +117,23 @@ def test_llm_debate_import(tmp_path):
     assert not any("<thinking>" in t["shown"] for t in turns)
 
 
+@needs_khan
+def test_llm_debate_import_in_both_orders(tmp_path):
+    """The published file shows every correct answer first; `both_orders` adds each debate's mirror."""
+    c = import_llm_debate(KHAN, tmp_path / "khan", both_orders=True, suite="khan-2024")
+    assert c["rooms"] == 80 and c["questions"] == 40 and c["mirrored"] == 40
+    assert c["answer_order"] == {"correct_first": 40, "correct_second": 40}
+    store = Store.open(tmp_path / "khan")
+    try:
+        turns = list(store.iter_records("turn"))
+        config = store.read_config()
+    finally:
+        store.close()
+    assert len(turns) == 480 and config["import"]["suite"] == "khan-2024" and config["import"]["both_orders"]
+    mirrored = [t for t in turns if t["answer_order"] == "correct_second"]
+    assert Counter((t["speaker"], t["defends"]) for t in mirrored) == {("Debater A", 2): 120, ("Debater B", 1): 120}
+
+
 def test_missing_paths_are_user_errors(tmp_path):
     with pytest.raises(BenchError, match="michael2023"):
         import_nyu_debate(tmp_path / "nope", tmp_path / "out")

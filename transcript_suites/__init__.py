@@ -1,5 +1,6 @@
 """The built-in transcript suites and the importers that make them: Michael et al. 2023's human
-debates (`nyu-2023`), Khan et al. 2024's LLM debates (`import llm-debate`), and any committed local run.
+debates (`nyu-2023`), Khan et al. 2024's GPT-4o debates (`khan-2024`; any llm_debate CSV: `import
+llm-debate`), and any committed local run.
 
 A plugin like any other (entry point `suites`): it registers suites and the `import` commands.
 """
@@ -35,6 +36,25 @@ NYU_2023 = ImportedSuite(
 )
 
 
+def _khan_importer(out: Path) -> None:
+    from transcript_suites.importers import import_llm_debate
+
+    src = data_dir() / "quality" / "khan2024_TH_first40" / "data0.csv"
+    if not src.is_file():
+        raise BenchError(f"suite khan-2024 needs the Khan et al. 2024 debate CSV at {src}; set {DATA_ENV} to the datasets folder")
+    import_llm_debate(src, out, both_orders=True, suite="khan-2024")
+
+
+KHAN_2024 = ImportedSuite(
+    name="khan-2024", version="1",
+    description="Khan et al. 2024 QuALITY debates (GPT-4o best-of-4 debaters, 3 simultaneous rounds), the first 40 "
+                "questions of their human-experiment set T_H, each debate in both answer orders",
+    source="Chang-Han-Chen/llm_debate (MIT; QuALITY CC BY 4.0): quality/khan2024_TH_first40",
+    importer=_khan_importer,
+    meta={"reference": "the CSV's `answer` column (the original judge's verdict) where filled; empty in this file"},
+)
+
+
 def _local_run_suites() -> list[RunSuite]:
     """One suite per committed local run under leaderboards/runs/<name>/ (none while none is committed)."""
     base = Path(__file__).resolve().parents[1] / "leaderboards" / "runs"
@@ -47,6 +67,7 @@ def _local_run_suites() -> list[RunSuite]:
 @hookimpl
 def register_suites(register):
     register(NYU_2023)
+    register(KHAN_2024)
     for s in _local_run_suites():
         register(s)
 
@@ -74,11 +95,13 @@ def nyu_debate(path, output, paper_only, task):
 @output_option("new run directory", required=True)
 @click.option("--agent", default="gpt-4o-2024-08-06", show_default=True, help="the debater model that wrote the file")
 @click.option("--task", default="quality", show_default=True, help="task name recorded for the debates")
-def llm_debate(path, output, agent, task):
+@click.option("--both-orders", is_flag=True, help="store each debate a second time with the answers swapped "
+              "(unjudged), so a re-judge sees both orders (the `khan-2024` suite does)")
+def llm_debate(path, output, agent, task, both_orders):
     """Khan et al. 2024 llm_debate CSV (the `transcript` JSON column)."""
     from transcript_suites.importers import import_llm_debate
 
-    counts = import_llm_debate(path, output, agent=agent, task=task)
+    counts = import_llm_debate(path, output, agent=agent, task=task, both_orders=both_orders)
     click.echo(json.dumps(counts, indent=1))
 
 

@@ -205,6 +205,8 @@ def _suite_of(cfg: dict[str, Any]) -> str | None:
     """The transcript suite a run holds: an import, or a re-judging of one (`judge --from/--suite`)."""
     for c in (cfg, cfg.get("source_config") or {}):
         imp = c.get("import") or {}
+        if imp.get("suite"):  # imported by a registered suite (khan-2024), which names itself
+            return str(imp["suite"])
         if imp.get("kind"):
             return SUITE_OF_IMPORT.get(imp["kind"], imp["kind"])
     return None

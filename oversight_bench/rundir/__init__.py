@@ -10,6 +10,7 @@ from typing import Any
 #: the store (salvage, the CLI's start) does not load the protocol and model layers
 _SOURCES = {
     "export_jsonl": "export",
+    **dict.fromkeys(("export_preferences", "preference_rows"), "preferences"),
     **dict.fromkeys(("IDENTITY_KEYS", "OPTIONAL_IDENTITY_KEYS", "check_data", "check_identity", "identity_of"), "identity"),
     **dict.fromkeys(("job_fields", "job_of_record", "write_job"), "jobs"),
     "ReadOnlyRun": "readonly",

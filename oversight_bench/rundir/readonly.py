@@ -118,6 +118,21 @@ class ReadOnlyRun:
             out.append(d)
         return out
 
+    def sampling_calls(self, role: str) -> Iterator[dict[str, Any]]:
+        """The role's sampling calls that continue no begun reply, without their requests: key, tag,
+        the job fields and the reply texts (`request` reads a prompt by its key)."""
+        sql = ("SELECT key, tag, protocol, task, question_id, assignment, answer_order, json_extract(response, '$.texts')"
+               " FROM calls WHERE role = ? AND json_extract(request, '$.kind') = 'generate'"
+               " AND json_extract(request, '$.prefix') IS NULL ORDER BY created, key")
+        for r in self._query(sql, (role,)):
+            yield {"key": r[0], "tag": str(r[1] or ""), "protocol": r[2], "task": r[3], "question_id": r[4],
+                   "assignment": r[5], "answer_order": r[6], "texts": json.loads(r[7]) if r[7] else []}
+
+    def request(self, key: str) -> dict[str, Any] | None:
+        """One stored call's request, secrets redacted (None: no such call)."""
+        row = self._query("SELECT request FROM calls WHERE key = ?", (key,))
+        return redact_obj(json.loads(row[0][0])) if row else None
+
     def calls_of(self, protocol: str, task: str, question_id: str, assignment: str | None,
                  answer_order: str | None) -> Iterator[dict[str, Any]]:
         """The model calls made for one job's fields (request and response as stored), oldest first."""
