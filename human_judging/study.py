@@ -206,9 +206,11 @@ class Study:
         cfg, questions = stored.config, stored.questions
         self.per_judge = per_judge
         try:
-            # the person gives an answer and a confidence: predict mode, no few-shot, no sampling
+            # the person gives an answer and a confidence: predict mode, no few-shot, no sampling; the page
+            # shows no judge tool's output, so a person never judges as if they had one
             self.options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(option_overrides or {}),
-                                                           "judge_mode": "predict", "few_shot": 0, "qa_samples": 0})
+                                                           "judge_mode": "predict", "few_shot": 0, "qa_samples": 0,
+                                                           "judge_tool": None})
         except ValidationError as exc:
             raise validation_error(exc, "study", noun="option", model=ProtocolOptions) from None
         #: what the study leaves out, each with its reason: [{protocol, count, reason}] (`serve` announces them)

@@ -16,6 +16,9 @@ Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
 Protocols (subclass `Protocol`; it sees the run only through `Context`)
     Protocol, ProtocolOptions, Context, Job, Turn, Decision, NO_PAPER_VALUE.
+Judge tools (beyond the paper: `-o judge_tool=NAME`; hook `register_judge_tools`)
+    JudgeTool (subclass it: `.name`, `.label`, `.tasks`, `.run(question, answers)` -> a text per answer),
+    ToolOutput (what the judge's prompt shows: each answer's text, one bounded line).
 Questions, tasks and data (a task loader returns `Records`)
     Question, Image, LoadResult, ORDERS, correct_index, other_order, LoadContext, Records,
     read_rows, read_many, read_csv_bytes, content_sha256, load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV.
@@ -58,6 +61,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
     **dict.fromkeys(("Protocol", "ProtocolOptions", "Context", "Job", "Turn", "Decision", "NO_PAPER_VALUE"),
                     "oversight_bench.protocol"),
+    **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
     **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
                     "oversight_bench.questions"),
     **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256"),

@@ -28,7 +28,7 @@ def _run_defaults() -> dict[str, str]:
     from oversight_bench.tasks import default_tasks
 
     def text(value) -> str:
-        return str(value).lower() if isinstance(value, bool) else str(value)
+        return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
     out = {name: text(f.default) for name, f in ProtocolOptions.model_fields.items()}
     out["output"] = RunConfig.model_fields["output"].default
@@ -195,7 +195,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
               "stored under its name, paired with the source's decisions per question by `report`")
 @click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
 @click.option("--concurrency", type=int)
-@click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot)")
+@click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot, judge_tool=NAME or none, ...)")
 @click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
 @click.option("--quiet", is_flag=True)
 def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurrency, extra_options, cache_from, quiet):

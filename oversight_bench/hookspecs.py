@@ -70,3 +70,11 @@ def register_run_options(add):
     `add("--unsafe-exec", is_flag=True, is_eager=True, callback=enable, help=...)`.
     The value goes only to the option's `callback` (the command never receives it), so the plugin
     that adds an option owns what it does; a name another option already has is refused."""
+
+
+@hookspec
+def register_judge_tools(register):
+    """Call register(tool) for each judge tool (an `oversight_bench.api.JudgeTool`: `.name`, `.label`,
+    `.tasks`/`.supports(task)`, `.run(question, answers)` giving one short text per answer), which a
+    run or re-judging turns on with `-o judge_tool=NAME`; the judge's prompt then shows that text
+    under each answer, after the answers and the transcript (beyond the paper, declared)."""

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 from oversight_bench.errors import BenchError
 from oversight_bench.deviations import deviations
 from oversight_bench.end_of_run import summarize
+from oversight_bench.judge_tools import check_judge_tool, tool_provenance
 from oversight_bench.models import Model, build_model, check_spec, parse_spec, redact_spec, split_debias
 from oversight_bench.protocol import Protocol, ProtocolOptions
 from oversight_bench.provenance import provenance
@@ -201,6 +202,10 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
         prior = run_dir.check_identity(config)
         prepared = plan.questions(run_dir.store, prior, log)
         config.update(provenance(), **prepared.config)
+        # any plan's tasks (`run` and `judge` check theirs before loading); recorded: which tool, from which package
+        tool = check_judge_tool(plan.options.judge_tool, {q.task for q in prepared.held})
+        if tool is not None:
+            config["judge_tool"] = tool_provenance(tool)
         declare(plan, config, prepared)
         run_dir.check_data(prepared.data)
         if cast is not None:

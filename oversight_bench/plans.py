@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
+from oversight_bench.judge_tools import check_judge_tool
 from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
 from oversight_bench.pipeline import Cast, Plan, Prepared, Started, shared_model, task_versions
 from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn, display_key, protocols_where
@@ -146,6 +147,7 @@ class RunPlan(Plan):
                              "(see 'oversight-bench list protocols')")
         self.protocols = [reg.get("protocols", name) for name in config.protocols]
         self.tasks = resolve_tasks(config.tasks, config.include_path)
+        check_judge_tool(config.options.judge_tool, [t.name for t in self.tasks])  # before any task loads
         self.ddir = data_dir(config.data_dir)
         split_debias(config.judge)  # a bad judge spec fails before anything is written
         self.output, self.judge, self.options = config.output, config.judge, config.options
@@ -262,6 +264,7 @@ class JudgePlan(Plan):
                                  f"protocols there: {', '.join(held) or 'none'}")
             raise BenchError(f"{source.dir} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
                              f"only QA, debate and one-round consultancy transcripts can be re-judged")
+        check_judge_tool(options.judge_tool, {j[1].question.task for j in jobs})
         split_debias(judge_spec)
         self.source, self.src_cfg = source, source.config
         self._jobs, self.left_out = jobs, left_out

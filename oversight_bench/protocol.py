@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import abc
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from oversight_bench.errors import BenchError
+from oversight_bench.judge_tools import ToolOutput
 from oversight_bench.models import Capabilities, Completion, Message
 from oversight_bench.questions import Question, correct_index
 
@@ -89,6 +91,23 @@ class ProtocolOptions(BaseModel):
     qa_samples: int = _opt(0, 0, "{v} extra sampled QA answers for a majority vote (paper: {p})", judge=True, ge=0, le=64,
                            description="extra sampled judge answers on QA without article, for the "
                            "compute-matched majority-vote baseline")
+    judge_tool: str | None = _opt(
+        None, None, "judge tool {v}: the judge's prompt also shows what the tool reports on each answer (outside the "
+        "paper, whose judges have no tools)", judge=True, exclude_if=lambda v: v is None,
+        description="a judge tool (beyond the paper): its report on each answer goes into every judge prompt, after "
+        "the answers and the transcript, e.g. execute: each GSM8KQA program's sandboxed result; only on tasks the "
+        "tool supports. Not stored when off, so runs without a tool keep the options they always had")
+
+    @field_validator("judge_tool", mode="before")
+    @classmethod
+    def _tool_name(cls, v: Any) -> Any:
+        """`none`, `off` or an empty value turn the tool off (`-o judge_tool=none` on a re-judging of a run
+        that had one); a name must be a plain word (it names the tool in configs and reports)."""
+        if v is None or (isinstance(v, str) and v.strip().lower() in ("", "none", "off", "null", "false")) or v is False:
+            return None
+        if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", v.strip()):
+            raise ValueError("a judge tool's name (letters, digits, '_', '.', '-'), or none")
+        return v.strip()
 
     @model_validator(mode="before")
     @classmethod
@@ -248,6 +267,14 @@ class Context(abc.ABC):
     def best_of_n(self, speaker: str | None = None) -> int:
         """Samples per debater turn (a cross-play debater variant may carry its own)."""
         return self.options.best_of_n
+
+    async def judge_tool(self, question: Question, answers: tuple[str, str]) -> ToolOutput | None:
+        """What the run's judge tool (`options.judge_tool`, beyond the paper) reports on each of `answers`
+        (as displayed), for the judge's prompt; None when the run has no tool. A context that cannot run
+        tools refuses one rather than judge without it."""
+        if self.options.judge_tool:
+            raise BenchError(f"judge tool {self.options.judge_tool!r}: this context ({type(self).__name__}) cannot run judge tools")
+        return None
 
     @abc.abstractmethod
     async def sub_run(self, job: Job) -> tuple[list[Turn], Decision]:

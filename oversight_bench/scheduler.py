@@ -11,11 +11,13 @@ import contextvars
 import hashlib
 import time
 import traceback
-from collections import Counter
+from collections import Counter, OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from oversight_bench.errors import BenchError, MalformedResponse
+from oversight_bench.judge_tools import JudgeTool, ToolOutput, check_judge_tool, get_judge_tool
 from oversight_bench.models import Completion, Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from oversight_bench.questions import ORDERS, Question
@@ -57,6 +59,8 @@ def note_retry() -> None:
         box.stats.retries += 1
 
 
+#: questions whose judge-tool output a run keeps in memory (the oldest are dropped beyond it)
+TOOL_MEMO = 1024
 #: times a call that got a malformed answer (`MalformedResponse`) is re-sent before its job fails
 MALFORMED_RETRIES = 2
 #: seconds before the first re-send of a malformed answer (doubled for each further one)
@@ -110,6 +114,10 @@ class Scheduler:
         #: other runs' stored calls (`--cache-from`), or None
         self.shared = shared
         self._inflight: dict[str, asyncio.Future] = {}
+        #: the judge tool's runs by question (`judge_tool_output`), and the one thread they run in
+        self._tool_runs: OrderedDict[tuple[str, ...], asyncio.Future] = OrderedDict()
+        self._tool: JudgeTool | None = None
+        self._tool_pool: ThreadPoolExecutor | None = None
         # one semaphore per distinct model object, so judge == agent shares the bound
         self._sems: dict[int, asyncio.Semaphore] = {}
         for m in (judge, agent, *(d[0] for d in self.debaters.values())):
@@ -186,6 +194,38 @@ class Scheduler:
         await asyncio.sleep(0)
         return response
 
+    # -- the judge tool (beyond the paper) --------------------------------------------------------
+    async def judge_tool_output(self, question: Question, answers: tuple[str, str]) -> ToolOutput | None:
+        """The run's judge tool (`options.judge_tool`) on `question`'s two answers, given in the order
+        `answers` displays them; None when the run has none. The tool runs once per question (both
+        answer orders, every protocol and the debiased judge's second order share it), in a thread of
+        its own so a slow tool never holds up the model backends' threads."""
+        name = self.options.judge_tool
+        if not name:
+            return None
+        if self._tool is None:
+            self._tool = get_judge_tool(name)
+        tool = self._tool
+        if not tool.supports(question.task):  # the plans refuse this before the first write; a plugin's plan may not
+            check_judge_tool(name, [question.task])
+        canonical = question.answers(ORDERS[0])
+        if tuple(answers) not in (canonical, canonical[::-1]):
+            raise ValueError(f"answers {answers!r} are not question {question.task}/{question.id}'s two answers")
+        key = (question.task, question.id, *canonical)
+        fut = self._tool_runs.get(key)
+        if fut is None:
+            if self._tool_pool is None:
+                self._tool_pool = ThreadPoolExecutor(1, thread_name_prefix="judge-tool")
+            fut = asyncio.get_running_loop().run_in_executor(self._tool_pool, tool.run, question, canonical)
+            self._tool_runs[key] = fut
+            # a failed run is not kept: the next job of the question (or the resumed run) tries again
+            fut.add_done_callback(lambda f, k=key: self._tool_runs.pop(k, None)
+                                  if f.cancelled() or f.exception() is not None else None)
+            while len(self._tool_runs) > TOOL_MEMO:  # memory stays flat however many questions run
+                self._tool_runs.popitem(last=False)
+        out = ToolOutput.of(tool, await asyncio.shield(fut))
+        return out if tuple(answers) == canonical else out.swapped()
+
     # -- jobs --------------------------------------------------------------------------------------
     def job_fields(self, job: Job) -> dict[str, Any]:
         return job_fields(job, self.names["judge"], self.names["agent"])
@@ -200,6 +240,8 @@ class Scheduler:
         out = decision.to_dict()
         out.update(correct_index=job.correct_index, answers=list(job.answers))
         out.update(protocol.describe_outcome(job, turns, decision))
+        if self.options.judge_tool:  # every decision says whether its judge had a tool (absent: none)
+            out["judge_tool"] = self.options.judge_tool
         if decision.answer is None:
             self.stats.invalid += 1
         write_job(self.store, job, judge=self.names["judge"], agent=self.names["agent"],
@@ -248,6 +290,9 @@ class Scheduler:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             self.store.end_batching()  # everything finished is committed before the run returns
+            if self._tool_pool is not None:
+                self._tool_pool.shutdown(wait=False)
+                self._tool_pool = None
         return self.stats
 
 
@@ -320,6 +365,9 @@ class JobContext(Context):
             return None
         resp = await self.runner.call(role, "choice_probs", messages, {}, self._context(tag))
         return resp["probs"]
+
+    async def judge_tool(self, question, answers):
+        return await self.runner.judge_tool_output(question, tuple(answers))
 
     def few_shot_examples(self, question, k):
         pool = [q for q in self.runner.few_shot_pool.get(question.task, []) if q.id != question.id][:k]

@@ -287,6 +287,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                    log: Callable[[str], None] = print, cache_from: tuple[str, ...] = ()):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
     from oversight_bench.commands import rejudge
+    from oversight_bench.judge_tools import check_judge_tool
     from oversight_bench.models import redact_spec
 
     if limit is not None and limit < 1:
@@ -298,6 +299,8 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     keys = select_rooms(source, static, limit)
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
+    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before any model is built
+    check_judge_tool(source.options(option_overrides).judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
     fit, long = check_context(source, keys, judge_spec, option_overrides)
     if long and not skip_long:
         room, n = max(long, key=lambda x: x[1])

@@ -66,10 +66,36 @@ def judge_examples(ctx: Context, question: Question) -> list[tuple[Question, tup
 
 
 def qa_messages(ctx: Context, role: str, job: Job, order: str, *, article: str | None, mode: str,
-                examples: list) -> list[Message]:
+                examples: list, tool: str = "") -> list[Message]:
     q = job.question
-    text = prompts.qa_prompt(q, q.answers(order), mode=mode, article=article, examples=examples)
+    text = prompts.qa_prompt(q, q.answers(order), mode=mode, article=article, examples=examples, tool=tool)
     return user_message(ctx, role, q, text)
+
+
+# -- the judge tool (beyond the paper) --------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolBlocks:
+    """A judge tool's output on a job's answers (`Context.judge_tool`), as displayed in `order`."""
+
+    output: Any  # api.ToolOutput
+    order: str
+
+    def text(self, order: str) -> str:
+        """The prompt block for the answers displayed in `order` (the debiased judge asks both)."""
+        out = self.output if order == self.order else self.output.swapped()
+        return prompts.tool_output_block(out.label, out.blocks)
+
+
+async def judge_tool_blocks(ctx: Context, job: Job) -> ToolBlocks | None:
+    """The run's judge tool on the job's two answers (`-o judge_tool=NAME`), or None without one."""
+    out = await ctx.judge_tool(job.question, job.answers)
+    return None if out is None else ToolBlocks(out, job.answer_order)
+
+
+def tool_text(tool: ToolBlocks | None, order: str) -> str:
+    return tool.text(order) if tool is not None else ""
 
 
 # -- agent turns ------------------------------------------------------------------------------------
@@ -194,12 +220,21 @@ async def _judge_once(ctx: Context, messages: list[Message], tag: str, with_prob
     return raw, probs
 
 
-async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str = "judge") -> Decision:
-    """The judge's verdict on the prompt `prompt_for(job.answer_order)`.
+async def judge_decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str = "judge",
+                       tool: ToolBlocks | None = None) -> Decision:
+    """The judge's verdict on the prompt `prompt_for(job.answer_order)`; `tool`: the judge tool's
+    output the prompts show, recorded with the decision (`extra.tool_output`, in the job's order).
 
     Probabilities are asked for in predict mode only: after a chain of thought, P(next token after
     "Answer: ") on the bare prompt would not be the probability of the reasoned answer.
     """
+    decision = await _decide(ctx, job, prompt_for, tag)
+    if tool is not None:
+        decision.extra["tool_output"] = tool.output.record()
+    return decision
+
+
+async def _decide(ctx: Context, job: Job, prompt_for: PromptFor, tag: str) -> Decision:
     if ctx.judge_debias:
         return await _debiased_decision(ctx, job, prompt_for, tag)
     raw, probs = await _judge_once(ctx, prompt_for(job.answer_order), tag, ctx.options.judge_mode == "predict")

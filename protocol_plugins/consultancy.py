@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, ProtocolOptions, Turn
 from protocol_plugins import prompts
-from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples,
-                                     render_transcript, user_message)
+from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, judge_tool_blocks,
+                                     render_transcript, tool_text, user_message)
 
 
 def assigned_index(job: Job) -> int:
@@ -57,7 +57,8 @@ class Consultancy(Protocol):
         q = job.question
         text = prompts.consultancy_question_prompt(question=q, answers=job.answers,
                                                    extractive=agent_article(q) is not None,
-                                                   transcript=render_transcript(visible))
+                                                   transcript=render_transcript(visible),
+                                                   tool=tool_text(await judge_tool_blocks(ctx, job), job.answer_order))
         raw = (await ctx.generate("judge", user_message(ctx, "judge", q, text), tag=f"round{round_no}/question") or [""])[0]
         extra = {"kind": "question"} | ({"format": {"empty_output": True}} if not raw.strip() else {})
         return Turn(round_no, "judge", "Judge", raw, raw.strip(), None, extra)
@@ -67,10 +68,11 @@ class Consultancy(Protocol):
         extractive = agent_article(q) is not None
         transcript = render_transcript(turns)
         examples = judge_examples(ctx, q)
+        tool = await judge_tool_blocks(ctx, job)
 
         def prompt_for(order: str):
             return user_message(ctx, "judge", q, prompts.consultancy_judge_prompt(
                 question=q, answers=q.answers(order), extractive=extractive,
-                transcript=transcript, mode=ctx.options.judge_mode, examples=examples))
+                transcript=transcript, mode=ctx.options.judge_mode, examples=examples, tool=tool_text(tool, order)))
 
-        return await judge_decide(ctx, job, prompt_for)
+        return await judge_decide(ctx, job, prompt_for, tool=tool)

@@ -13,8 +13,8 @@ import asyncio
 
 from oversight_bench.api import Context, Decision, Job, Protocol, Turn, untag_passages
 from protocol_plugins import prompts
-from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, relabel,
-                                     render_transcript, user_message)
+from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, judge_tool_blocks,
+                                     relabel, render_transcript, tool_text, user_message)
 
 DEBATERS = {"Alice": 1, "Bob": 2}
 #: the names imported rooms keep (Michael et al. 2023, Khan et al. 2024): their debaters refer to each
@@ -86,11 +86,12 @@ class Debate(Protocol):
             transcript = [untag_passages(entry) for entry in transcript]
         examples = judge_examples(ctx, q)
         names = debater_names(turns)  # the judge is told of exactly the speakers its transcript shows
+        tool = await judge_tool_blocks(ctx, job)
 
         def prompt_for(order: str):
             sides = {name: relabel(idx, job, order) for name, idx in names.items()}
             return user_message(ctx, "judge", q, prompts.debate_judge_prompt(
                 question=q, answers=q.answers(order), sides=sides, extractive=extractive, transcript=transcript,
-                mode=ctx.options.judge_mode, examples=examples, quotes=self.quotes))
+                mode=ctx.options.judge_mode, examples=examples, quotes=self.quotes, tool=tool_text(tool, order)))
 
-        return await judge_decide(ctx, job, prompt_for)
+        return await judge_decide(ctx, job, prompt_for, tool=tool)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, Turn
-from protocol_plugins.common import judge_decide, judge_examples, qa_messages
+from protocol_plugins.common import judge_decide, judge_examples, judge_tool_blocks, qa_messages, tool_text
 
 
 class QAWithArticle(Protocol):
@@ -23,5 +23,7 @@ class QAWithArticle(Protocol):
         if not article:
             raise BenchError(f"qa_with_article needs an article, but {job.question.task}/{job.question.id} has none")
         examples = judge_examples(ctx, job.question)
+        tool = await judge_tool_blocks(ctx, job)
         return await judge_decide(ctx, job, lambda order: qa_messages(
-            ctx, "judge", job, order, article=article, mode=ctx.options.judge_mode, examples=examples))
+            ctx, "judge", job, order, article=article, mode=ctx.options.judge_mode, examples=examples,
+            tool=tool_text(tool, order)), tool=tool)

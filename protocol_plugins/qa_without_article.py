@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from oversight_bench.api import Context, Decision, Job, Protocol, Turn, parse_answer
-from protocol_plugins.common import judge_decide, judge_examples, qa_messages
+from protocol_plugins.common import judge_decide, judge_examples, judge_tool_blocks, qa_messages, tool_text
 
 
 class QAWithoutArticle(Protocol):
@@ -19,11 +19,13 @@ class QAWithoutArticle(Protocol):
 
     async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
         examples = judge_examples(ctx, job.question)
+        tool = await judge_tool_blocks(ctx, job)
 
         def prompt_for(order: str):
-            return qa_messages(ctx, "judge", job, order, article=None, mode=ctx.options.judge_mode, examples=examples)
+            return qa_messages(ctx, "judge", job, order, article=None, mode=ctx.options.judge_mode, examples=examples,
+                               tool=tool_text(tool, order))
 
-        decision = await judge_decide(ctx, job, prompt_for)
+        decision = await judge_decide(ctx, job, prompt_for, tool=tool)
         if ctx.options.qa_samples:
             # Extra sampled answers (temperature 1) for the compute-matched majority-vote baseline,
             # which gives the judge as many calls as a debate spends.

@@ -1,6 +1,7 @@
 """Built-in tasks: one YAML file per task in this folder (read by the core's YAML task engine), the
-dataset-specific loaders they name, `build-task`, and the sandbox that grades GSM8KQA's
-model-written programs with its `--unsafe-exec` flag."""
+dataset-specific loaders they name, `build-task`, the sandbox that grades GSM8KQA's
+model-written programs with its `--unsafe-exec` flag, and GSM8KQA's judge tool `execute`
+(`-o judge_tool=execute`: the judge sees each program's sandboxed result; beyond the paper)."""
 
 from pathlib import Path
 
@@ -37,3 +38,10 @@ def register_run_options(add):
     from task_configs.sandbox import UNSAFE_EXEC_ATTRS, UNSAFE_EXEC_FLAG
 
     add(UNSAFE_EXEC_FLAG, **UNSAFE_EXEC_ATTRS)
+
+
+@hookimpl
+def register_judge_tools(register):
+    from task_configs.judge_tool import ExecuteTool
+
+    register(ExecuteTool())

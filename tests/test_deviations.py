@@ -42,6 +42,8 @@ def non_paper_value(name: str) -> typing.Any:
         return next(v for v in typing.get_args(field.annotation) if v != paper)
     if field.annotation is bool:
         return not paper
+    if str in typing.get_args(field.annotation):  # a name a plugin registers (judge_tool): the built-in one
+        return "execute"
     step = 1 if field.annotation is int else 0.5
     lo, hi = _bounds(field)
     up = paper + step

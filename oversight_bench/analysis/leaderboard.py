@@ -1,7 +1,8 @@
 """`build_leaderboard(dirs, output)`: a judge-centric leaderboard, honest about its evidence.
 
 results.json (`schema` = "oversight-bench/leaderboard/v2"):
-* `judges`: one row per judge (`kind` "model" or "human"), with `cells` = {"<protocol> · <scope>":
+* `judges`: one row per judge (`kind` "model" or "human"; a judge that had a judge tool, beyond the paper, is
+  its own row, "NAME (judge tool: TOOL)"), with `cells` = {"<protocol> · <scope>":
   {protocol, scope, n (questions), n_records, accuracy, ci_low, ci_high, small (n < 64), agents,
   transcripts (relative link), reference (human judges on the same rooms, with the paired p-value),
   quality (`analysis/quality.py`: n_agent_turns, n_budget_turns, forced_rate, cut_rate (null: no
@@ -754,6 +755,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             if d.get("unjudged") or _is_crossplay(d, r.config or {}):
                 continue
             d = {**d, "scope": f"suite:{suite}" if suite else (d.get("task_type") or "unknown")}
+            if d.get("judge_tool"):  # a judge with a tool (beyond the paper) is its own row, never pooled with itself without
+                d["judge"] = f"{d['judge']} (judge tool: {d['judge_tool']})"
             cells[(d["judge"], d["protocol"], d["scope"])].append(d)
             by_judge[d["judge"]].append(d)
             runs_of[d["judge"]].add(str(r.dir))

@@ -107,7 +107,9 @@ def expand_dirs(dirs) -> list[Path]:
 def assign_settings(runs: list[Run]) -> None:
     """Give every decision a `setting`: the protocol options in which its run differs from the other
     runs analysed together (e.g. "rounds=1"), None when they all agree. Ablations then show as
-    separate rows and bars instead of being averaged into one."""
+    separate rows and bars instead of being averaged into one. Also `judge_tool` (the judge tool the
+    decision's judge had, None: none) and `setting_besides_tool` (the setting but for the tool), which
+    pair the arms with and without a tool (`report.judge_tool_rows`)."""
     from oversight_bench.deviations import PAPER_OPTIONS
 
     # cross-play runs have the fixed settings of App. E (one round, best-of-N per player): not an arm
@@ -116,8 +118,13 @@ def assign_settings(runs: list[Run]) -> None:
     keys = [k for k in PAPER_OPTIONS if len({repr(o.get(k)) for o in opts if o is not None}) > 1]
     for run, o in zip(runs, opts):
         label = ", ".join(f"{k}={o.get(k)}" for k in keys) if keys and o is not None else None
+        others = [k for k in keys if k != "judge_tool"]
+        besides = ", ".join(f"{k}={o.get(k)}" for k in others) if others and o is not None else None
+        run_tool = (o or {}).get("judge_tool") or None
         for d in run.decisions:
             d["setting"] = label
+            d["setting_besides_tool"] = besides
+            d["judge_tool"] = d.get("judge_tool") or run_tool
 
 
 def load_runs(dirs, **kw) -> list[Run]:

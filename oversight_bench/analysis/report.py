@@ -40,6 +40,12 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
 * `compute_matched`: [{judge, agent, task, debate_accuracy, debate_calls_per_question, available,
   k, accuracy, ci_low, ci_high, reason}].
 * `elo`: null, or {aggregate, by_side, truth_advantage, accuracy_by_debater} (see `elo.py`).
+* `judge_tool` (beyond the paper, `-o judge_tool=NAME`): [{level, judge, agent, setting (the other settings
+  in which the runs differ), protocol, task, task_type, tool, n_with, accuracy_with, with_ci_low, with_ci_high,
+  n_without, accuracy_without, without_ci_low, without_ci_high, n_paired (questions judged both with and without
+  the tool), diff (with − without, on those questions), p_value}] (two-sided paired permutation test, 10,000
+  resamples); empty when no run had a tool. Re-judging a run with the tool (`judge --from RUN -o judge_tool=NAME`)
+  gives both arms on the same transcripts.
 * `human_judges` (judges `human:<name>`, from `serve`): [{judge, protocol ("all" for every protocol), n,
   accuracy, seconds_median, seconds_mean (time per decision, from the page shown to the decision), n_reasons}];
   `human_reasons`: [{judge, protocol, task, question_id, job_key, correct, confidence, seconds, reason}].
@@ -279,6 +285,39 @@ def consultancy_split_rows(decisions: list[dict[str, Any]], open_rows: list[dict
     return rows
 
 
+def judge_tool_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+    """Accuracy with and without each judge tool (beyond the paper), per judge × agent × other settings ×
+    protocol × task and task type, with the paired permutation test over the questions both arms judged
+    (replicates of a question averaged first, as everywhere). Only groups where a judge had a tool."""
+    if not any(d.get("judge_tool") for d in decisions):
+        return []
+    groups: dict[tuple, dict[str | None, list]] = defaultdict(lambda: defaultdict(list))
+    for d in decisions:
+        if d.get("unjudged"):
+            continue
+        for level, task, ttype in _levels(d):
+            groups[(level, d["judge"], d["agent"], d.get("setting_besides_tool"), d["protocol"], task, ttype)][
+                d.get("judge_tool")].append(d)
+    rows = []
+    for (level, judge, agent, setting, proto, task, ttype), arms in groups.items():
+        without = arms.get(None) or []
+        acc_without = stats.accuracy(without)
+        for tool in sorted(t for t in arms if t):
+            acc_with = stats.accuracy(arms[tool])
+            test = stats.paired_permutation_test(stats.per_question(arms[tool]), stats.per_question(without),
+                                                 n_resamples=n_resamples)
+            rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "protocol": proto,
+                         "task": task, "task_type": ttype, "tool": tool,
+                         "n_with": acc_with["n"], "accuracy_with": acc_with["accuracy"],
+                         "with_ci_low": acc_with["ci_low"], "with_ci_high": acc_with["ci_high"],
+                         "n_without": acc_without["n"], "accuracy_without": acc_without["accuracy"],
+                         "without_ci_low": acc_without["ci_low"], "without_ci_high": acc_without["ci_high"],
+                         "n_paired": test["n"], "diff": test["diff"], "p_value": test["p_value"]})
+    rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), str(r["agent"]),
+                             _proto_key(r["protocol"]), str(r["setting"]), r["tool"]))
+    return rows
+
+
 def _elo_section(runs: list[Run]) -> dict[str, Any] | None:
     games, rows = elo_mod.games_from_runs(runs)
     if not games or not any(g["player_1"] != g["player_2"] for g in games):
@@ -412,6 +451,19 @@ def markdown(report: dict[str, Any]) -> str:
                        ("task_type", "type", False), ("protocol_a", "A", False), ("protocol_b", "B", False),
                        ("n", "n", False), ("accuracy_a", "A acc %", True), ("accuracy_b", "B acc %", True),
                        ("diff", "A−B (pp)", True), ("p_value", "p", False)], derived))]
+    tool_rows = [r for r in report.get("judge_tool") or [] if r["level"] == "task"]
+    if tool_rows:
+        parts += ["", "## Judge tool (beyond the paper): accuracy with and without", "",
+                  "The judge's prompt showed the tool's report on each answer (`-o judge_tool=NAME`; the paper's judges "
+                  "have no tools). `with − without` is on the questions judged both ways (`n paired`), two-sided paired "
+                  "permutation test (`p`).", "",
+                  md_table(tool_rows, with_setting(
+                      [("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
+                       ("task", "task", False), ("tool", "tool", False), ("n_without", "n without", False),
+                       ("accuracy_without", "acc % without", True), ("n_with", "n with", False),
+                       ("accuracy_with", "acc % with", True), ("with_ci_low", "CI low (with)", True),
+                       ("with_ci_high", "CI high (with)", True), ("n_paired", "n paired", False),
+                       ("diff", "with − without (pp)", True), ("p_value", "p", False)], tool_rows))]
     if report["open_role"]:
         parts += ["", "## Open roles", "",
                   md_table(report["open_role"], with_setting([("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
@@ -841,6 +893,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "groups": groups,
         "permutation_tests": permutation_rows(decisions, n_resamples),
         "derived_tests": derived_rows(decisions, n_resamples),
+        "judge_tool": judge_tool_rows(decisions, n_resamples),
         "open_role": open_role,
         "position_bias": position_rows(decisions),
         "consultancy_split": consultancy_split_rows(decisions, open_role),
@@ -879,6 +932,9 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     files = {"markdown": "report.md", "groups_csv": "groups.csv", "permutation_csv": "permutation_tests.csv",
              "open_role_csv": "open_role.csv", "position_bias_csv": "position_bias.csv",
              "consultancy_split_csv": "consultancy_split.csv"}
+    if report["judge_tool"]:
+        files["judge_tool_csv"] = "judge_tool.csv"
+        write_csv(out / "judge_tool.csv", report["judge_tool"])
     write_csv(out / "groups.csv", report["groups"])
     write_csv(out / "permutation_tests.csv", report["permutation_tests"])
     if report["derived_tests"]:
