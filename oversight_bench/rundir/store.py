@@ -250,22 +250,21 @@ def load_question(directory: Path, text: Any, task: str, question_id: str) -> Qu
 
 
 def connect_readonly(directory: Path) -> sqlite3.Connection:
-    """A run's database opened strictly read-only: the one way every reader (report, export,
-    leaderboard, view, `judge --from`, salvage, --cache-from) opens a store. Nothing is written into
-    the run folder, so a finished run reads on a read-only file system and stays byte for byte.
+    """A run's database opened read-only, writing nothing into the run folder: how every reader
+    (report, export, leaderboard, elo, view, `judge --from`, salvage, --cache-from) opens a store, so
+    a finished run reads on a read-only file system and stays byte for byte as it was.
 
-    A run closed cleanly has no `-wal`/`-shm` beside its database: it is opened `immutable` (no
-    file created, no lock taken; every committed record is in the file). Where a write-ahead log
-    holds pages, or a log and its index lie beside it (a run in progress, or one that crashed), it
-    is opened `mode=ro`, which reads the transactions committed to the log and honours a writer's
-    locks; on a read-only folder that needs the `-shm` a crash leaves. Without one there, SQLite
-    cannot read the log, and opening it immutable would silently drop committed records: refused."""
+    A run closed cleanly has no -wal/-shm beside it: `immutable` (no file created, no lock taken;
+    the file holds every committed record). Beside a write-ahead log (a run in progress, or one that
+    crashed) or a rollback journal: `mode=ro`, which reads what the log committed and honours a
+    writer's locks. On a read-only folder SQLite needs the log's -shm for that (a crash leaves it);
+    without it the run is refused, since `immutable` would silently drop the log's records."""
     db = directory / DB_NAME
     wal, shm, journal = (directory / (DB_NAME + suffix) for suffix in ("-wal", "-shm", "-journal"))
     logged = wal.exists() and wal.stat().st_size > 0
     in_use = logged or (wal.exists() and shm.exists()) or journal.exists()
     if logged and not shm.exists() and not os.access(directory, os.W_OK):
-        raise BenchError(f"{wal} holds committed records, but {directory} is read-only and has no {shm.name} to read them "
+        raise BenchError(f"{wal} may hold committed records, but {directory} is read-only and has no {shm.name} to read them "
                          f"through; copy the run folder somewhere writable and read the copy")
     mode = "ro" if in_use else "ro&immutable=1"
     with store_errors(directory):
