@@ -32,11 +32,13 @@ def _add_meta(conn: sqlite3.Connection) -> int:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], int]] = {1: _add_meta}
 #: older formats that read-only commands (report, export, ...) read as they are: v2 only added a table
 READABLE_AS_IS = {1}
+#: the tables every v1 store holds (a later format holds all of `store.SCHEMA`'s)
+V1_TABLES = frozenset({"calls", "records", "questions"})
 
 
 def unversioned_format(tables: set[str]) -> int | None:
     """The format of a database with tables but no recorded version: v1 when it holds the v1 tables."""
-    return 1 if {"calls", "records", "questions"} <= tables else None
+    return 1 if V1_TABLES <= tables else None
 
 
 def redacted_config(config: Any) -> Any:

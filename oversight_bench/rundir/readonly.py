@@ -1,12 +1,10 @@
 """A run directory opened strictly read-only, for browsing (`oversight-bench view`): nothing is ever
 written into the run, so it works on a read-only copy and beside a run in progress.
 
-Why not `Store.open`: a plain SQLite connection to a WAL store creates `-wal`/`-shm` files in the
-run directory and may checkpoint into the database when it closes, and on a read-only copy it
-cannot read at all. Here the database is opened `mode=ro`, and `immutable` when no write-ahead log
-lies beside it (a finished run: no file is created, no lock taken). The summaries it gives read only
-the few JSON fields a list needs (SQLite's json_extract, in C), so 100,000 records index in about a
-second rather than parsing every turn's text in Python.
+It opens the database as every reader does (`store.connect_readonly`), but reads it its own way:
+the summaries it gives read only the few JSON fields a list needs (SQLite's json_extract, in C), so
+100,000 records index in about a second rather than parsing every turn's text in Python (`Store`
+parses each record whole).
 """
 
 from __future__ import annotations
@@ -15,14 +13,14 @@ import json
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import quote
 
 from oversight_bench.errors import BenchError
 from oversight_bench.model_text import NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj
 from oversight_bench.rundir.legacy import READABLE_AS_IS
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, SCHEMA_VERSION, _schema_version, damaged_error, question_from_dict
+from oversight_bench.rundir.store import (CONFIG_NAME, DB_NAME, SCHEMA_VERSION, _schema_version, connect_readonly, load_call,
+                                          load_question, load_record, store_errors)
 
 _ARGUING = ("consultant", "debater")
 
@@ -36,15 +34,13 @@ class ReadOnlyRun:
         db = self.dir / DB_NAME
         if not db.is_file():
             raise BenchError(f"{self.dir} is not a run directory: expected {db} (written by 'oversight-bench run')")
-        wal = self.dir / (DB_NAME + "-wal")
-        # no log beside it: nobody is writing, so nothing need be shared (immutable creates no file)
-        mode = "ro" if wal.exists() and wal.stat().st_size else "ro&immutable=1"
+        self.conn = connect_readonly(self.dir)
+        self.conn.row_factory = sqlite3.Row
         try:
-            self.conn = sqlite3.connect(f"file:{quote(str(db.absolute()))}?mode={mode}", uri=True, check_same_thread=False)
-            self.conn.row_factory = sqlite3.Row
             version = _schema_version(self.conn, self.dir)
-        except sqlite3.DatabaseError as exc:
-            raise damaged_error(self.dir, str(exc)) from None
+        except BaseException:
+            self.conn.close()
+            raise
         if version not in (SCHEMA_VERSION, *READABLE_AS_IS):
             self.conn.close()
             raise BenchError(f"{self.dir} holds a run in store format {version}, which cannot be read as it is; "
@@ -61,10 +57,8 @@ class ReadOnlyRun:
             raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote") from None
 
     def _query(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
-        try:
+        with store_errors(self.dir):
             return self.conn.execute(sql, args).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise damaged_error(self.dir, str(exc)) from None
 
     def summaries(self, limit: int | None = None) -> list[tuple]:
         """Every decision as one short tuple, in stored order: (job_key, judge, agent, protocol, task,
@@ -72,15 +66,13 @@ class ReadOnlyRun:
         unjudged: an imported room nobody judged); the first `limit` only, if given."""
         cur = self.conn.cursor()
         cur.row_factory = None  # plain tuples: 100,000 of them build several times faster than Rows
-        try:
+        with store_errors(self.dir):
             return cur.execute(
                 "SELECT job_key, judge, agent, protocol, task, question_id, assignment, answer_order,"
                 " json_extract(data, '$.answer'), json_extract(data, '$.correct'), json_extract(data, '$.probs[0]'),"
                 " json_extract(data, '$.probs[1]'), json_extract(data, '$.extra.debiased'), json_extract(data, '$.unjudged')"
                 " FROM records WHERE kind='decision' ORDER BY id"
                 + ("" if limit is None else f" LIMIT {int(limit)}")).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise damaged_error(self.dir, str(exc)) from None
 
     def turn_flags(self, job_keys: list[str] | None = None) -> dict[tuple[str, str], tuple[int, int, int, int]]:
         """(job_key, judge) -> (arguing turns, forced, cut, argument-less), as analysis/quality counts them
@@ -106,7 +98,7 @@ class ReadOnlyRun:
 
     def question(self, task: str, question_id: str) -> Question | None:
         row = self._query("SELECT data FROM questions WHERE task=? AND question_id=?", (task, question_id))
-        return question_from_dict(json.loads(row[0][0])) if row else None
+        return load_question(self.dir, row[0][0], task, question_id) if row else None
 
     def job_records(self, job_key: str) -> list[dict[str, Any]]:
         """Every record of one job (each judge's turns and decision), flat as `Store.iter_records` gives them."""
@@ -114,7 +106,7 @@ class ReadOnlyRun:
         for r in self._query("SELECT * FROM records WHERE job_key=? ORDER BY judge, seq", (job_key,)):
             d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id",
                                    "assignment", "answer_order", "round", "seq")}
-            d.update(redact_obj(json.loads(r["data"])))
+            d.update(redact_obj(load_record(self.dir, r)))
             out.append(d)
         return out
 
@@ -139,6 +131,6 @@ class ReadOnlyRun:
         sql = ("SELECT * FROM calls WHERE protocol=? AND task=? AND question_id=? AND assignment IS ? AND answer_order IS ?"
                " ORDER BY created, key")
         for r in self._query(sql, (protocol, task, question_id, assignment, answer_order)):
-            d = dict(r)
-            d["request"], d["response"] = redact_obj(json.loads(d["request"])), json.loads(d["response"])
+            d = load_call(self.dir, r)
+            d["request"] = redact_obj(d["request"])
             yield d

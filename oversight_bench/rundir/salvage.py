@@ -6,8 +6,10 @@ every command (`Store.open` runs `PRAGMA quick_check`). Salvage reads it with no
 by table in rowid order; where a page cannot be read it seeks past it and goes on. Kept: every
 call (the cache, so a resume does not pay for them again), every question, every skipped-row
 count, and the turns and decision of every job whose decision and turns 0..n all read back (a
-partial job is left out: the resume redoes it whole). Rows whose JSON does not parse are left out.
-config.json is copied when it parses, so the resume's settings check still applies.
+partial job is left out: the resume redoes it whole). Rows whose JSON does not parse, or holds NaN
+or an infinity (`store.strict_json`, as every reader reads them), are left out. config.json is
+copied when it parses, so the resume's settings check still applies. The damaged run is opened
+read-only as every reader opens a store (`store.connect_readonly`): nothing is written into it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, Iterator
 import click
 
 from oversight_bench.errors import BenchError
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store, connect_readonly, strict_json
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {
@@ -73,8 +75,10 @@ def _has_table(conn: sqlite3.Connection, table: str) -> bool:
 def _json_ok(table: str, row: tuple) -> bool:
     for col in JSON_COLUMNS.get(table, ()):
         try:
-            json.loads(row[COLUMNS[table].index(col)])
-        except (TypeError, ValueError):
+            value = strict_json(row[COLUMNS[table].index(col)])
+        except ValueError:
+            return False
+        if table == "records" and not isinstance(value, dict):
             return False
     return True
 
@@ -91,10 +95,10 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
         raise BenchError("--output must be a new folder, not the damaged run itself")
     counts: dict[str, Any] = {"errors": []}
     try:
-        src = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        src = connect_readonly(source)
         # without it SQLite refuses a file shorter than its header says (a copy cut short) outright
         src.execute("PRAGMA writable_schema=ON")
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, BenchError) as exc:
         raise BenchError(f"{db}: cannot open it at all ({exc}); nothing to salvage") from None
     rows: dict[str, list[tuple]] = {}
     try:

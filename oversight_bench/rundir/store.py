@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import functools
 import fcntl
 import hashlib
@@ -28,13 +29,14 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+from urllib.parse import quote
 
 import orjson
 
 from oversight_bench.errors import BenchError, disk_full, disk_full_error
 from oversight_bench.questions import Image, Question
 from oversight_bench.redact import redact_obj, scrub_known
-from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, redacted_config, unversioned_format
+from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, V1_TABLES, redacted_config, unversioned_format
 
 DB_NAME = "results.sqlite"
 CONFIG_NAME = "config.json"
@@ -42,6 +44,10 @@ LOCK_NAME = ".lock"
 
 #: writes handed to the store's writer at once, at most
 BOX_WRITES = 64
+
+#: seconds a store another process holds locked is waited for (SQLite's busy timeout) before the
+#: command stops with one line saying so
+BUSY_TIMEOUT_S = 5.0
 
 #: the store's format, kept in SQLite's `PRAGMA user_version`. Bump it when a change makes old
 #: runs unreadable, and add the step that upgrades them to `legacy.MIGRATIONS`.
@@ -84,6 +90,8 @@ CREATE TABLE IF NOT EXISTS skipped (
 -- the run's identity (key 'identity': JSON), so a resume is checked against the store itself
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+#: the tables of a store in the current format
+TABLES = frozenset({"calls", "records", "questions", "skipped", "meta"})
 
 
 def canonical_json(request: dict[str, Any]) -> str:
@@ -133,31 +141,142 @@ _INSERT_RECORD = ("INSERT OR IGNORE INTO records (kind, job_key, seq, judge, age
                   " assignment, answer_order, round, data, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
-def _maps_disk_full(method):
-    """A Store method whose full-disk error (ENOSPC, SQLITE_FULL) becomes one line naming the folder."""
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except (OSError, sqlite3.Error) as exc:
-            if disk_full(exc, self.dir):
-                raise disk_full_error(self.dir) from None
-            raise
-    return wrapper
-
-
 def damaged_error(directory: Path, detail: str) -> BenchError:
     return BenchError(f"{directory / DB_NAME} is damaged ({detail}); expected an SQLite store written by oversight-bench. "
                       f"Copy every readable record into a new run with 'oversight-bench salvage {directory} --output NEW'")
 
 
+def locked_error(directory: Path) -> BenchError:
+    return BenchError(f"{directory / DB_NAME} is locked: another process holds it (waited {BUSY_TIMEOUT_S:g} s); run the "
+                      f"same command again once that process has finished (finished records are saved)")
+
+
+def _busy(exc: BaseException) -> bool:
+    return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+
+
+def store_error(directory: Path, exc: BaseException) -> BenchError | None:
+    """The one line for an error reading or writing a run's database: a full disk, a lock another
+    process held past BUSY_TIMEOUT_S, a read-only store, or a damaged file. None: an error of the
+    code itself (a closed connection, a constraint), which stays a traceback."""
+    if disk_full(exc, directory):
+        return disk_full_error(directory)
+    if type(exc) not in (sqlite3.DatabaseError, sqlite3.OperationalError):
+        return None
+    if _busy(exc):
+        return locked_error(directory)
+    if ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) == 8:  # SQLITE_READONLY
+        return BenchError(f"cannot write to {directory / DB_NAME}: it is read-only ({exc}); expected a writable run folder")
+    return damaged_error(directory, str(exc))
+
+
+@contextlib.contextmanager
+def store_errors(directory: Path) -> Iterator[None]:
+    """Within it, an SQLite or disk error about the store becomes its one line (`store_error`)."""
+    try:
+        yield
+    except (OSError, sqlite3.Error) as exc:
+        error = store_error(directory, exc)
+        if error is None:
+            raise
+        raise error from None
+
+
+def _maps_store_errors(method):
+    """A Store method whose SQLite or disk error becomes one line naming the store (`store_error`)."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with store_errors(self.dir):
+            return method(self, *args, **kwargs)
+    return wrapper
+
+
+def _non_finite(text: str) -> float:
+    raise ValueError(f"non-finite number {text}")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    return value if math.isfinite(value) else _non_finite(text)
+
+
+#: json.loads, refusing NaN and the infinities (written as such, or a number too large for a float)
+_STRICT = json.JSONDecoder(parse_constant=_non_finite, parse_float=_finite)
+
+
+def strict_json(text: Any) -> Any:
+    """A stored JSON value; ValueError when it is not text holding finite JSON."""
+    if not isinstance(text, str):
+        raise ValueError(f"a {type(text).__name__}, not JSON text")
+    try:
+        return _STRICT.decode(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def load_json(directory: Path, text: Any, where: str) -> Any:
+    """A JSON column of a store, read strictly: a store's bytes may be anything (a disk error, an
+    edit, another tool), and a NaN read into a record would reach the figures. Any failure is one
+    line naming the store and the row (`where`)."""
+    try:
+        return strict_json(text)
+    except ValueError as exc:
+        raise damaged_error(directory, f"{where} is not valid JSON: {str(exc)[:160]}") from None
+
+
+def load_record(directory: Path, row: sqlite3.Row) -> dict[str, Any]:
+    """A turn's or decision's stored fields (its `data`: a JSON object), read strictly (`load_json`)."""
+    data = load_json(directory, row["data"], f"record {row['id']}")
+    if not isinstance(data, dict):
+        raise damaged_error(directory, f"record {row['id']} holds a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def load_call(directory: Path, row: sqlite3.Row) -> dict[str, Any]:
+    """A stored call as a dict, its request and response read strictly (`load_json`)."""
+    d = dict(row)
+    for col in ("request", "response"):
+        d[col] = load_json(directory, d[col], f"the {col} of call {d['key']}")
+    return d
+
+
+def load_question(directory: Path, text: Any, task: str, question_id: str) -> Question:
+    """A stored question, read strictly: JSON that is no question is a damaged store too."""
+    where = f"question {task}/{question_id}"
+    try:
+        return question_from_dict(load_json(directory, text, where))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise damaged_error(directory, f"{where} is not a stored question ({type(exc).__name__}: {exc})") from None
+
+
+def connect_readonly(directory: Path) -> sqlite3.Connection:
+    """A run's database opened read-only, writing nothing into the run folder: how every reader
+    (report, export, leaderboard, elo, view, `judge --from`, salvage, --cache-from) opens a store, so
+    a finished run reads on a read-only file system and stays byte for byte as it was.
+
+    A run closed cleanly has no -wal/-shm beside it: `immutable` (no file created, no lock taken;
+    the file holds every committed record). Beside a write-ahead log (a run in progress, or one that
+    crashed) or a rollback journal: `mode=ro`, which reads what the log committed and honours a
+    writer's locks. On a read-only folder SQLite needs the log's -shm for that (a crash leaves it);
+    without it the run is refused, since `immutable` would silently drop the log's records."""
+    db = directory / DB_NAME
+    wal, shm, journal = (directory / (DB_NAME + suffix) for suffix in ("-wal", "-shm", "-journal"))
+    logged = wal.exists() and wal.stat().st_size > 0
+    in_use = logged or (wal.exists() and shm.exists()) or journal.exists()
+    if logged and not shm.exists() and not os.access(directory, os.W_OK):
+        raise BenchError(f"{wal} may hold committed records, but {directory} is read-only and has no {shm.name} to read them "
+                         f"through; copy the run folder somewhere writable and read the copy")
+    mode = "ro" if in_use else "ro&immutable=1"
+    with store_errors(directory):
+        return sqlite3.connect(f"file:{quote(str(db.absolute()))}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_S,
+                               isolation_level=None, check_same_thread=False)
+
+
 def check_integrity(directory: Path, conn: sqlite3.Connection) -> None:
     """`PRAGMA quick_check` (every page and index readable and consistent): a damaged store is
     refused at once, not half-read into a report or resumed over."""
-    try:
+    with store_errors(directory):
         rows = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
-    except sqlite3.DatabaseError as exc:
-        raise damaged_error(directory, str(exc)) from None
     if rows != ["ok"]:
         raise damaged_error(directory, "; ".join(map(str, rows))[:200])
 
@@ -201,7 +320,7 @@ class _Writer(threading.Thread):
 
     def __init__(self, path: Path, pending: dict[str, dict], delay: float = 0.005):
         super().__init__(name="oversight-bench-store-writer", daemon=True)
-        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA synchronous=NORMAL")
         # boxes of at most BOX_WRITES writes: a full queue blocks the loop (backpressure), so at
         # most a few thousand writes wait in memory however far the disk (or the GIL) holds it back
@@ -253,6 +372,8 @@ def _schema_version(conn: sqlite3.Connection, directory: Path) -> int:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.DatabaseError as exc:
+        if _busy(exc):
+            raise locked_error(directory) from None
         raise BenchError(f"{db} is not a readable oversight-bench store ({exc}); use another --output or restore the file") from None
     if version > SCHEMA_VERSION:
         raise BenchError(f"{db} was written by a newer oversight-bench (store format {version}; this version reads up to "
@@ -264,6 +385,9 @@ def _schema_version(conn: sqlite3.Connection, directory: Path) -> int:
         return old
     if version and version != SCHEMA_VERSION and version not in MIGRATIONS:
         raise BenchError(f"{db} uses store format {version}, which this version of oversight-bench cannot read or upgrade")
+    missing = sorted((V1_TABLES if version == 1 else TABLES) - tables) if version else []
+    if missing:
+        raise damaged_error(directory, f"table {', '.join(missing)} is missing")
     return version
 
 
@@ -285,8 +409,10 @@ def check_speakers(job_key: str, protocol: Any, turns: list[dict]) -> None:
 
 
 class Store:
-    """A run directory's database. `Store.open(dir)` reads; only the run-directory package opens one
-    with `write=True` (a command's start, an import, salvage), which also takes the directory's lock."""
+    """A run directory's database. `Store.open(dir)` reads, strictly read-only (`connect_readonly`);
+    only the run-directory package opens one with `write=True` (a command's start, an import,
+    salvage), which also takes the directory's lock. Every SQLite error and unreadable row becomes
+    one line naming the store (`store_error`, `load_json`)."""
 
     def __init__(self, directory: Path, conn: sqlite3.Connection, lock_fd: int | None):
         self.dir = directory
@@ -328,13 +454,18 @@ class Store:
             raise damaged_error(directory, "0 bytes, although config.json says a run was started here")
         conn = None
         try:
-            conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+            conn = (sqlite3.connect(db, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False) if write
+                    else connect_readonly(directory))
             conn.row_factory = sqlite3.Row
             check_integrity(directory, conn)
             version = _schema_version(conn, directory)
             if write:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
+                # the write lock, taken once now: a store another process is writing is waited for
+                # (BUSY_TIMEOUT_S) and then refused in one line, before any work is done
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("COMMIT")
                 while version in MIGRATIONS:  # an older, upgradable run: bring it up to date
                     version = MIGRATIONS[version](conn)
                 conn.executescript(SCHEMA)
@@ -348,10 +479,8 @@ class Store:
                 conn.close()
             if lock_fd is not None:
                 os.close(lock_fd)
-            if isinstance(exc, (OSError, sqlite3.Error)) and disk_full(exc, directory):
-                raise disk_full_error(directory) from None
-            if isinstance(exc, sqlite3.DatabaseError):
-                raise damaged_error(directory, str(exc)) from None
+            if isinstance(exc, (OSError, sqlite3.Error)) and (error := store_error(directory, exc)) is not None:
+                raise error from None
             raise
         return cls(directory, conn, lock_fd)
 
@@ -378,7 +507,7 @@ class Store:
             raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote. Copy every readable record "
                              f"into a new run with 'oversight-bench salvage {self.dir} --output NEW'") from None
 
-    @_maps_disk_full
+    @_maps_store_errors
     def write_config(self, config: dict[str, Any]) -> None:
         """Written whole or not at all (a temporary file, then renamed), with every secret redacted."""
         tmp = self.dir / (CONFIG_NAME + ".tmp")
@@ -400,13 +529,10 @@ class Store:
             return None
         if row is None:
             return None
-        try:
-            value = json.loads(row[0])
-        except ValueError as exc:
-            raise damaged_error(self.dir, f"its recorded identity is not JSON: {exc}") from None
+        value = load_json(self.dir, row[0], "its recorded identity")
         return value if isinstance(value, dict) else None
 
-    @_maps_disk_full
+    @_maps_store_errors
     def write_identity(self, identity: dict[str, Any]) -> None:
         text = json.dumps(redact_obj(identity), sort_keys=True, default=str)
         with self.conn:
@@ -415,10 +541,10 @@ class Store:
 
     def holds_work(self) -> bool:
         """Whether anything was stored: questions, calls or records."""
-        return any(self.conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in ("questions", "calls", "records"))
+        return any(self._one(f"SELECT 1 FROM {t} LIMIT 1") for t in ("questions", "calls", "records"))
 
     # -- batching ----------------------------------------------------------------------------------
-    @_maps_disk_full
+    @_maps_store_errors
     def begin_batching(self) -> None:
         """Send writes to a background writer that group-commits them in order (see module doc)."""
         if self._writer is None:
@@ -429,7 +555,7 @@ class Store:
             self._writer = _Writer(self.dir / DB_NAME, self._pending)
             self._writer.start()
 
-    @_maps_disk_full
+    @_maps_store_errors
     def flush(self) -> None:
         """Wait until everything written so far is committed."""
         if self._writer is not None:
@@ -437,7 +563,7 @@ class Store:
             self._writer.q.join()
             self._raise_writer_error()
 
-    @_maps_disk_full
+    @_maps_store_errors
     def end_batching(self) -> None:
         w = self._writer
         if w is None:
@@ -450,7 +576,7 @@ class Store:
         if w.error is not None:
             raise w.error
 
-    @_maps_disk_full
+    @_maps_store_errors
     def _raise_writer_error(self) -> None:
         if self._writer is not None and self._writer.error is not None:
             raise self._writer.error
@@ -481,10 +607,10 @@ class Store:
             return hit
         if self._keys is not None and key not in self._keys:
             return None  # never written: no query needed
-        row = self.conn.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
-        return json.loads(row["response"]) if row else None
+        row = self._one("SELECT response FROM calls WHERE key=?", (key,))
+        return load_json(self.dir, row["response"], f"the response of call {key}") if row else None
 
-    @_maps_disk_full
+    @_maps_store_errors
     def put_call(self, key: str, *, model: str, request: dict | str, response: dict, context: dict[str, Any],
                  prompt_tokens: int, completion_tokens: int, latency_s: float, attempts: int = 1) -> None:
         """`request` may be given already serialised (its canonical JSON, as hashed for `key`)."""
@@ -505,14 +631,12 @@ class Store:
 
     # -- jobs --------------------------------------------------------------------------------------
     def done_jobs(self, judge: str) -> set[str]:
-        rows = self.conn.execute("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))
-        return {r["job_key"] for r in rows}
+        return {r["job_key"] for r in self._select("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))}
 
     def has_decision(self, job_key: str, judge: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM records WHERE kind='decision' AND job_key=? AND judge=?",
-                                 (job_key, judge)).fetchone() is not None
+        return self._one("SELECT 1 FROM records WHERE kind='decision' AND job_key=? AND judge=?", (job_key, judge)) is not None
 
-    @_maps_disk_full
+    @_maps_store_errors
     def write_job(self, job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:
         """All records of one job, atomically; refused when a turn names a speaker its protocol does not have."""
         check_speakers(job_key, fields.get("protocol"), turns)
@@ -527,7 +651,7 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.executemany(_INSERT_RECORD, rows)
 
-    @_maps_disk_full
+    @_maps_store_errors
     def put_questions(self, questions: Iterable[Question]) -> None:
         """Store each question once, so a run can be re-judged or reported without the data dir.
         While batching (a streamed run) they go through the writer, ahead of their jobs' records."""
@@ -540,10 +664,10 @@ class Store:
             self.conn.executemany(_INSERT_QUESTION, rows)  # a generator: no second copy in memory
 
     def questions(self) -> dict[tuple[str, str], Any]:
-        return {(r["task"], r["question_id"]): question_from_dict(json.loads(r["data"]))
-                for r in self.conn.execute("SELECT * FROM questions")}
+        return {(r["task"], r["question_id"]): load_question(self.dir, r["data"], r["task"], r["question_id"])
+                for r in self._select("SELECT * FROM questions")}
 
-    @_maps_disk_full
+    @_maps_store_errors
     def record_skipped(self, task: str, skipped: dict[str, int]) -> None:
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
@@ -551,28 +675,34 @@ class Store:
                 self.conn.execute("INSERT OR REPLACE INTO skipped VALUES (?,?,?)", (task, reason, count))
 
     # -- reading -----------------------------------------------------------------------------------
+    def _select(self, sql: str, args: tuple = ()) -> Iterator[sqlite3.Row]:
+        """The rows of a query; an SQLite error on the way (a damaged page, a lock held elsewhere past
+        BUSY_TIMEOUT_S) is one line naming the store."""
+        with store_errors(self.dir):
+            for row in self.conn.execute(sql, args):
+                yield row
+
+    def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+        return next(self._select(sql, args), None)
+
     def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
         """Turn and decision records as flat dicts with their explicit fields."""
         sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
-        for r in self.conn.execute(sql, (kind,) if kind else ()):
+        for r in self._select(sql, (kind,) if kind else ()):
             d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round")}
-            d.update(json.loads(r["data"]))
+            d.update(load_record(self.dir, r))
             if kind == "turn" or r["kind"] == "turn":
                 d["seq"] = r["seq"]
             yield d
 
     def iter_calls(self) -> Iterator[dict[str, Any]]:
-        for r in self.conn.execute("SELECT * FROM calls ORDER BY created, key"):
-            d = dict(r)
-            d["kind"] = "call"
-            d["request"] = json.loads(d["request"])
-            d["response"] = json.loads(d["response"])
-            yield d
+        for r in self._select("SELECT * FROM calls ORDER BY created, key"):
+            yield {**load_call(self.dir, r), "kind": "call"}
 
     def count(self, kind: str) -> int:
         if kind == "call":
-            return self.conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
-        return self.conn.execute("SELECT COUNT(*) FROM records WHERE kind=?", (kind,)).fetchone()[0]
+            return self._one("SELECT COUNT(*) FROM calls")[0]
+        return self._one("SELECT COUNT(*) FROM records WHERE kind=?", (kind,))[0]
 
 
 def question_to_dict(q: Question) -> dict[str, Any]:
@@ -604,20 +734,21 @@ class SharedCalls:
                 raise BenchError(f"--cache-from {d} is the output directory itself; name other run directories")
             if not (d / DB_NAME).is_file():
                 raise BenchError(f"--cache-from {d}: not a run directory (no {DB_NAME}); expected a stored run")
+        self._dirs = dirs
         try:
             for d in dirs:
-                con = sqlite3.connect(f"file:{d / DB_NAME}?mode=ro", uri=True)
-                self._cons.append(con)
-                con.execute("SELECT key, response FROM calls LIMIT 1").fetchall()
-        except sqlite3.Error as exc:
+                self._cons.append(connect_readonly(d))
+                self._cons[-1].execute("SELECT key, response FROM calls LIMIT 1").fetchall()
+        except (sqlite3.Error, BenchError) as exc:
             self.close()
             raise BenchError(f"--cache-from {d}: its store cannot be read ({exc}); expected a stored run") from None
 
     def get(self, key: str) -> dict[str, Any] | None:
-        for con in self._cons:
-            row = con.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
+        for d, con in zip(self._dirs, self._cons):
+            with store_errors(d):
+                row = con.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
             if row:
-                return json.loads(row[0])
+                return load_json(d, row[0], f"the response of call {key}")
         return None
 
     def close(self) -> None:
