@@ -132,7 +132,8 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
               help="password every request must carry (link: http://HOST:PORT/?token=...); or set OVERSIGHT_BENCH_VIEW_TOKEN")
 @click.option("--export", "export_dir", help="write the pages as static files into this folder instead of serving")
 @click.option("--cells", help="with --export: JSON file of cells to list ({\"cells\": {ID: {\"title\": ..., "
-                              "\"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}); default one per judge, protocol and task")
+                              "\"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}, RUN_DIR relative to the file's folder or "
+                              "the current one; `leaderboard` writes one); default one per judge, protocol and task")
 @click.option("--page-size", type=int, default=100, show_default=True, help="rooms per page of an exported list")
 def view(dirs, host, port, token, export_dir, cells, page_size):
     """Browse run directories read-only: a sortable, filterable list of rooms, each room's turns, verdicts and calls."""
@@ -145,8 +146,8 @@ def view(dirs, host, port, token, export_dir, cells, page_size):
     if export_dir is None and cells:
         raise BenchError("--cells applies to --export only")
     if export_dir is not None:
-        chosen = viewer.read_cells(cells) if cells else None
-        manifest = viewer.export_static(dirs, export_dir, cells=chosen, page_size=page_size)
+        chosen, back = viewer.read_cells_file(cells) if cells else (None, None)
+        manifest = viewer.export_static(dirs, export_dir, cells=chosen, page_size=page_size, back=back)
         click.echo(f"exported {len(manifest)} cells' room lists and their rooms to {export_dir} "
                    f"(open {export_dir}/index.html; cells: {export_dir}/cells.json)", err=True)
         return

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import math
 import re
 import sys
 import threading
@@ -52,8 +53,13 @@ _env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
 _env.filters["passages"] = lambda text: Markup(render_passages(text))
 
 
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
 def _pct(p: float | None) -> str:
-    return "–" if p is None else f"{p:.2f}"
+    """A probability as pages show it; what a foreign store holds instead of a number, as its text."""
+    return "–" if p is None else f"{p:.2f}" if _number(p) else str(p)
 
 
 _env.filters["p"] = _pct
@@ -224,7 +230,7 @@ class Index:
                 siblings[sib] = siblings.get(sib, 0) + 1
             room.verdicts.append(Verdict(i, judge, answer if answer in (1, 2) else None,
                                          None if correct is None else bool(correct),
-                                         None if p1 is None or p2 is None else [p1, p2], bool(debiased), bool(unjudged)))
+                                         [p1, p2] if _number(p1) and _number(p2) else None, bool(debiased), bool(unjudged)))
             if room.turns is None:
                 room.turns = flags.get((job_key, judge))
 
@@ -415,9 +421,13 @@ def _call_view(c: dict[str, Any]) -> dict[str, Any]:
             "response": redact_text(json.dumps(resp, indent=2, ensure_ascii=False))}
 
 
+def _text(value: Any) -> str | None:
+    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _turn_view(t: dict[str, Any], calls: list[dict[str, Any]], shared: bool) -> dict[str, Any]:
-    content = t.get("content") or ""
-    shown = t["shown"] if "shown" in t else content
+    content = _text(t.get("content")) or ""
+    shown = _text(t["shown"]) if "shown" in t else content  # a foreign store's non-text shown as its text
     thinking = split_thinking(content)[0] if content and t.get("role") in ("consultant", "debater") else ""
     budget = (t.get("extra") or {}).get("budget") or {}
     marks = []
@@ -425,6 +435,9 @@ def _turn_view(t: dict[str, Any], calls: list[dict[str, Any]], shared: bool) -> 
         marks.append(f"forced: thinking budget spent after {budget.get('thinking_tokens')} tokens, continued from \"Argument:\"")
     if budget.get("cut"):
         marks.append(f"cut at {budget.get('argument_tokens')} tokens")
+    notes = (t.get("extra") or {}).get("format") or {}
+    if isinstance(notes, dict) and notes.get("truncated_from_words"):
+        marks.append(f"cut to the word limit from {notes['truncated_from_words']} words")
     if shown == "[no argument was given in this turn]":
         marks.append("no argument")
     prefix = f"round{t.get('round')}/{t.get('speaker')}"
@@ -457,16 +470,17 @@ def _decision_view(d: dict[str, Any], judge_turns: list[dict], calls: list[dict]
 
 
 def _highlight(article: str, quotes: list[tuple[str, bool]]) -> Markup:
-    """The passage escaped, with every span a turn quoted (a verified quote) marked."""
+    """The passage escaped, with every span a turn quoted (a verified quote) marked. A quote is found
+    with any run of whitespace standing for any other and straight quote marks for curly ones (the
+    importers verify quotes so: a story's hard line breaks do not make a faithful quote unverified),
+    and without a leading or trailing ellipsis."""
     spans = []
     for text, ok in quotes:
-        t = text.strip()
-        if not ok or len(t) < 4:
+        words = text.strip().strip(".…").strip().split()
+        if not ok or len(" ".join(words)) < 4:
             continue
-        start = 0
-        while (i := article.find(t, start)) >= 0:
-            spans.append((i, i + len(t)))
-            start = i + len(t)
+        pattern = re.compile(r"\s+".join(_loose(w) for w in words))
+        spans += [m.span() for m in pattern.finditer(article)]
     out, pos = [], 0
     for s, e in sorted(spans):
         if e <= pos:
@@ -479,14 +493,26 @@ def _highlight(article: str, quotes: list[tuple[str, bool]]) -> Markup:
     return Markup("".join(out))
 
 
+_LOOSE = {"'": "['‘’]", "‘": "['‘’]", "’": "['‘’]", '"': '["“”]', "“": '["“”]', "”": '["“”]'}
+
+
+def _loose(word: str) -> str:
+    return "".join(_LOOSE.get(ch) or re.escape(ch) for ch in word)
+
+
 # -- pages -------------------------------------------------------------------------------------------
 
 
 class Links:
     """Where the pages link: the app's routes, or the static export's relative files."""
 
-    def __init__(self, static: bool = False, depth: int = 0):
+    def __init__(self, static: bool = False, depth: int = 0, back: dict[str, str] | None = None):
         self.static, self.up = static, "../" * depth
+        #: a page the static export links back to (the leaderboard it was exported for): {"link", "title"}
+        self.back = back
+
+    def back_link(self) -> str | None:
+        return self.up + self.back["link"] if self.static and self.back else None
 
     def style(self) -> str:
         return self.up + "view.css" if self.static else "/view.css"
@@ -633,8 +659,19 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
 # -- the static export -------------------------------------------------------------------------------
 
 
+BACK_LINK = re.compile(r"^(?!/)(?!.*//)[A-Za-z0-9._/-]{1,200}$")
+
+
 def read_cells(path: str | Path) -> dict[str, dict[str, Any]]:
-    """A cells file: {"cells": {ID: {"title": TEXT, "decisions": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}."""
+    """A cells file: {"cells": {ID: {"title": TEXT, "decisions": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}.
+    A relative RUN_DIR is read relative to the cells file's folder where that folder holds it (the
+    leaderboard writes them so: a committed file names no machine's paths), else to the current one."""
+    return read_cells_file(path)[0]
+
+
+def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[str, str] | None]:
+    """`read_cells`, and the file's optional "back": {"link": PATH, "title": TEXT}, a page the exported
+    pages link back to (PATH relative to the export folder, e.g. the leaderboard's ../index.html)."""
     p = Path(path)
     try:
         data = json.loads(p.read_text())
@@ -649,7 +686,32 @@ def read_cells(path: str | Path) -> dict[str, dict[str, Any]]:
         ds = cell.get("decisions") if isinstance(cell, dict) else None
         if not isinstance(ds, list) or not all(isinstance(x, list) and len(x) == 3 for x in ds):
             raise BenchError(f"--cells {p}: cell {cid}: expected \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]")
-    return cells
+    base = p.parent
+    for cell in cells.values():
+        cell["decisions"] = [[_run_path(str(run_dir), base), judge, job] for run_dir, judge, job in cell["decisions"]]
+    back = data.get("back")
+    if back is not None:
+        if not (isinstance(back, dict) and isinstance(back.get("link"), str) and _back_ok(back["link"])):
+            raise BenchError(f"--cells {p}: \"back\" must be {{\"link\": a relative path (letters, digits, . _ - /), "
+                             "\"title\": TEXT}")
+        back = {"link": back["link"], "title": str(back.get("title") or "back")}
+    return cells, back
+
+
+def _back_ok(link: str) -> bool:
+    """A relative path: letters, digits, . _ - /; ".." only as leading steps up; no scheme, no host."""
+    rest = link
+    while rest.startswith("../"):
+        rest = rest[3:]
+    return bool(BACK_LINK.match(link)) and bool(rest) and ".." not in rest.split("/")
+
+
+def _run_path(run_dir: str, base: Path) -> str:
+    """A cells file's RUN_DIR: a relative one against the cells file's folder where a run is there."""
+    path = Path(run_dir)
+    if not path.is_absolute() and (base / path).is_dir():
+        return str(base / path)
+    return run_dir
 
 
 def default_cells(index: Index) -> dict[str, dict[str, Any]]:
@@ -671,11 +733,13 @@ def _write(path: Path, text: str) -> None:
 
 
 def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict[str, dict[str, Any]] | None = None,
-                  page_size: int = EXPORT_PAGE_SIZE, index: Index | None = None) -> dict[str, Any]:
+                  page_size: int = EXPORT_PAGE_SIZE, index: Index | None = None,
+                  back: dict[str, str] | None = None) -> dict[str, Any]:
     """Write the viewer's pages as static files into `output`: index.html (+ list-N.html), rooms/ID.html,
     questions/KEY.html, cells/CELL/index.html (+ page-N.html) for each cell (`cells`, else one per
     judge · protocol · task) and cells.json ({cell: {title, link, rooms, pages}}). Returns cells.json's
-    content. Never writes inside a run directory."""
+    content. Never writes inside a run directory. With `back` ({"link", "title"}), every page links
+    back to that page (a path relative to `output`). The same runs and cells export to the same bytes."""
     own = index is None
     index = index or Index(dirs)
     try:
@@ -692,13 +756,13 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
             raise BenchError(f"cannot create export folder {out}: {exc.strerror}") from None
         _write(out / "view.css", (TEMPLATES / "viewer" / "view.css").read_text())
         _write_list(index, index.rooms, out, "index.html", lambda n: "index.html" if n == 1 else f"list-{n}.html",
-                    0, "all rooms", page_size)
+                    0, "all rooms", page_size, back=back)
         for room in index.rooms:
-            _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1), v=index.room_view(room)))
+            _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1, back), v=index.room_view(room)))
         for task, qid in index.by_question:
             key = question_key(task, qid)
             _write(out / "questions" / f"{key}.html",
-                   render("viewer/question.html", links=Links(True, 1), v=index.question_view(key)))
+                   render("viewer/question.html", links=Links(True, 1, back), v=index.question_view(key)))
         cells = default_cells(index) if cells is None else cells
         where = {str(d): i for i, d in enumerate(index.dirs)}
         where.update({str(d.resolve()): i for i, d in enumerate(index.dirs)})
@@ -718,7 +782,7 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
             folder = out / "cells" / cid
             folder.mkdir(parents=True, exist_ok=True)
             pages = _write_list(index, rooms, folder, "index.html", lambda n: "index.html" if n == 1 else f"page-{n}.html",
-                                2, str(cell.get("title") or cid), page_size, missing=missing)
+                                2, str(cell.get("title") or cid), page_size, missing=missing, back=back)
             manifest[cid] = {"title": cell.get("title") or cid, "link": f"cells/{cid}/index.html", "rooms": len(rooms),
                              "missing": missing, "pages": [f"cells/{cid}/{p}" for p in pages]}
         _write(out / "cells.json", json.dumps({"cells": manifest}, indent=1, ensure_ascii=False))
@@ -729,12 +793,12 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
 
 
 def _write_list(index: Index, rooms: list[Room], folder: Path, first: str, name_of: Callable[[int], str], depth: int,
-                title: str, page_size: int, missing: int = 0) -> list[str]:
+                title: str, page_size: int, missing: int = 0, back: dict[str, str] | None = None) -> list[str]:
     n_pages = max(1, -(-len(rooms) // page_size))
     names = [name_of(n) for n in range(1, n_pages + 1)]
     for n in range(1, n_pages + 1):
         ctx = {"rooms": rooms[(n - 1) * page_size: n * page_size], "n": len(rooms), "total": len(index.rooms),
                "page": n, "n_pages": n_pages, "labels": index.labels, "params": {}, "flags": FLAGS,
                "page_link": lambda k: names[k - 1], "title": title, "missing": missing}
-        _write(folder / names[n - 1], render("viewer/list.html", links=Links(True, depth), static=True, **ctx))
+        _write(folder / names[n - 1], render("viewer/list.html", links=Links(True, depth, back), static=True, **ctx))
     return names

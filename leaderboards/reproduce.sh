@@ -144,6 +144,12 @@ elo() {
 # leaderboard without it, and any other non-empty folder always): results.json stays until the build
 # replaces it, so the folder is still recognised as a leaderboard; transcript pages the new build
 # does not link are deleted by the build itself.
+# Then the evidence: `leaderboard` writes leaderboards/rooms-cells.json (each cell's decisions, its
+# run folders relative to leaderboards/) and links every cell to rooms/cells/<cell>/index.html;
+# `view --export` (the viewer's static export, no extra needed) writes those room lists, paged, and
+# every room's page into a fresh leaderboards/rooms/. The nyu-2023 import lives in the user cache: a link to it under $RUNS keeps
+# every path the committed files name relative to the repository. Cross-play games count in no cell
+# (Elo is its own table), so their rooms are not exported.
 board() {
   step "leaderboard"
   local carry=()
@@ -152,12 +158,20 @@ board() {
     carry=(--carry "$RUNS/previous-results.json")
   fi
   rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/fig2_judges.png leaderboards/report  # generated
-  local nyu_source="$(python -c "from oversight_bench.locations import cache_dir; print(cache_dir('suites'))")/nyu-2023-1"  # imported by nyu
-  local dirs=()
-  for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$nyu_source" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
+  local nyu_source
+  nyu_source="$(python -c "from oversight_bench.locations import cache_dir; print(cache_dir('suites'))")/nyu-2023-1"  # imported by nyu
+  if [ -d "$nyu_source" ]; then ln -sfn "$nyu_source" "$RUNS/suite-nyu-2023"; fi
+  local dirs=() rooms=()
+  for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$RUNS/suite-nyu-2023" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] && dirs+=("$d")   # the steps that were run
   done
+  for d in "${dirs[@]}"; do [ "$d" = "$RUNS/elo/crossplay" ] || rooms+=("$d"); done
   oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ --force "${carry[@]}"
+  step "room pages"
+  rm -rf leaderboards/rooms  # generated: an earlier export's pages would outlive the cells that linked them
+  if [ ${#rooms[@]} -gt 0 ]; then
+    oversight-bench view "${rooms[@]}" --export leaderboards/rooms --cells leaderboards/rooms-cells.json
+  fi
 }
 
 for s in "${STEPS[@]}"; do "$s"; done

@@ -64,7 +64,8 @@ def _print_main_table(rows: list[dict]) -> None:
 @click.option("--include-flagged", is_flag=True,
               help="count cells failing the quality bar (⚑) in the headline differences; by default they are left out")
 def leaderboard(dirs, output, force, show_small, carry, include_flagged):
-    """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page with transcripts and a figure."""
+    """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the cells file
+    from which `oversight-bench view --export` writes the room pages its cells link to."""
     from oversight_bench.analysis.leaderboard import build_leaderboard
 
     if not output:  # no default: one pointing into the repository overwrote the committed board
@@ -76,8 +77,15 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})
     click.echo("settings that differ from the paper's: " + ("; ".join(devs) if devs else "none"))
     n_cells = sum(len(j["cells"]) for j in res["judges"])
-    click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells, {res['n_transcripts']} transcript pages"
-               + (f", {res['n_carried']} cells carried from {carry}" if carry else "") + f" -> {Path(output) / 'index.html'}")
+    rooms = res["rooms"]
+    click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells"
+               + (f", {res['n_carried']} cells carried from {carry} ({res['n_transcripts']} carried transcript pages)"
+                  if carry else "") + f" -> {Path(output) / 'index.html'}")
+    if rooms["n_cells"]:
+        export = Path(output) / rooms["folder"]
+        click.echo(f"the cells link to room pages under {export}/: write them with\n  oversight-bench view "
+                   + " ".join(map(str, dirs)) + f" --export {export} --cells {Path(output) / rooms['cells_file']}"
+                   + f"\n(after removing an earlier {export}/ so that no stale page stays)")
 
 
 @click.command()

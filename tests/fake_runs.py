@@ -135,3 +135,43 @@ def make_crossplay(directory: str | Path, ratings: dict[str, float], *, n_games:
     finally:
         run.close()
     return Path(directory)
+
+
+def legacy_board(board: str | Path) -> list[Path]:
+    """Turn a board built now into one an earlier build wrote (schema v2): one human `reference` per
+    cell, no room links or per-cell deviations, and per (protocol, scope) a transcript page with, beside
+    it, the data a later build renders it again from when it carries the cell. Returns the pages."""
+    import hashlib
+    import json
+    import re
+
+    board = Path(board)
+    res = json.loads((board / "results.json").read_text())
+    res["schema"] = "oversight-bench/leaderboard/v2"
+    tdir = board / "transcripts"
+    tdir.mkdir(exist_ok=True)
+    pages = set()
+    for row in res["judges"]:
+        row.pop("about", None)
+        for key, c in row["cells"].items():
+            refs = c.pop("references", None)
+            if refs:
+                c["reference"] = refs[0]
+            for f in ("rooms", "deviations", "on_model_rooms", "no_link"):
+                c.pop(f, None)
+            slug = re.sub(r"[^A-Za-z0-9]+", "-", key).strip("-") + "-" + hashlib.sha1(key.encode()).hexdigest()[:8]
+            c["transcripts"] = f"transcripts/{slug}.html"
+            room = {"id": f"{slug}-r1", "question": "What did the captain see?", "protocol": c["protocol"], "task": "quality",
+                    "assignment": "–", "answer_order": "correct_first", "agent": "sim:agent",
+                    "answers": [{"text": "blue sands", "correct": True}, {"text": "red dust", "correct": False}],
+                    "turns": [{"role": "debater", "round": 1, "speaker": "Alice", "defends": 1, "marks": ["[cut at 90 tokens]"],
+                               "text": "She <v_passage>saw the blue sands</v_passage>."}],
+                    "verdicts": [{"judge": row["judge"], "answer": 1, "correct": True, "probs": [0.8, 0.2]}]}
+            data = {"schema": "oversight-bench/leaderboard-page/v1", "title": f"{key} transcripts", "heading": key,
+                    "rooms": [room], "n_rooms": 1, "judges": row["judge"]}
+            (tdir / f"{slug}.json").write_text(json.dumps(data))
+            (tdir / f"{slug}.html").write_text(f"<p>{key}: an earlier build's page</p>")
+            pages.add(tdir / f"{slug}.html")
+    (board / "results.json").write_text(json.dumps(res, indent=1))
+    (board / "rooms-cells.json").unlink(missing_ok=True)
+    return sorted(pages)

@@ -1,20 +1,25 @@
 """The judge-centric leaderboard (results.json, Markdown, static page), the page opened in headless
-Chromium: small cells hidden by default, the human row, sorting, filtering, transcripts, no script
-from transcript text."""
+Chromium: small cells hidden by default, the human row, sorting by every column, filtering, the page
+fitting 1280-1400 px, cells linking the viewer's pages of their rooms, no script from transcript text."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 import shutil
 import subprocess
 import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+from fake_runs import legacy_board, make_crossplay, make_run
+from human_judging import viewer
 from oversight_bench.analysis.leaderboard import build_leaderboard, render_passages
-from fake_runs import make_crossplay, make_run
+from oversight_bench.analysis.quality import pct
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
 
@@ -24,12 +29,12 @@ PWN = "document.body.setAttribute('data-pwned','{}')"
 EVIL_JUDGE = f"sim:</script><script>{PWN.format(3)}</script>"
 
 
-def dump_dom(url: str) -> str:
+def dump_dom(url: str, width: int = 1400) -> str:
     with tempfile.TemporaryDirectory() as profile:
         res = subprocess.run(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={profile}", "--dump-dom", url],
+             f"--window-size={width},900", f"--user-data-dir={profile}", "--dump-dom", url],
             capture_output=True, text=True, timeout=90)
     assert res.returncode == 0, res.stderr[-2000:]
     return res.stdout
@@ -68,8 +73,15 @@ def _evil_run(directory):
     return directory
 
 
+ORDERS = ("correct_first", "correct_second")
+SUBSET = {f"debate|{t}|{t}-{i}|-|{o}" for t in ("quality", "boolq", "mmlu") for i in (0, 1) for o in ORDERS}
+
+
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
+    """Model judges, a small one, cross-play games, human judges of an imported suite (7 of them, by
+    the import record), a model re-judging two thirds of their debate rooms, and a run whose every
+    field tries to run script; the leaderboard, then the viewer's export of its cells' rooms."""
     from oversight_bench.commands import rejudge
 
     base = tmp_path_factory.mktemp("lb")
@@ -78,13 +90,17 @@ def board(tmp_path_factory):
     small = make_run(base / "small", n_questions=4, judge="sim:judge-b", seed=1)
     xp = make_crossplay(base / "xp", {"sim:agent": 50.0, "other": -50.0}, n_games=80, judge="sim:xp-judge")
     human = make_run(base / "human", n_questions=3, judge="human:nyu-2023", seed=2)
-    _set_config(human, **{"import": {"kind": "nyu-debate"}})
+    _set_config(human, **{"import": {"kind": "nyu-debate", "counts": {"human_judges": 7, "by_protocol": {"debate": 18}}}})
     rejudged = base / "rejudged"
-    rejudge(str(human), "scripted:default", str(rejudged), progress=False)
+    rejudge(str(human), "scripted:default", str(rejudged), progress=False, only=SUBSET)
     xp_rejudged = base / "xp-rejudged"  # cross-play re-judged by another judge: still no judge row
     rejudge(str(xp), "scripted:default,delay=0", str(xp_rejudged), progress=False)
     evil = _evil_run(base / "evil")
-    res = build_leaderboard([big, small, xp, xp_rejudged, human, rejudged, evil], base / "leaderboards", n_resamples=500)
+    dirs = [big, small, xp, xp_rejudged, human, rejudged, evil]
+    res = build_leaderboard(dirs, base / "leaderboards", n_resamples=500)
+    cells, back = viewer.read_cells_file(base / "leaderboards" / "rooms-cells.json")
+    viewer.export_static([d for d in dirs if d not in (xp, xp_rejudged)], base / "leaderboards" / "rooms", cells=cells,
+                         back=back, page_size=7)
     return base / "leaderboards", res
 
 
@@ -95,25 +111,30 @@ def _judge(res, name):
 def test_results_json_is_judge_centric(board):
     out, res = board
     data = json.loads((out / "results.json").read_text())
-    assert data["schema"] == "oversight-bench/leaderboard/v2"
+    assert data["schema"] == "oversight-bench/leaderboard/v3"
     names = [j["judge"] for j in data["judges"]]
     assert "sim:xp-judge" not in names and not any("delay=0" in n for n in names)  # cross-play rates debaters only
     assert len(names) == len(set(names))  # one row per judge
     a = _judge(data, "sim:judge-a")
     cell = a["cells"]["debate · extractive"]
-    for k in ("n", "accuracy", "ci_low", "ci_high", "small", "transcripts", "agents"):
+    for k in ("n", "accuracy", "ci_low", "ci_high", "small", "rooms", "agents", "deviations"):
         assert k in cell
+    assert "transcripts" not in cell  # a built cell's evidence is its rooms
     assert cell["n"] == 80 and not cell["small"] and a["cells"]["debate · closed"]["small"]
-    assert (out / cell["transcripts"]).exists()
     assert [h["a"] + "-" + h["b"] for h in a["headlines"]] == ["debate-consultancy", "debate-qa_without_article"]
     assert all(h["n"] == 120 and 0 <= h["p_value"] <= 1 for h in a["headlines"])
-    assert a["deviations"] == ["judge position-debiased (both orders averaged)"]
+    assert a["deviations"] == cell["deviations"] == ["judge position-debiased (both orders averaged)"]
     assert a["provenance"][0]["commit"] == "synthetic"
-    # the human judges are their own row, and the reference on the same rooms in the model's suite cell
+    # the human judges are their own row; the model's suite cell has one reference per human judge, on its rooms
     h = _judge(data, "human:nyu-2023")
     assert h["kind"] == "human" and "debate · suite:nyu-2023" in h["cells"]
     s = _judge(data, "scripted:default")["cells"]["debate · suite:nyu-2023"]
-    assert s["reference"]["judge"] == "human:nyu-2023" and s["reference"]["n"] == s["n"]
+    (ref,) = s["references"]
+    assert ref["judge"] == "human:nyu-2023" and ref["n"] == s["n"] and "reference" not in s
+    on = h["cells"]["debate · suite:nyu-2023"]["on_model_rooms"]
+    assert on["n_records"] == s["n_records"] == len(SUBSET) < h["cells"]["debate · suite:nyu-2023"]["n_records"]
+    assert on["accuracy"] == pytest.approx(ref["accuracy"])
+    assert data["rooms"] == {"cells_file": "rooms-cells.json", "folder": "rooms", "n_cells": sum(len(j["cells"]) for j in data["judges"])}
     # 80 games, judged by two judges: Elo counts both (cross-play feeds only this table)
     assert data["elo"]["n_games"] == 160 and {p["player"] for p in data["elo"]["players"]} == {"sim:agent", "other"}
     assert data["figure"] == "fig2_judges.png" and (out / "fig2_judges.png").stat().st_size > 1000
@@ -125,6 +146,7 @@ def test_markdown_hides_small_cells_unless_asked(board, tmp_path):
     row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-b"))
     assert "n<64" in row and "⚠" not in row
     assert "| human:nyu-2023 (human reference)" in md and "## Debater Elo" in md
+    assert "[results.json](results.json)" in md
     from oversight_bench.analysis.leaderboard import markdown
 
     shown = markdown(res, show_small=True)
@@ -138,12 +160,157 @@ def test_render_passages_escapes_and_highlights():
     assert '<span class="v-passage"' in html and '<span class="u-passage"' in html
 
 
-def _table(dom):
-    return re.search(r'<table id="board">.*?</table>', dom, re.S).group(0)
+class Page(HTMLParser):
+    """The judge table as the page holds it: head keys, and per judge (one <tbody> each) its cells'
+    data-key -> (data-sort, classes, link), and the texts of its toggle."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.heads, self.rows, self.stack, self.cell, self.details, self.depth = [], [], [], None, None, 0
+        self.in_board = False
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.in_board = a.get("id") == "board"
+        if not self.in_board:
+            return
+        if tag == "th":
+            self.heads.append(a)
+        elif tag == "tbody":
+            self.rows.append({"judge": a["data-judge"], "kind": a["class"].split()[1], "cells": {}, "details": [],
+                              "order": []})
+        elif tag == "td" and self.rows and "data-key" in a:
+            self.cell = {"sort": a.get("data-sort"), "class": a.get("class", ""), "link": None, "text": ""}
+            self.rows[-1]["cells"][a["data-key"]] = self.cell
+            self.rows[-1]["order"].append(a["data-key"])
+        elif tag == "a" and self.cell is not None and self.cell["link"] is None:
+            self.cell["link"] = a.get("href")
+        elif tag == "details":
+            self.details = self.rows[-1]["details"]
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.in_board = False
+        elif tag == "td":
+            self.cell = None
+        elif tag == "details":
+            self.details = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell["text"] += data
+        if self.details is not None:
+            self.details.append(data)
 
 
 def _rows(dom):
-    return re.findall(r'<tr class="row (model|human)" data-judge="([^"]*)">', dom)
+    return [(k, html_lib.unescape(j)) for k, j in re.findall(r'<tr class="row (model|human)" data-judge="([^"]*)">', dom)]
+
+
+def test_page_is_html_with_every_figure_and_a_sort_value_per_cell(board):
+    """Without any script the table is there; every column head has a key and every row a cell for it
+    whose data-sort is that column's own value (the judge's name, the accuracy the cell shows, the
+    headline difference); a human row's sort value is what it shows first (its models' rooms)."""
+    out, res = board
+    page = Page((out / "index.html").read_text())
+    keys = [h["data-key"] for h in page.heads]
+    cols = [c["key"] for c in res["columns"]]
+    assert keys == ["judge", *cols, "_h0", "_h1"]
+    assert [r["judge"] for r in page.rows] == [j["judge"] for j in res["judges"]]
+    for row, j in zip(page.rows, res["judges"]):
+        assert row["order"] == keys
+        assert row["cells"]["judge"]["sort"] == j["judge"]
+        for key in cols:
+            c = j["cells"].get(key)
+            shown = (c.get("on_model_rooms") or c) if c and j["kind"] == "human" else c
+            want = "" if c is None or shown["accuracy"] is None else repr(float(shown["accuracy"]))
+            assert row["cells"][key]["sort"] == want, (j["judge"], key)
+            if c is not None:
+                assert row["cells"][key]["text"].startswith(pct(shown["accuracy"]))
+        for i, h in enumerate(j["headlines"]):
+            assert row["cells"][f"_h{i}"]["sort"] == ("" if h["diff"] is None else repr(float(h["diff"])))
+
+
+def test_every_cell_links_its_rooms_and_the_page_links_readme_and_results(board, tmp_path):
+    out, res = board
+    html = (out / "index.html").read_text()
+    assert 'href="results.json"' in html and 'href="rooms/index.html"' in html
+    assert 'id="readme-link"' not in html  # no README in this folder: no dead link
+    page = Page(html)
+    for row, j in zip(page.rows, res["judges"]):
+        for key, c in j["cells"].items():
+            assert row["cells"][key]["link"] == c["rooms"]
+    readme = tmp_path / "with-readme"
+    shutil.copytree(out, readme, ignore=shutil.ignore_patterns("rooms"))
+    (readme / "README.md").write_text("what this board is")
+    small = make_run(tmp_path / "r", n_questions=2, judge="sim:judge-c")
+    build_leaderboard([small], readme, n_resamples=50, figures=False, force=True)
+    again = (readme / "index.html").read_text()
+    assert '<a href="README.md" id="readme-link">README</a>' in again and "[README.md](README.md)" in (readme / "leaderboard.md").read_text()
+
+
+def test_readable_at_1280_to_1400_px(board):
+    """Nothing forces the page wider than its window: no fixed widths or no-wrap in its CSS, long names
+    can break, and each judge's deviations and flags sit behind a toggle of its own (a <details> in a
+    row of its own, spanning the table) instead of a column."""
+    out, res = board
+    html = (out / "index.html").read_text()
+    css = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    assert "nowrap" not in css and not re.search(r"(?<!max-)width:\s*\d+px", css)
+    assert int(re.search(r"body\{[^}]*max-width:(\d+)px", css).group(1)) <= 1400
+    assert "<wbr>" in html
+    page = Page(html)
+    for row, j in zip(page.rows, res["judges"]):
+        text = " ".join(row["details"])
+        assert all(d in text for d in j["deviations"])
+        assert all(f"⚑ {k}: " in text for k, c in j["cells"].items() if c.get("flagged"))
+    assert html.count('<details class="devs">') == len(res["judges"])
+    assert re.search(r'<tr class="more"><td colspan="(\d+)">', html).group(1) == str(1 + len(res["columns"]) + 2)
+    assert "deviations from the paper</th>" not in html  # no column of them
+
+
+def _fits(page: Path, width: int, query: str = "") -> tuple[int, int]:
+    """(the page's scroll width, the window's width) in Chromium at `width` px, with small cells shown
+    and every toggle open."""
+    probe = page.with_name(f"probe-{width}.html")
+    probe.write_text(page.read_text().replace("</body>", (
+        "<script>document.querySelectorAll('details').forEach(d => d.open = true);"
+        "if (!document.getElementById('f-small').checked) document.getElementById('f-small').click();"
+        "document.body.dataset.fit = document.documentElement.scrollWidth + 'x' + window.innerWidth;</script></body>")))
+    try:
+        dom = dump_dom(probe.resolve().as_uri() + query, width=width)
+    finally:
+        probe.unlink()
+    return tuple(map(int, re.search(r'data-fit="(\d+)x(\d+)"', dom).groups()))
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_the_committed_board_fits_the_window(tmp_path, width):
+    """The committed leaderboard's table, drawn by this code, with small cells shown and every toggle
+    open, is no wider than a 1280 or 1400 px window (no horizontal scrolling)."""
+    from helpers import REPO
+    from oversight_bench.analysis.leaderboard import render_index
+
+    res = json.loads((REPO / "leaderboards" / "results.json").read_text())
+    for row in res["judges"]:  # a board of the earlier schema: its one reference as a list
+        for c in row["cells"].values():
+            if "reference" in c:
+                c["references"] = [c.pop("reference")]
+    (tmp_path / "index.html").write_text(render_index(res))
+    scroll, inner = _fits(tmp_path / "index.html", width)
+    assert inner == width and scroll <= inner, (scroll, inner)
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_page_fits_the_window(board, width):
+    """This board holds 17 columns: shown by one scope (as the filter does), it fits too."""
+    out, _ = board
+    scroll, inner = _fits(out / "index.html", width, "?scope=extractive")
+    assert inner == width and scroll <= inner, (scroll, inner)
 
 
 @needs_chromium
@@ -153,91 +320,103 @@ def test_default_view_hides_small_cells_and_shows_human_row(board):
     assert not pwned(dom)
     rows = _rows(dom)
     assert ("human", "human:nyu-2023") in rows and len(rows) == len(res["judges"])
-    table = _table(dom)
-    assert 'class="cell hidden-cell"' in table and "⚠" not in table
+    assert re.search(r'<table id="board" class="board sortable hide-small"', dom)
     assert re.search(r'small cells hidden', dom)
-    # a large cell shows its accuracy, CI and n, and links to its transcripts
     cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
-    shown_acc = re.search(rf'<a class="acc" href="{re.escape(cell["transcripts"])}">([0-9.]+)</a>', dom).group(1)
-    assert abs(float(shown_acc) - 100 * cell["accuracy"]) <= 0.051
-    assert f"n={cell['n']}" in dom
-    assert '<table id="elo">' in dom and '<img src="fig2_judges.png"' in dom
+    shown_acc = re.search(rf'<a class="acc" href="{re.escape(cell["rooms"])}" title="its rooms">([0-9.]+)</a>', dom).group(1)
+    assert shown_acc == pct(cell["accuracy"])
+    assert '<table id="elo" class="sortable">' in dom and '<img src="fig2_judges.png"' in dom
+    assert re.search(r'<span id="count">[^<]*small cells hidden</span>', dom)
     shown = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
-    table = _table(shown)
-    assert "hidden-cell" not in table and 'class="cell small-cell"' in table and "⚠" in table
+    assert re.search(r'<table id="board" class="board sortable"', shown)
+    assert not re.search(r'<span id="count">[^<]*small cells hidden</span>', shown)
+
+
+def _visible_rows(dom):
+    return [j for kind, j in _rows(dom)]
 
 
 @needs_chromium
-def test_sorting_and_filtering(board):
+@pytest.mark.parametrize("key", ["qa_without_article · extractive", "_h0", "_h1", "judge"])
+def test_sorting_by_any_column(board, key):
+    """Each column sorts by its own values, both ways; rows without a value go last."""
     out, res = board
-    key = "qa_without_article · extractive"
-    dom = dump_dom((out / "index.html").resolve().as_uri() + f"?sort={quote(key)}&dir=desc&small=1")
-    order = [j for _, j in _rows(dom)]
-    with_cell = [j["judge"] for j in sorted((j for j in res["judges"] if key in j["cells"]),
-                                            key=lambda j: -j["cells"][key]["accuracy"])]
-    assert order[:len(with_cell)] == with_cell and len(with_cell) >= 2
-    dom = dump_dom((out / "index.html").resolve().as_uri() + f"?sort={quote(key)}&dir=asc&small=1")
-    assert [j for _, j in _rows(dom)][:len(with_cell)] == with_cell[::-1]
-    # filters: protocol columns, and a judge name
-    dom = dump_dom((out / "index.html").resolve().as_uri() + "?protocol=debate")
-    heads = re.findall(r'<th data-key="([^"]+)"', dom)
-    cols = [h for h in heads if not h.startswith("_") and h != "judge"]
-    assert cols and all(c.startswith("debate · ") for c in cols)
-    dom = dump_dom((out / "index.html").resolve().as_uri() + "?judge=judge-b")
-    assert [j for _, j in _rows(dom)] == ["sim:judge-b"]
+
+    def value(j):
+        if key == "judge":
+            return j["judge"]
+        if key.startswith("_h"):
+            return j["headlines"][int(key[2:])]["diff"]
+        c = j["cells"].get(key)
+        return None if c is None else (c.get("on_model_rooms") or c)["accuracy"] if j["kind"] == "human" else c["accuracy"]
+
+    for direction in ("desc", "asc"):
+        dom = dump_dom((out / "index.html").resolve().as_uri() + f"?sort={quote(key)}&dir={direction}&small=1")
+        order = _visible_rows(dom)
+        with_value = [j for j in res["judges"] if value(j) is not None]
+        expected = sorted(with_value, key=value, reverse=direction == "desc")
+        assert [value(_judge(res, n)) for n in order[:len(expected)]] == [value(j) for j in expected]
+        assert all(value(_judge(res, n)) is None for n in order[len(expected):])
+    assert len(with_value) >= 2
 
 
 @needs_chromium
-def test_transcripts_open_and_no_script_runs(board):
+def test_filtering(board):
+    out, res = board
+    dom = dump_dom((out / "index.html").resolve().as_uri() + "?protocol=debate")
+    heads = re.findall(r'<th data-key="([^"]+)" data-col="[^"]+"[^>]*?(?: class="([^"]*)")?>', dom)
+    shown = [k for k, cls in heads if "hidden-col" not in (cls or "")]
+    assert shown and all(k.startswith("debate · ") for k in shown) and len(shown) < len(heads)
+    dom = dump_dom((out / "index.html").resolve().as_uri() + "?judge=judge-b")
+    assert re.findall(r'<tbody class="judge model" data-judge="([^"]+)">', dom) and \
+        [j for j in re.findall(r'<tbody class="judge \w+" data-judge="([^"]+)"(?! hidden)>', dom)] == ["sim:judge-b"]
+
+
+@needs_chromium
+def test_rooms_open_and_no_script_runs(board):
     out, res = board
     cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
-    dom = dump_dom((out / cell["transcripts"]).resolve().as_uri())
-    assert dom.count('class="transcript"') >= 4
-    assert re.search(r'<span class="v-passage" title="v_passage">saw the blue sands</span>', dom)
-    assert "Round 1 · Alice (answer 1)" in dom and "✓ correct" in dom
+    listing = dump_dom((out / cell["rooms"]).resolve().as_uri())
+    room = re.search(r'<td class="question"><a href="(\.\./\.\./rooms/[0-9a-f]+\.html)"', listing).group(1)
+    dom = dump_dom((out / cell["rooms"]).parent.joinpath(room).resolve().as_uri())
+    assert '<span class="v-passage" title="v_passage">saw the blue sands</span>' in dom
+    assert '<mark class="quoted"' in dom and "Round 1 · Alice (answer 1)" in dom
     evil = _judge(res, EVIL_JUDGE)["cells"]["debate · closed"]
-    dom = dump_dom((out / evil["transcripts"]).resolve().as_uri())
-    assert not pwned(dom) and "&lt;script&gt;" in dom and "<img" not in dom
+    dom = dump_dom((out / evil["rooms"]).resolve().as_uri())
+    assert not pwned(dom) and "&lt;script&gt;" in dom
+    evil_room = re.search(r'<td class="question"><a href="(\.\./\.\./rooms/[0-9a-f]+\.html)"', dom).group(1)
+    dom = dump_dom((out / evil["rooms"]).parent.joinpath(evil_room).resolve().as_uri())
+    assert not pwned(dom) and "<img" not in dom
     dom = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
     assert not pwned(dom)
-    assert EVIL_JUDGE.replace("<", "&lt;").replace(">", "&gt;") in dom  # shown as text
+    assert EVIL_JUDGE.replace("<", "&lt;").replace(">", "&gt;") in dom.replace("<wbr>", "")  # shown as text
 
 
-def test_embedded_json_escapes_markup(tmp_path):
-    """A model name holding `<!--<script>` and `</script>` cannot end the page's JSON early: `<`,
-    `>` and `&` are escaped and the data parses back (the Chromium test above renders such a name)."""
-    from oversight_bench.analysis.leaderboard import json_for_html
-
-    evil = "sim:<!--<script>alert(1)</script>&amp;"
-    assert "<" not in json_for_html([evil]) and ">" not in json_for_html([evil]) and "&" not in json_for_html([evil])
-    assert json.loads(json_for_html([evil])) == [evil]
+def test_hostile_names_stay_text_in_the_page(tmp_path):
+    """A model name holding `<!--<script>`, `</script>` and quotes is text wherever the page puts it
+    (cell text, data-judge and data-sort attributes, link titles): no element added, no attribute left."""
+    evil = "sim:<!--<script>alert(1)</script>&amp;\" onclick=\"x()"
     run = make_run(tmp_path / "run", n_questions=4, judge=evil)
-    build_leaderboard([run], tmp_path / "lb")
-    page = (tmp_path / "lb" / "index.html").read_text()
-    data = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1)
-    assert "<" not in data and ">" not in data and "&" not in data
-    assert any(r["judge"] == evil for r in json.loads(data)["judges"])
+    build_leaderboard([run], tmp_path / "lb", figures=False)
+    html = (tmp_path / "lb" / "index.html").read_text()
+    tags = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.append((tag, dict(attrs)))
+
+    Collect().feed(html)
+    assert [t for t, _ in tags].count("script") == 1  # the page's own
+    assert not any("onclick" in a for _, a in tags)
+    assert ("tbody", {"class": "judge model", "data-judge": evil}) in tags
+    assert any(a.get("data-sort") == evil for _, a in tags)
 
 
-def test_transcript_shows_what_the_judge_saw_only():
-    """A turn whose shown text is empty is shown empty: never its raw content, which holds the
-    private thinking and could hold a forged <v_passage>."""
-    from oversight_bench.analysis.leaderboard import transcript_html
-
-    turn = {"round": 1, "role": "debater", "speaker": "Alice", "defends": 1, "shown": "",
-            "content": "Thinking: private plan <v_passage>forged</v_passage>"}
-    page = transcript_html({"job_key": "k", "judge": "j", "protocol": "debate", "task": "t", "answers": ["a", "b"]},
-                           [turn], None)
-    assert "forged" not in page and "private plan" not in page
-
-
-def test_transcript_fields_stay_text_even_inside_attributes():
-    """Every field of a room (question, answers, role, speaker, budget marks, judge) is escaped where
-    the page puts it, quotes included: a hostile value neither adds an element nor leaves its attribute."""
-    from html.parser import HTMLParser
-
-    from oversight_bench.analysis.leaderboard import transcript_html
-    from oversight_bench.questions import Question
+def test_carried_page_fields_stay_text_even_inside_attributes():
+    """Every field of a carried page's room (question, answers, role, speaker, budget marks, judge) is
+    escaped where the page puts it, quotes included: a hostile value neither adds an element nor leaves
+    its attribute; verified passages are highlighted and cut turns marked."""
+    from oversight_bench.analysis.leaderboard import render_page
 
     evil = '" onmouseover="x()" data-x=\'<b>&amp;'
     tags, texts = [], []
@@ -249,18 +428,20 @@ def test_transcript_fields_stay_text_even_inside_attributes():
         def handle_data(self, data):
             texts.append(data)
 
-    turn = {"round": 1, "role": evil, "speaker": evil, "defends": 1, "shown": evil,
-            "extra": {"budget": {"forced": True, "thinking_tokens": evil}}}
-    q = Question(id="q", task="t", task_type="closed", question=evil, correct=evil, incorrect="b")
-    page = transcript_html({"job_key": "k", "judge": evil, "protocol": evil, "task": "t", "answer_order": "correct_first",
-                            "correct_index": 1, "answer": 1, "correct": True}, [turn], q, room_id=evil)
+    room = {"id": evil, "question": evil, "protocol": evil, "task": "t", "assignment": "–", "answer_order": "correct_first",
+            "agent": evil, "answers": [{"text": evil, "correct": True}, {"text": "b", "correct": False}],
+            "turns": [{"role": evil, "round": 1, "speaker": evil, "defends": 1, "marks": ["[cut at 90 tokens]", evil],
+                       "text": evil + " <v_passage>saw it</v_passage>"}],
+            "verdicts": [{"judge": evil, "answer": 1, "correct": True, "probs": [0.8, 0.2]}]}
+    page = render_page("room.html.j2", room=room)
     Collect().feed(page)
     assert {t for t, _ in tags} <= {"div", "h3", "p", "ol", "li", "span", "br"} and "b" not in {t for t, _ in tags}
     assert all(set(a) <= {"class", "id", "title"} for _, a in tags)
     assert ("div", {"class": f"turn {evil}"}) in tags and tags[0] == ("div", {"class": "transcript", "id": evil})
     shown = "".join(texts)
     assert shown.count(evil) >= 5  # question, correct answer, speaker, turn text, judge: each as written
-    assert "[forced: thinking budget spent after " + evil in shown
+    assert '<span class="budget">[cut at 90 tokens]</span>' in page
+    assert '<span class="v-passage" title="v_passage">saw it</span>' in page
 
 
 def test_leaderboard_command(tmp_path):
@@ -270,6 +451,7 @@ def test_leaderboard_command(tmp_path):
     res = cli("leaderboard", str(run), "--output", str(tmp_path / "lb"), "--show-small")
     assert res.exit_code == 0, res.output
     assert "leaderboard: 1 judges" in res.output
+    assert f"oversight-bench view {run} --export {tmp_path / 'lb' / 'rooms'} --cells {tmp_path / 'lb' / 'rooms-cells.json'}" in res.output
     md = (tmp_path / "lb" / "leaderboard.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-a"))
     assert "⚠" in row and "n<64" not in row  # --show-small: small cells shown, flagged
@@ -277,10 +459,10 @@ def test_leaderboard_command(tmp_path):
     assert res.exit_code == 2 and "does not exist" in res.output
 
 
-def test_carry_keeps_unmeasured_cells_with_their_pages_and_headlines(tmp_path):
+def test_carry_keeps_unmeasured_cells_says_why_they_have_no_rooms_and_keeps_headlines(tmp_path):
     """A build given a previous results.json keeps the cells none of its runs measures, marked with
-    the build they came from, their transcript pages and their paired headlines; a cell that is
-    measured again replaces the carried one."""
+    the build they came from and their paired headlines; their runs are not here, so they link no room
+    pages and the page and the Markdown say why; a cell measured again replaces the carried one."""
     from helpers import cli
 
     a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
@@ -297,24 +479,56 @@ def test_carry_keeps_unmeasured_cells_with_their_pages_and_headlines(tmp_path):
     carried = rows["sim:judge-a"]
     assert carried["cells"].keys() == row_a["cells"].keys()
     assert all(c["carried"]["generated"] == first["generated"] for c in carried["cells"].values())
-    assert all((lb / c["transcripts"]).exists() for c in carried["cells"].values())
+    assert not any(c.get("rooms") or c.get("transcripts") for c in carried["cells"].values())
+    assert all("whose runs were not given to this build" in c["no_link"] for c in carried["cells"].values())
     assert [h["diff"] for h in carried["headlines"]] == [h["diff"] for h in row_a["headlines"]]
     assert not any(c.get("carried") for c in rows["sim:judge-b"]["cells"].values())
+    assert all(c["deviations"] == row_a["cells"][k]["deviations"] for k, c in carried["cells"].items())
     assert second["n_carried"] == len(row_a["cells"])
-    assert "† carried from an earlier build" in (lb / "leaderboard.md").read_text()
+    cells_file = json.loads((lb / "rooms-cells.json").read_text())["cells"]
+    assert {v["title"].split(" · ")[0] for v in cells_file.values()} == {"sim:judge-b"}  # carried cells have no rooms
+    md = (lb / "leaderboard.md").read_text()
+    assert "† carried from an earlier build" in md and "whose runs were not given to this build" in md
+    page = Page((lb / "index.html").read_text())
+    row = next(r for r in page.rows if r["judge"] == "sim:judge-a")
+    assert all(row["cells"][k]["link"] is None and "no room pages" in row["cells"][k]["text"] for k in carried["cells"])
+    assert "whose runs were not given to this build" in " ".join(row["details"])
 
     shutil.copy(lb / "results.json", saved)
     third = build_leaderboard([a], lb, n_resamples=200, carry=saved, force=True)
     rows = {r["judge"]: r for r in third["judges"]}
     assert not any(c.get("carried") for c in rows["sim:judge-a"]["cells"].values())
+    assert all(c.get("rooms") for c in rows["sim:judge-a"]["cells"].values())
     assert all(c.get("carried") for c in rows["sim:judge-b"]["cells"].values())
-    linked = {c["transcripts"] for r in third["judges"] for c in r["cells"].values()}
-    assert {f"transcripts/{p.name}" for p in (lb / "transcripts").glob("*.html")} == linked  # no stale page left
+    assert not (lb / "transcripts").exists()  # no page of an earlier build left behind
 
     (tmp_path / "bad.json").write_text('{"schema": "something else"}')
     res = cli("leaderboard", str(a), "--output", str(tmp_path / "lb3"), "--carry", str(tmp_path / "bad.json"))
     assert res.exit_code == 2 and "--carry" in res.output and "results.json" in res.output
     assert not (tmp_path / "lb3").exists()  # validated before anything is written
+
+
+def test_carry_of_an_older_board_renders_its_pages_again(tmp_path):
+    """A board of the earlier schema (v2: one `reference`, transcript pages with their data) is carried:
+    its pages rendered again from their data, its reference read as a one-item `references`."""
+    a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=6, judge="sim:judge-b", seed=1)
+    build_leaderboard([a], tmp_path / "old", n_resamples=200, figures=False)
+    pages = legacy_board(tmp_path / "old")
+    prev = json.loads((tmp_path / "old" / "results.json").read_text())
+    next(iter(prev["judges"][0]["cells"].values()))["reference"] = {"judge": "human:x", "accuracy": 0.5, "n": 6, "p_value": 0.3}
+    (tmp_path / "old" / "results.json").write_text(json.dumps(prev))
+    res = build_leaderboard([b], tmp_path / "new", n_resamples=200, figures=False, carry=tmp_path / "old" / "results.json")
+    carried = next(r for r in res["judges"] if r["judge"] == "sim:judge-a")
+    assert all((tmp_path / "new" / c["transcripts"]).is_file() and not c.get("no_link") for c in carried["cells"].values())
+    assert {(tmp_path / "new" / c["transcripts"]).name for c in carried["cells"].values()} == {p.name for p in pages}
+    first = next(iter(carried["cells"].values()))
+    assert first["references"] == [{"judge": "human:x", "accuracy": 0.5, "n": 6, "p_value": 0.3}] and "reference" not in first
+    page = (tmp_path / "new" / first["transcripts"]).read_text()
+    assert "an earlier build&#x27;s page" not in page and "A page carried from an earlier build" in page
+    assert '<span class="budget">[cut at 90 tokens]</span>' in page and '<span class="v-passage"' in page
+    html = (tmp_path / "new" / "index.html").read_text()
+    assert f'href="{first["transcripts"]}" title="its transcripts (carried page)"' in html
 
 
 def test_carry_keeps_elo_marked(tmp_path):
@@ -339,6 +553,7 @@ def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_pat
     a = make_run(tmp_path / "a", n_questions=6, judge="sim:judge-a")
     b = make_run(tmp_path / "b", n_questions=6, judge="sim:judge-b", seed=1)
     first = build_leaderboard([a], tmp_path / "old", n_resamples=200, figures=False)
+    legacy_board(tmp_path / "old")
     prev = json.loads((tmp_path / "old" / "results.json").read_text())
     row = prev["judges"][0]
     for c in row["cells"].values():
@@ -356,6 +571,8 @@ def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_pat
     assert all(c["small"] for c in carried["cells"].values())  # n = 6 < 64, whatever the file said
     kept = [c for c in carried["cells"].values() if c.get("transcripts")]
     assert len(kept) == len(carried["cells"]) - 1 and all((tmp_path / "new" / c["transcripts"]).is_file() for c in kept)
+    (unlinked,) = [c for c in carried["cells"].values() if not c.get("transcripts")]
+    assert "whose runs were not given to this build" in unlinked["no_link"]
     md = (tmp_path / "new" / "leaderboard.md").read_text()
     assert "n<64 †" in md
 
@@ -372,36 +589,75 @@ def test_carry_from_elsewhere_keeps_old_headlines_pages_and_checks_cells(tmp_pat
     assert out.exit_code == 2 and "elo.players.0" in out.output
 
 
-def test_judges_of_the_same_rooms_share_one_page(board):
-    """A judge re-judging stored transcripts and the judges it re-judges share one page: each room
-    once, with every judge's verdict under it (no transcript written once per judge)."""
+def _listed(out, cell):
+    """The room ids a cell's exported list shows, over all its pages (following the pager)."""
+    first = out / cell["rooms"]
+    pages = [first] + sorted(first.parent.glob("page-*.html"))
+    return [i for p in pages for i in re.findall(r'<tr class="room" data-room="([0-9a-f]+)">', p.read_text())]
+
+
+def test_cells_link_to_exactly_the_rooms_they_count(board):
+    """Every cell's link opens the viewer's list of exactly the rooms its decisions are in (the cells
+    file names them), paged, all of them (no cap: a cell of 160 rooms lists 160), none missing."""
+    out, res = board
+    cells_file = json.loads((out / "rooms-cells.json").read_text())["cells"]
+    manifest = json.loads((out / "rooms" / "cells.json").read_text())["cells"]
+    for j in res["judges"]:
+        for key, c in j["cells"].items():
+            cid = c["rooms"].split("/")[2]
+            decisions = cells_file[cid]["decisions"]
+            assert cells_file[cid]["title"] == f"{j['judge']} · {key}"
+            assert len(decisions) == c["n_records"] and {d[1] for d in decisions} == {j["judge"]}
+            assert all(job.startswith(c["protocol"] + "|") for _, _, job in decisions)
+            listed = _listed(out, c)
+            assert len(listed) == len(set(listed)) and set(listed) == {viewer.room_id(job, "sim:agent") for _, _, job in decisions}
+            assert manifest[cid]["missing"] == 0 and manifest[cid]["rooms"] == len(listed)
+    big = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
+    assert len(_listed(out, big)) == 160 > 40
+
+
+def test_cells_file_names_runs_relative_to_the_board(board):
+    out, _ = board
+    text = (out / "rooms-cells.json").read_text()
+    data = json.loads(text)
+    assert str(out.parent) not in text and data["back"] == {"link": "../index.html", "title": "leaderboard"}
+    for cell in data["cells"].values():
+        for run_dir, _, _ in cell["decisions"]:
+            assert not run_dir.startswith("/") and (out / run_dir / "results.sqlite").is_file()
+    listing = (out / "rooms" / "cells" / next(iter(data["cells"])) / "index.html").read_text()
+    assert '<a class="back" id="back" href="../../../index.html">← leaderboard</a>' in listing
+
+
+def test_judges_of_the_same_rooms_share_their_room_pages(board):
+    """A judge re-judging stored transcripts and the judges it re-judges link the same room pages: the
+    model's list is its rooms, the human row's all of theirs, and each room's page shows both verdicts."""
     out, res = board
     human = _judge(res, "human:nyu-2023")["cells"]["debate · suite:nyu-2023"]
     model = _judge(res, "scripted:default")["cells"]["debate · suite:nyu-2023"]
-    assert human["transcripts"] == model["transcripts"]
-    page = (out / human["transcripts"]).read_text()
-    rooms = re.findall(r'<div class="transcript" id="([^"]+)"', page)
-    assert len(rooms) == len(set(rooms)) == human["n_records"]
-    assert page.count("Judge human:nyu-2023:") == page.count("Judge scripted:default:") == len(rooms)
+    mine, theirs = set(_listed(out, model)), set(_listed(out, human))
+    assert len(mine) == len(SUBSET) and mine < theirs and len(theirs) == human["n_records"]
+    for rid in mine:
+        page = (out / "rooms" / "rooms" / f"{rid}.html").read_text()
+        assert "<b>human:nyu-2023</b>" in page and "<b>scripted:default</b>" in page
 
 
 def test_debates_of_different_agents_are_different_rooms(tmp_path):
-    """Rooms merge only when they hold the same debate: another agent's debate of the same question
-    is its own room, with its own verdicts under it."""
+    """Rooms are the same only when they hold the same debate: another agent's debate of the same
+    question is its own room, listed by the cells of the judges that judged it."""
     x = make_run(tmp_path / "x", n_questions=3, judge="sim:judge-a", agent="sim:agent-x")
     y = make_run(tmp_path / "y", n_questions=3, judge="sim:judge-a", agent="sim:agent-y", seed=1)
     y2 = make_run(tmp_path / "y2", n_questions=3, judge="sim:judge-b", agent="sim:agent-y", seed=1)
     res = build_leaderboard([x, y, y2], tmp_path / "lb", n_resamples=100, figures=False)
-    cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
-    page = (tmp_path / "lb" / cell["transcripts"]).read_text()
-    ids = re.findall(r'id="([^"]+)"', page)
-    assert len(ids) == len(set(ids))
-    rooms = page.split('<div class="transcript"')[1:]
-    assert len(rooms) == min(40, cell["n_records"])  # judge-a's x and y debates; judge-b's y ones are among them
-    for room in rooms:
-        agent = re.search(r"agent (sim:agent-[xy])", room).group(1)
-        assert room.count("Judge sim:judge-a:") == 1
-        assert room.count("Judge sim:judge-b:") == (1 if agent == "sim:agent-y" else 0)
+    cells, back = viewer.read_cells_file(tmp_path / "lb" / "rooms-cells.json")
+    viewer.export_static([x, y, y2], tmp_path / "lb" / "rooms", cells=cells, back=back)
+    a = _listed(tmp_path / "lb", _judge(res, "sim:judge-a")["cells"]["debate · extractive"])
+    b = _listed(tmp_path / "lb", _judge(res, "sim:judge-b")["cells"]["debate · extractive"])
+    assert len(a) == 2 * len(b) and set(b) < set(a)
+    for rid in a:
+        page = (tmp_path / "lb" / "rooms" / "rooms" / f"{rid}.html").read_text()
+        agent = re.search(r"agent (sim:agent-[xy])", page).group(1)
+        assert page.count("<b>sim:judge-a</b>") == 1
+        assert page.count("<b>sim:judge-b</b>") == (1 if agent == "sim:agent-y" else 0)
 
 
 def _cell0(prev):

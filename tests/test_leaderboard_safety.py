@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from helpers import REPO, cli
 
 from oversight_bench.analysis.leaderboard import SCHEMA
-from fake_runs import make_run
+from fake_runs import legacy_board, make_run
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -84,7 +85,8 @@ def test_board_is_rebuilt_only_with_force(built, run, tmp_path):
     out = tmp_path / "board"
     shutil.copytree(built, out)
     (out / "README.md").write_text("what this board is")  # a hand-written file beside the generated ones
-    stale = out / "transcripts" / "stale.html"
+    stale = out / "transcripts" / "stale.html"  # an earlier build's page that no cell links any more
+    stale.parent.mkdir()
     stale.write_text("a page no cell links")
     before = snapshot(out)
     generated = json.loads((out / "results.json").read_text())["generated"]
@@ -129,6 +131,66 @@ def test_reproduce_board_step_passes_force():
     assert "leaderboards/results.json" not in removed and "leaderboards/transcripts" not in removed
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_reproduce_board_step_builds_the_board_and_its_room_pages(tmp_path):
+    """The `board` step, run as a user runs it (from a repository root holding runs/leaderboard/ and
+    the nyu-2023 import in the user cache): the board, the cells file and every cell's room list, with
+    no absolute path in any file it writes; run again, it replaces them (no stale room page left)."""
+    import os
+    import sys
+
+    from oversight_bench.commands import rejudge
+    from oversight_bench.rundir.store import Store
+
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "oversight-bench").is_file():
+        pytest.skip("the oversight-bench command is not installed beside this Python")
+    root = tmp_path / "repo"
+    (root / "leaderboards").mkdir(parents=True)
+    shutil.copy(REPO / "leaderboards" / "reproduce.sh", root / "leaderboards" / "reproduce.sh")
+    runs = root / "runs" / "leaderboard"
+    make_run(runs / "qa-closed-sim", n_questions=3, judge="sim:judge-a")
+    human = make_run(tmp_path / "cache" / "suites" / "nyu-2023-1", n_questions=2, judge="human:nyu-2023", seed=2)
+    st = Store.open(human, write=True)
+    try:
+        st.write_config({**(st.read_config() or {}), "import": {"kind": "nyu-debate"}})
+    finally:
+        st.close()
+    rejudge(str(human), "scripted:default", str(runs / "nyu-scripted"), progress=False)
+    res = cli("leaderboard", str(runs / "qa-closed-sim"), "--output", str(tmp_path / "committed"))  # the board a clone holds
+    assert res.exit_code == 0, res.output
+    for f in (tmp_path / "committed").iterdir():
+        shutil.move(str(f), root / "leaderboards" / f.name)
+    (root / "leaderboards" / "README.md").write_text("what this board is")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "CARRY": "0",
+           "OVERSIGHT_BENCH_CACHE": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH", "")])}
+    for attempt in (1, 2):
+        done = subprocess.run(["bash", "leaderboards/reproduce.sh", "--quiet", "board"], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        board = root / "leaderboards"
+        if attempt == 1:
+            stale = board / "rooms" / "rooms" / "stale.html"
+            stale.write_text("an old page")
+    assert not stale.exists()
+    res = json.loads((board / "results.json").read_text())
+    assert {r["judge"] for r in res["judges"]} == {"sim:judge-a", "scripted:default", "human:nyu-2023"}
+    assert res["readme"] == "README.md" and (board / "README.md").read_text() == "what this board is"
+    for row in res["judges"]:
+        for cell in row["cells"].values():
+            listing = board / cell["rooms"]
+            assert listing.is_file() and f"{cell['n_records']} of " in listing.read_text()
+    ref = next(r for r in res["judges"] if r["judge"] == "scripted:default")["cells"]["debate · suite:nyu-2023"]
+    assert ref["references"][0]["judge"] == "human:nyu-2023"
+    for f in board.rglob("*"):
+        if f.is_file() and f.suffix in (".json", ".html", ".md"):
+            text = f.read_text()
+            assert str(tmp_path) not in text and str(Path.home()) + "/" not in text, f
+    assert json.loads((board / "rooms" / "cells.json").read_text())["cells"] and not any(
+        c["missing"] for c in json.loads((board / "rooms" / "cells.json").read_text())["cells"].values())
+
+
 # -- published pages are built, never copied ----------------------------------------------------------
 
 def _one_line_refusal(res, *needles: str):
@@ -141,12 +203,13 @@ def _one_line_refusal(res, *needles: str):
 
 @pytest.fixture()
 def carried(tmp_path):
-    """A board of judge A (to be carried) and a run of judge B (this build's)."""
+    """A board of judge A (to be carried: an earlier build's, with transcript pages) and a run of judge
+    B (this build's)."""
     a = make_run(tmp_path / "a", n_questions=3, judge="sim:judge-a")
     b = make_run(tmp_path / "b", n_questions=3, judge="sim:judge-b", seed=1)
     res = cli("leaderboard", str(a), "--output", str(tmp_path / "old"))
     assert res.exit_code == 0, res.output
-    pages = sorted((tmp_path / "old" / "transcripts").glob("*.html"))
+    pages = legacy_board(tmp_path / "old")  # a board of the earlier schema, whose cells had transcript pages
     assert pages and all(p.with_suffix(".json").is_file() for p in pages)  # each page keeps its data
     return tmp_path, b, pages
 
@@ -215,8 +278,8 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 def test_foreign_store_fields_are_escaped_on_every_page(tmp_path):
     """Every field of a turn and decision from a foreign store (round, defends, role, speaker, the
-    text) is text on the transcript pages, and a value of the wrong type (a mapping as the text,
-    words as probabilities) is shown rather than crashing the build."""
+    text) is text on the board and on the room pages its cells link, and a value of the wrong type (a
+    mapping as the text, words as probabilities) is shown rather than crashing the build or the export."""
     import sqlite3
 
     run = make_run(tmp_path / "run", n_questions=2, judge="sim:judge-a")
@@ -230,11 +293,14 @@ def test_foreign_store_fields_are_escaped_on_every_page(tmp_path):
         con.execute("UPDATE records SET data = ? WHERE rowid = ?", (json.dumps(d), rowid))
     con.commit()
     con.close()
-    res = cli("leaderboard", str(run), "--output", str(tmp_path / "board"))
+    board = tmp_path / "board"
+    res = cli("leaderboard", str(run), "--output", str(board))
     assert res.exit_code == 0, res.output
-    pages = [p.read_text() for p in (tmp_path / "board" / "transcripts").glob("*.html")]
-    assert pages and all("<img" not in text and "<script>r()" not in text for text in pages)
-    argued = [text for text in pages if 'class="turn' in text]  # QA rooms have no turns
+    res = cli("view", str(run), "--export", str(board / "rooms"), "--cells", str(board / "rooms-cells.json"))
+    assert res.exit_code == 0, res.output
+    pages = [p.read_text() for p in board.rglob("*.html")]
+    assert len(pages) > 10 and all("<img src=x" not in text and "<script>r()" not in text for text in pages)
+    argued = [p.read_text() for p in (board / "rooms" / "rooms").glob("*.html") if 'class="turn' in p.read_text()]
     assert argued and all("Round &lt;img src=x onerror=alert(1)&gt;" in text for text in argued)
 
 

@@ -178,7 +178,7 @@ def test_summary_table_prints_quality(new_run, old_run, capsys, monkeypatch):
         deb = next(ln for ln in out.splitlines() if ln.lstrip("│ ").startswith("debate"))
         cells = [c.strip() for c in deb.strip("│ \n").split("│")]
         # protocol task questions accuracy%[CI] invalid/answers acc%,invalid=wrong no-arg forced cut answer1 flag
-        assert cells == ["debate", "mmlu", "4", "87.5 [63.0, 100.0]", "1/8", "75.0", "6.2", forced,
+        assert cells == ["debate", "mmlu", "4", "87.5 [63.0, 100.0]", "1/8", "75.0", "6.3", forced,
                          "18.8" if forced != "–" else "–", "71.4", "⚑"], out
         qa = next(ln for ln in out.splitlines() if ln.lstrip("│ ").startswith("qa_without_article"))
         assert [c.strip() for c in qa.strip("│ \n").split("│")][6:] == ["", "", "", "100.0", "⚑"]
@@ -202,7 +202,7 @@ def test_report_rows_json_and_markdown(new_run, old_run, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "acc % (invalid = wrong)" in md and "quality flags" in md
     line = next(ln for ln in md.splitlines() if ln.startswith("| sim:j | sim:a | debate | mmlu"))
-    assert "| 87.5 |" in line and "| 12.5 | 75.0 | 6.2 | 12.5 | 18.8 | 11 | 71.4 |" in line
+    assert "| 87.5 |" in line and "| 12.5 | 75.0 | 6.3 | 12.5 | 18.8 | 11 | 71.4 |" in line
     assert "argument-less agent turns 1/16; cut 3/16 agent turns (> 10%)" in line
     csv = (tmp_path / "rep" / "groups.csv").read_text()
     assert "flagged" in csv.splitlines()[0] and "answers 1 in 8/8" in csv
@@ -229,7 +229,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
     assert "invalid 1/8 (12.5%) · acc per question with invalid as wrong 75.0" in text
     assert "answer 1 in 71.4% of valid answers" in text
     assert "⚑ argument-less agent turns 1/16; cut 3/16 agent turns (> 10%)" in text
-    assert "transcripts: 16 agent turns · no-arg 6.2% · forced 12.5% · cut 18.8% · 11 words" in text
+    assert "transcripts: 16 agent turns · no-arg 6.3% · forced 12.5% · cut 18.8% · 11 words" in text
 
 
 def test_judge_suite_cli_writes_quality(new_run, tmp_path, monkeypatch):
@@ -291,7 +291,7 @@ def test_include_flagged_cli_flag(new_run, tmp_path):
     assert data["include_flagged"] is True
 
 
-def test_leaderboard_markdown_and_page_show_quality(board):
+def test_leaderboard_markdown_and_page_show_quality(board, new_run):
     out, res = board
     md = (out / "leaderboard.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| sim:j |"))
@@ -299,14 +299,27 @@ def test_leaderboard_markdown_and_page_show_quality(board):
     assert "87.5 [" in row and ", invalid 12.5% ⚑ argument-less agent turns 1/16; cut 3/16 agent turns (> 10%)" in row
     assert "Accuracy % over valid answers" in md and "left out of the headline differences" in md
     q = next(ln for ln in md.splitlines() if ln.startswith("| sim:j | debate · closed |"))
-    assert q == ("| sim:j | debate · closed | 1/8 | 75.0% | 16 | 6.2% | 12.5% | 18.8% | 11 | 71.4% | "
+    assert q == ("| sim:j | debate · closed | 1/8 | 75.0% | 16 | 6.3% | 12.5% | 18.8% | 11 | 71.4% | "
                  "argument-less agent turns 1/16; cut 3/16 agent turns (> 10%) |")
     page = (out / "index.html").read_text()
     assert "accuracy % over the judge&#x27;s valid answers" in page or "accuracy % over the judge's valid answers" in page
     assert "flagged-cell" in page and "answers 1 in 8/8" in page
-    tpage = (out / res["judges"][0]["cells"]["debate · closed"]["transcripts"]).read_text()
-    assert '<span class="budget">[cut at 512 tokens]</span>' in tpage
-    assert "[forced: thinking budget spent after 1024 tokens" in tpage
+    rooms = "".join(_room_pages(out, new_run, res["judges"][0]["cells"]["debate · closed"]))
+    assert '<span class="budget">[cut at 512 tokens]</span>' in rooms
+    assert "[forced: thinking budget spent after 1024 tokens" in rooms
+
+
+def _room_pages(out, run, cell):
+    """The viewer's pages of the rooms a leaderboard cell links (exported as reproduce.sh does)."""
+    import re
+
+    from human_judging import viewer
+
+    cells, back = viewer.read_cells_file(out / "rooms-cells.json")
+    viewer.export_static([run], out / "rooms", cells=cells, back=back)
+    ids = re.findall(r'data-room="([0-9a-f]+)"', (out / cell["rooms"]).read_text())
+    assert ids
+    return [(out / "rooms" / "rooms" / f"{i}.html").read_text() for i in ids]
 
 
 def test_old_store_shows_unknown_not_zero(old_run, tmp_path):
@@ -318,6 +331,6 @@ def test_old_store_shows_unknown_not_zero(old_run, tmp_path):
     assert deb["flagged"] == DEBATE_FLAGS[:1]
     q = next(ln for ln in (tmp_path / "lb" / "leaderboard.md").read_text().splitlines()
              if ln.startswith("| sim:j | debate · closed |"))
-    assert "| 16 | 6.2% | – | – | 11 |" in q
-    tpage = (tmp_path / "lb" / deb["transcripts"]).read_text()
-    assert 'class="budget"' not in tpage
+    assert "| 16 | 6.3% | – | – | 11 |" in q
+    rooms = "".join(_room_pages(tmp_path / "lb", old_run, deb))
+    assert "Round 1" in rooms and "cut at" not in rooms and "forced:" not in rooms  # unknown: never marked

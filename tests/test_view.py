@@ -278,3 +278,57 @@ def test_command_errors_are_one_line(tmp_path):
     assert res.exit_code == 2 and "not a plain name" in res.output
     res = cli("view", str(src), "--export", str(tmp_path / "out"))
     assert res.exit_code == 0 and (tmp_path / "out" / "index.html").is_file()
+
+
+def test_passage_marks_verified_quotes_across_line_breaks_and_curly_quotes():
+    """A verified quote is marked in the passage even where the story breaks the line or curls the
+    quote marks inside it (the importers verify quotes up to such layout), and with an ellipsis cut;
+    an unverified quote is never marked."""
+    article = "Vela said: \u201cthe blue\n   sands\u201d were\nnear. Red dust was far."
+    out = viewer._highlight(article, [('"the blue sands" were near...', True), ("Red dust was far", False)])
+    assert str(out).count('<mark class="quoted"') == 1
+    marked = re.search(r'<mark class="quoted"[^>]*>(.*?)</mark>', str(out), re.S).group(1)
+    assert marked == "\u201cthe blue\n   sands\u201d were\nnear"
+    assert "Red dust was far" in str(out) and str(out).count("<mark") == 1
+
+
+def test_a_turn_cut_at_the_word_limit_is_marked(tmp_path):
+    src = make_room_run(tmp_path / "run")
+    index = viewer.Index([src])
+    room = next(r for r in index.rooms if r.protocol == "debate")
+    turn = {"round": 1, "role": "debater", "speaker": "Alice", "shown": "short", "content": "Argument: short",
+            "extra": {"format": {"truncated_from_words": 212}}}
+    assert "cut to the word limit from 212 words" in viewer._turn_view(turn, [], False)["marks"]
+    page = viewer.render("viewer/room.html", links=viewer.Links(), v=index.room_view(room))
+    assert "[cut at 90 tokens]" in page  # the argument budget's cut, as before
+    index.close()
+
+
+def test_cells_file_with_run_folders_relative_to_it_and_a_back_link(two_judges, tmp_path, monkeypatch):
+    """A cells file names its runs relative to its own folder (as the leaderboard writes it) and may
+    name a page to link back to: the export finds every decision from any working directory, and every
+    page links back; a back link that leaves the relative tree is refused."""
+    a, b = two_judges
+    board = tmp_path / "board"
+    board.mkdir()
+    index = viewer.Index([a])
+    rel = os.path.relpath(a, board)
+    assert not rel.startswith("/")
+    decisions = [[rel, "sim:judge-a", r.job_key] for r in index.rooms if r.protocol == "debate"]
+    (board / "cells.json").write_text(json.dumps({"back": {"link": "../index.html", "title": "leaderboard"},
+                                                  "cells": {"a-debate": {"title": "a · debate", "decisions": decisions}}}))
+    monkeypatch.chdir(tmp_path / "..")  # anywhere else
+    register_plugin()
+    res = cli("view", str(a), "--export", str(board / "rooms"), "--cells", str(board / "cells.json"))
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((board / "rooms" / "cells.json").read_text())["cells"]["a-debate"]
+    assert manifest["rooms"] == len(decisions) and manifest["missing"] == 0
+    listing = (board / "rooms" / "cells" / "a-debate" / "index.html").read_text()
+    assert '<a class="back" id="back" href="../../../index.html">← leaderboard</a>' in listing
+    room = next((board / "rooms" / "rooms").glob("*.html")).read_text()
+    assert 'href="../../index.html">← leaderboard</a>' in room
+    for bad in ("https://evil.example/", "/etc/passwd", "../x/../../y", "javascript:alert(1)", "..//x"):
+        (board / "bad.json").write_text(json.dumps({"back": {"link": bad}, "cells": {}}))
+        res = cli("view", str(a), "--export", str(tmp_path / "out"), "--cells", str(board / "bad.json"))
+        assert res.exit_code == 2 and '"back"' in res.output, bad
+    index.close()

@@ -1,29 +1,42 @@
 """`build_leaderboard(dirs, output)`: a judge-centric leaderboard, honest about its evidence.
 
-results.json (`schema` = "oversight-bench/leaderboard/v2"):
+results.json (`schema` = "oversight-bench/leaderboard/v3"):
 * `judges`: one row per judge (`kind` "model" or "human"; a judge that had a judge tool, beyond the paper, is
   its own row, "NAME (judge tool: TOOL)"), with `cells` = {"<protocol> · <scope>":
   {protocol, scope, n (questions), n_records, accuracy, ci_low, ci_high, small (n < 64), agents,
-  transcripts (relative link), reference (human judges on the same rooms, with the paired p-value),
-  quality (`analysis/quality.py`: n_agent_turns, n_budget_turns, forced_rate, cut_rate (null: no
-  budget records), n_argumentless, argumentless_rate, mean_argument_words, n_records, n_invalid,
+  deviations (those of the runs behind this cell), rooms (relative link to the viewer's list of the
+  rooms this cell counts, `ROOMS_DIR`/cells/<id>/index.html), references (one per human judge who
+  judged the same rooms: {judge, n, accuracy, ci_low, ci_high, p_value (paired), diff}), quality
+  (`analysis/quality.py`: n_agent_turns, n_budget_turns, forced_rate, cut_rate (null: no budget
+  records), n_argumentless, argumentless_rate, mean_argument_words, n_records, n_invalid,
   invalid_rate, n_valid, n_answer1, answer1_share, accuracy_invalid_wrong, invalid_wrong_ci_low,
   invalid_wrong_ci_high), flagged (reasons the cell fails the quality bar; [] passes) }}, where
-  scope is a task type, or `suite:<name>` for imported transcript suites; `headlines` = the
-  paper's debate − consultancy and debate − QA-without-article differences with paired p-values
-  (questions both have; permutation test, 10,000 resamples), without flagged cells (named in
-  `excluded`) unless `include_flagged` (then named in `flagged_included`); `deviations` from the paper's protocol
-  (the runs' config `deviations` lists); `provenance` of the runs behind it.
+  scope is a task type, or `suite:<name>` for imported transcript suites. A human row's cell adds
+  `on_model_rooms`: the same human judges on exactly the rooms the model rows' cells of that column
+  count (what the figure draws). A carried cell (`carried`, from `--carry`) has no `rooms` (its runs
+  are not here): a page rendered again from the data its board kept (`transcripts`), else
+  `no_link` saying why. A row has `deviations` (all its cells'), `headlines` = the paper's debate −
+  consultancy and debate − QA-without-article differences with paired p-values (questions both
+  have; permutation test, 10,000 resamples), without flagged cells (named in `excluded`) unless
+  `include_flagged` (then named in `flagged_included`); `provenance` of its runs; a human row
+  `about` (who these judges are, from the suite and import records).
 * `elo`: debater Elo from cross-play runs (players, games, rating, bootstrap CI); cross-play games
   never make judge rows.
-* `columns`, `min_n`, `include_flagged`, `quality_bar` (the bar in words), `generated`, `commit`.
+* `columns`, `min_n`, `include_flagged`, `quality_bar` (the bar in words), `rooms` (the cells file
+  and the folder of room pages), `generated`, `commit`.
 
-index.html needs no server: rows are embedded as JSON (escaped for a script block), a small script
-renders the table (sort by a column, filter by protocol/scope, show small cells on demand; URL
-parameters preset them); every cell links to a plain-HTML page of its (protocol, scope)'s rooms,
-each room once with the verdict of every judge that judged it. `fig2_judges.png` is a Fig. 2-like
-plot of the whole table. leaderboard.md shows the same table (small cells hidden unless
-`show_small`). The pages are Jinja2 templates in oversight_bench/templates (autoescaped, `render_page`).
+Beside it, `CELLS_FILE` (rooms-cells.json) lists, per built cell, the exact decisions it counts as
+[RUN_DIR, JUDGE, JOB_KEY] (RUN_DIR relative to the board folder), in the format of `oversight-bench
+view --export OUT --cells FILE`, which writes the room pages the cells link to (`ROOMS_DIR`): the
+viewer is a plugin, so the build names the rooms and the viewer draws them.
+
+index.html needs no server and no script to be read: the table is HTML, every figure formatted here
+by the one rounding rule (`quality.decimal_round`) that leaderboard.md uses too; a small script sorts
+by any column (each cell carries its sort value in `data-sort`), filters by protocol, scope and
+judge, and shows small cells on demand (URL parameters preset them). Each judge's deviations and
+flags are behind a toggle of its own under its row. `fig2_judges.png` is a Fig. 2-like plot of the
+table (`figure_bars`). The pages are Jinja2 templates in oversight_bench/templates (autoescaped,
+`render_page`).
 """
 
 from __future__ import annotations
@@ -33,7 +46,6 @@ import functools
 import hashlib
 import html
 import json
-import math
 import os
 import re
 from collections import defaultdict
@@ -47,19 +59,23 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import Run, load_runs
-from oversight_bench.analysis.report import (_clean, _elo_section, _git_commit, _proto_key, md_text, run_provenance,
-                                             saved_figure)
+from oversight_bench.analysis.quality import p_text, pct, pts
+from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, md_text, run_provenance, saved_figure
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
 from oversight_bench.yamlio import load_json_text
 
-SCHEMA = "oversight-bench/leaderboard/v2"
+SCHEMA = "oversight-bench/leaderboard/v3"
+#: earlier schemas a board may hold: still recognised as a board (`check_output`) and carried (`load_carry`)
+OLD_SCHEMAS = ("oversight-bench/leaderboard/v2",)
 PAGE_SCHEMA = "oversight-bench/leaderboard-page/v1"
 #: a carried cell's `transcripts`: a page of the carried board's own transcripts folder
 PAGE_LINK = re.compile(r"transcripts/([A-Za-z0-9][A-Za-z0-9-]{0,120})\.html")
-MAX_TRANSCRIPTS = 40  # rooms per page: enough to read, small enough to commit
+#: the cells file beside results.json, and the folder `oversight-bench view --export` writes the room pages into
+CELLS_FILE = "rooms-cells.json"
+ROOMS_DIR = "rooms"
 MIN_N = 64  # cells with fewer questions are hidden by default: too few to rank judges on
 QUALITY_BAR = (f"flagged: any argument-less agent turn, > {quality_mod.CUT_BAR:.0%} of agent turns cut, or > "
                f"{quality_mod.POSITION_BAR:.0%} of valid answers on one position")
@@ -71,19 +87,21 @@ def _slug(*parts: Any) -> str:
     return f"{base}-{hashlib.sha1(text.encode()).hexdigest()[:8]}"
 
 
+def cell_id(judge: str, protocol: str, scope: str) -> str:
+    """A cell's id in the cells file and its room pages' folder: readable, unique, stable across builds."""
+    return _slug(judge, protocol, scope)
+
+
+def rooms_link(cid: str) -> str:
+    return f"{ROOMS_DIR}/cells/{cid}/index.html"
+
+
 def render_passages(text: str) -> str:
     """HTML-escape a turn, then turn passage tags into highlighted spans."""
     out = html.escape(text or "")
     for tag, cls in (("v_passage", "v-passage"), ("u_passage", "u-passage"), ("quote", "quote")):
         out = out.replace(f"&lt;{tag}&gt;", f'<span class="{cls}" title="{tag}">').replace(f"&lt;/{tag}&gt;", "</span>")
     return out.replace("\n", "<br>")
-
-
-def json_for_html(obj: Any) -> str:
-    """JSON safe inside a <script> element: `<`, `>` and `&` escaped as \\u003c etc., so no text
-    in it (`</script>`, `<!--<script>`) can end or re-enter the element early."""
-    return (json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-            .replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 def _write(path: Path, text: str) -> None:
@@ -94,9 +112,15 @@ def _write(path: Path, text: str) -> None:
 
 def _html_text(value: Any) -> Any:
     """The pages' autoescape: text as `html.escape` writes it (the escaping `render_passages`, shared
-    with the web app, uses), markup (`Markup`, `script_json`) as it is. Jinja's own escaping filters
-    (`join`, `~`, `e`) write `'` as &#39; rather than &#x27;: as safe, but other bytes."""
+    with the web app, uses), markup (`Markup`) as it is. Jinja's own escaping filters (`join`, `~`,
+    `e`) write `'` as &#39; rather than &#x27;: as safe, but other bytes."""
     return value if hasattr(value, "__html__") else Markup(html.escape(str(value)))
+
+
+def _breakable(text: Any) -> Markup:
+    """Text escaped, with a line-break opportunity (<wbr>) after `_ , : /`: long model and protocol
+    names wrap in a narrow column instead of widening the table."""
+    return Markup(re.sub(r"([_,:/])", r"\1<wbr>", html.escape(str(text))))
 
 
 @functools.cache
@@ -105,8 +129,7 @@ def _pages() -> jinja2.Environment:
     than an empty string, and the CSS/JS files inlined verbatim (`inline`: the board opens from disk)."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("oversight_bench", "templates"), autoescape=True,
                              finalize=_html_text, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    env.filters.update(passages=lambda text: Markup(render_passages(text)),
-                       script_json=lambda obj: Markup(json_for_html(obj)), rounded=_r)
+    env.filters.update(passages=lambda text: Markup(render_passages(text)), breakable=_breakable, rounded=_r)
     env.globals["inline"] = lambda name: Markup(env.loader.get_source(env, name)[0])
     return env
 
@@ -116,83 +139,10 @@ def render_page(template: str, **context: Any) -> str:
     return _pages().get_template(template).render(**context)
 
 
-def transcript_html(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
-                    verdicts: list[dict[str, Any]] | None = None, room_id: str | None = None) -> str:
-    """One room, readable: question, the two answers as displayed (correct marked), the turns, then
-    the verdict of each judge that judged it (`verdicts`, default the decision's own)."""
-    return render_page("room.html.j2", room=_room(decision, turns, question, verdicts, room_id))
-
-
-def _room(decision: dict[str, Any], turns: list[dict[str, Any]], question: Any,
-          verdicts: list[dict[str, Any]] | None = None, room_id: str | None = None) -> dict[str, Any]:
-    """What room.html.j2 shows of a room, every field resolved (a missing one reads "–" or "None")."""
-    answers = decision.get("answers") or (question.answers(decision["answer_order"]) if question else ["?", "?"])
-    ci = decision.get("correct_index")
-    return {
-        "id": room_id or _slug(decision["job_key"]),
-        "question": question.question if question else decision.get("question_id", ""),
-        "protocol": str(decision.get("protocol")), "task": str(decision.get("task")),
-        "assignment": str(decision.get("assignment") or "–"), "answer_order": str(decision.get("answer_order")),
-        "agent": str(decision.get("agent") or "–"),
-        "answers": [{"text": str(a), "correct": i == ci} for i, a in enumerate(answers, start=1)],
-        "turns": [{"role": str(t.get("role")), "round": _plain(t.get("round")), "speaker": str(t.get("speaker")),
-                   "defends": _plain(t.get("defends")), "marks": [str(m) for m in quality_mod.budget_marks(t)],
-                   "text": _plain_text(t["shown"] if "shown" in t else t.get("content"))}
-                  for t in sorted(turns, key=lambda t: t.get("seq", 0))],
-        "verdicts": [{"judge": str(d.get("judge")), "answer": _plain(d.get("answer")), "correct": bool(d.get("correct")),
-                      "probs": [round(p, 3) if _finite(p) else None for p in d["probs"]]
-                      if isinstance(d.get("probs"), list) and d["probs"] else None}
-                     for d in verdicts or [decision]],
-    }
-
-
-def _plain(value: Any) -> int | str | None:
-    """A field of a (possibly foreign) store as the page data holds it: a number or None as it is,
-    anything else as its text (the template escapes it)."""
-    return value if value is None or (isinstance(value, int) and not isinstance(value, bool)) else str(value)
-
-
-def _plain_text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _room_id(d: dict[str, Any], turns: list[dict[str, Any]]) -> str:
-    """What makes two decisions verdicts on the same room: the job, the agent and what the debaters
-    or consultants said (a re-judged copy matches; another agent's or run's debate never does)."""
-    said = [(t.get("round"), t.get("speaker"), t["shown"] if "shown" in t else t.get("content"))
-            for t in sorted(turns, key=lambda t: t.get("seq", 0)) if t.get("role") != "judge"]
-    return _slug(d["job_key"], d.get("agent"), hashlib.sha1(json.dumps(said, default=str).encode()).hexdigest()[:12])
-
-
-def _rooms_page(protocol: str, scope: str, decisions: dict[str, list[dict[str, Any]]], turns_of: dict,
-                questions: dict) -> dict[str, Any]:
-    """One page for a (protocol, scope): up to MAX_TRANSCRIPTS rooms (those with turns first), each
-    once, with the verdict of each judge here that judged it (judges re-judging the same transcripts
-    share the rooms)."""
-    def turns(d: dict[str, Any]) -> list:
-        return turns_of.get((d["run_dir"], (d["job_key"], d["judge"]))) or []
-
-    rooms: dict[str, list[dict[str, Any]]] = {}
-    for judge in sorted(decisions):
-        for d in decisions[judge]:
-            rooms.setdefault(_room_id(d, turns(d)), []).append(d)
-    keys = sorted(rooms, key=lambda k: not any(turns(d) for d in rooms[k]))[:MAX_TRANSCRIPTS]
-    shown = []
-    for k in keys:
-        ds = rooms[k]
-        d = next((d for d in ds if turns(d)), ds[0])
-        shown.append(_room(d, turns(d), questions.get((d["run_dir"], (d["task"], d["question_id"]))), ds, room_id=k))
-    return {"schema": PAGE_SCHEMA, "title": f"{protocol} · {scope} transcripts", "heading": f"{protocol} · {scope}",
-            "rooms": shown, "n_rooms": len(rooms), "judges": ", ".join(sorted(decisions))}
-
-
 def _write_page(tdir: Path, slug: str, page: dict[str, Any]) -> None:
-    """A transcript page and, beside it, the data it was rendered from: a later build that carries
-    its cell renders the page again from that data (pages are built, never copied)."""
+    """A carried cell's transcript page, rendered again from the data its board kept beside it, and
+    that data beside it again (so a later build can carry it on): pages are built, never copied."""
+    tdir.mkdir(parents=True, exist_ok=True)
     _write(tdir / f"{slug}.json", json.dumps(page, ensure_ascii=False, indent=0))
     _write(tdir / f"{slug}.html", render_page("rooms.html.j2", **{k: v for k, v in page.items() if k != "schema"}))
 
@@ -248,47 +198,88 @@ def _label(judge: str) -> str:
     return base.split(",")[0].split(":", 1)[-1] + (sep + rest if sep else "")
 
 
-def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path) -> bool:
-    """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope; small cells
-    hatched, cells failing the quality bar pale with a ⚑ above them (the figure is read alone)."""
-    scopes = sorted({c["scope"] for c in columns})
+def _p(p: float | None) -> str:
+    text = p_text(p)
+    return "p" + text if text.startswith("<") else f"p={text}"
+
+
+def figure_bars(judges: list[dict[str, Any]], columns: list[dict[str, Any]], min_n: int = MIN_N) -> list[dict[str, Any]]:
+    """The bars of fig2_judges.png, one per judge × (protocol, scope) cell with an accuracy: panel
+    (`scope`), `protocol`, `judge`, `x` (the judge's place in its panel), accuracy and CI, `n`,
+    `small`, `flagged`. A human row's bar is drawn on the rooms the models' cells of its column count
+    (`on_model_rooms`, `rooms` = "models' rooms") where models judged that column, so that it is the
+    table's human reference, not the suite's every room; elsewhere on all its rooms (`rooms` = "all")."""
+    bars = []
+    for sc in sorted({c["scope"] for c in columns}):
+        names = [j for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
+        protos = sorted({c["protocol"] for j in names for c in j["cells"].values() if c["scope"] == sc}, key=_proto_key)
+        for p in protos:
+            for i, j in enumerate(names):
+                c = j["cells"].get(f"{p} · {sc}")
+                if not c:
+                    continue
+                src, rooms = c, None
+                if j["kind"] == "human":
+                    src, rooms = (c["on_model_rooms"], "models' rooms") if c.get("on_model_rooms") else (c, "all")
+                if src.get("accuracy") is None:
+                    continue
+                bars.append({"scope": sc, "protocol": p, "judge": j["judge"], "x": i, "accuracy": src["accuracy"],
+                             "ci_low": src.get("ci_low"), "ci_high": src.get("ci_high"), "n": src["n"],
+                             "small": src["n"] < min_n, "flagged": bool(c.get("flagged")), "rooms": rooms})
+    return bars
+
+
+def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Path, min_n: int = MIN_N) -> bool:
+    """Fig. 2-like: accuracy (bars, 95% CI) per protocol × judge, one panel per scope (`figure_bars`);
+    small cells hatched, cells failing the quality bar pale with a ⚑ above them, human bars labelled
+    with the rooms they are on (the figure is read alone)."""
+    bars = figure_bars(judges, columns, min_n)
+    scopes = sorted({b["scope"] for b in bars})
     if not scopes:
         return False
     protos = sorted({c["protocol"] for c in columns}, key=_proto_key)
     colour = {p: f"C{i % 10}" for i, p in enumerate(protos)}
-    # one panel per scope, stacked, so that the page shows the figure at a readable size; the legend above them
-    height = 3.3 * len(scopes) + 0.6
-    with saved_figure(path, len(scopes), 1, figsize=(max(6.0, 1.1 * len(judges) + 2), height), squeeze=False,
-                      layout={"rect": (0, 0, 1, 1 - 0.5 / height)}) as (fig, axes):
+    # one panel per scope, stacked, so that the page shows the figure at a readable size; the legend above
+    # them, in as many rows as its entries need at this width
+    n_x = max(1 + b["x"] for b in bars)
+    width = max(6.0, 1.1 * n_x + 2)
+    n_legend = len(protos) + 2
+    ncol = max(1, min(n_legend, int(width / 1.7)))
+    legend_rows = -(-n_legend // ncol)
+    height = 3.3 * len(scopes) + 0.3 + 0.25 * legend_rows
+    with saved_figure(path, len(scopes), 1, figsize=(width, height), squeeze=False,
+                      layout={"rect": (0, 0, 1, 1 - (0.2 + 0.25 * legend_rows) / height)}) as (fig, axes):
         for ax, sc in zip(axes[:, 0], scopes):
-            names = [j["judge"] for j in judges if any(c["scope"] == sc for c in j["cells"].values())]
-            ps = [p for p in protos if any(c["protocol"] == p and c["scope"] == sc for j in judges for c in j["cells"].values())]
+            mine = [b for b in bars if b["scope"] == sc]
+            ps = sorted({b["protocol"] for b in mine}, key=_proto_key)
             width = 0.8 / max(1, len(ps))
-            for k, p in enumerate(ps):
-                for i, name in enumerate(names):
-                    j = next(j for j in judges if j["judge"] == name)
-                    c = j["cells"].get(f"{p} · {sc}")
-                    if not c or c["accuracy"] is None:
-                        continue
-                    lo = c["accuracy"] - (c["ci_low"] if c["ci_low"] is not None else c["accuracy"])
-                    hi = (c["ci_high"] if c["ci_high"] is not None else c["accuracy"]) - c["accuracy"]
-                    x, flagged = i + (k - (len(ps) - 1) / 2) * width, bool(c.get("flagged"))
-                    ax.bar(x, c["accuracy"], width, yerr=[[lo], [hi]], capsize=2, color=colour[p],
-                           hatch="//" if c["small"] else None, alpha=0.45 if c["small"] or flagged else 1.0,
-                           edgecolor="k" if c["small"] else None)
-                    if flagged:
-                        ax.text(x, min(0.97, c["accuracy"] + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
+            labels: dict[int, str] = {}
+            for b in mine:
+                k = ps.index(b["protocol"])
+                acc = b["accuracy"]
+                lo = acc - (b["ci_low"] if b["ci_low"] is not None else acc)
+                hi = (b["ci_high"] if b["ci_high"] is not None else acc) - acc
+                x = b["x"] + (k - (len(ps) - 1) / 2) * width
+                ax.bar(x, acc, width, yerr=[[lo], [hi]], capsize=2, color=colour[b["protocol"]],
+                       hatch="//" if b["small"] else None, alpha=0.45 if b["small"] or b["flagged"] else 1.0,
+                       edgecolor="k" if b["small"] else None)
+                if b["flagged"]:
+                    ax.text(x, min(0.97, acc + hi + 0.02), "⚑", ha="center", va="bottom", fontsize=8, color="#a22")
+                if b["rooms"]:  # a human bar says which rooms it is on
+                    where = "the models' rooms" if b["rooms"] == "models' rooms" else "all rooms"
+                    ax.text(x, 0.02, f"n={b['n']}, {where}", ha="center", va="bottom", fontsize=6, rotation=90, color="white")
+                labels.setdefault(b["x"], _label(b["judge"]))
             ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-            ax.set_xticks(range(len(names)))
-            ax.set_xticklabels([_label(n) for n in names], rotation=25, ha="right", fontsize=8)
+            ax.set_xticks(sorted(labels))
+            ax.set_xticklabels([labels[i] for i in sorted(labels)], rotation=25, ha="right", fontsize=8)
             ax.set_ylim(0, 1)
             ax.set_title(sc)
             ax.set_ylabel("judge accuracy (95% CI)")
         from matplotlib.patches import Patch
 
-        handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {MIN_N}"),
+        handles = [Patch(color=colour[p], label=p) for p in protos] + [Patch(facecolor="white", edgecolor="k", hatch="//", label=f"n < {min_n}"),
                                                                        Patch(facecolor="white", edgecolor="white", label="⚑ fails the quality bar")]
-        fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=len(handles), frameon=False)
+        fig.legend(handles=handles, fontsize=8, loc="upper center", ncol=ncol, frameon=False)
     return True
 
 
@@ -302,39 +293,177 @@ def _elo_table(runs: list[Run]) -> dict[str, Any] | None:
             "n_games": agg["n_games"], "prior": agg.get("prior"), "bootstrap_unit": agg.get("bootstrap_unit"), "full": elo}
 
 
-def markdown(result: dict[str, Any], show_small: bool = False) -> str:
-    from oversight_bench.analysis.report import _fmt
+# -- what the page and the Markdown say (one formatting for both) --------------------------------------
 
+
+def _human_about(row: dict[str, Any]) -> str:
+    """Who a human row's judges are, from its data: the import record of each run behind it (the
+    suite, how many judges and rooms, the source) and the suite's own description in the registry."""
+    parts = []
+    for prov in row.get("provenance") or []:
+        imp = prov.get("import") if isinstance(prov.get("import"), dict) else None
+        if not imp:
+            continue
+        suite = SUITE_OF_IMPORT.get(str(imp.get("kind")), str(imp.get("kind")))
+        counts = imp.get("counts") if isinstance(imp.get("counts"), dict) else {}
+        n = counts.get("human_judges")
+        text = "the live verdicts" + (f" of {n} human judge{'s' if n != 1 else ''}" if n else " of the human judges")
+        text += f" imported with the transcript suite {suite}"
+        described = _suite_description(suite)
+        if described:
+            text += f" ({described})"
+        by = counts.get("by_protocol") if isinstance(counts.get("by_protocol"), dict) else {}
+        if by:
+            text += ": " + ", ".join(f"{n} {p} rooms" for p, n in sorted(by.items()))
+        parts.append(text)
+    if not parts:
+        runs = sorted({Path(str(p.get("dir"))).name for p in row.get("provenance") or [] if p.get("dir")})
+        parts.append("human verdicts recorded in " + (", ".join(runs) if runs else "runs this build was not given"))
+    n_rooms = sum(c.get("n_records") or 0 for c in row["cells"].values())
+    return (f"{row['judge']}: " + "; ".join(parts) + f" ({n_rooms} rooms in this table). In a model's cell, these judges"
+            " on the same rooms, with the paired permutation p-value; in this row, the rooms the models' cells"
+            " of the column count first, then all of this row's rooms.")
+
+
+def _suite_description(name: str) -> str | None:
+    """A suite's description and source, as its plugin registers them (None when it is not installed)."""
+    from oversight_bench.registry import get_registry
+
+    try:
+        suite = get_registry().get("suites", name)
+    except BenchError:
+        return None
+    desc, source = getattr(suite, "description", None), getattr(suite, "source", None)
+    return "; ".join(str(x) for x in (desc, f"source: {source}" if source else None) if x) or None
+
+
+def deviation_lines(row: dict[str, Any]) -> list[tuple[str, list[str] | None]]:
+    """A row's deviations from the paper, each with the cells it applies to (None: every cell of the
+    row), so that a deviation of some runs (a one-round agent) is not read as one of every cell."""
+    keys = list(row["cells"])
+    out = []
+    for dev in row.get("deviations") or []:
+        where = [k for k in keys if dev in (row["cells"][k].get("deviations") or row.get("deviations") or [])]
+        out.append((dev, None if len(where) == len(keys) else where))
+    return sorted(out, key=lambda x: (x[1] is not None, x[0]))
+
+
+def _cell_view(row: dict[str, Any], key: str, cell: dict[str, Any] | None, min_n: int) -> dict[str, Any] | None:
+    """A table cell as the page and the Markdown show it, every figure formatted here."""
+    if cell is None:
+        return None
+    q = cell.get("quality") or None
+    primary, lines = cell, []
+    on = cell.get("on_model_rooms") if row["kind"] == "human" else None
+    if on:
+        primary = on
+        lines.append(f"[{pct(on.get('ci_low'))}, {pct(on.get('ci_high'))}] n={on['n']} on the {on['n_records']} rooms "
+                     "the models' cells count")
+        lines.append(f"all {cell['n_records']} rooms: {pct(cell['accuracy'])} [{pct(cell['ci_low'])}, "
+                     f"{pct(cell['ci_high'])}] n={cell['n']}")
+    else:
+        lines.append(f"[{pct(cell['ci_low'])}, {pct(cell['ci_high'])}] n={cell['n']}")
+    quality = []
+    if q:
+        quality.append(f"invalid {quality_mod.pct_sign(q['invalid_rate'])} · answer 1 {quality_mod.pct_sign(q['answer1_share'])}")
+        if q.get("n_agent_turns"):
+            quality.append(f"no-arg {quality_mod.pct_sign(q['argumentless_rate'])} · forced "
+                           f"{quality_mod.pct_sign(q['forced_rate'])} · cut {quality_mod.pct_sign(q['cut_rate'])}")
+    else:
+        quality.append("quality –")
+    refs = [f"{r.get('judge') or 'human'} on the same rooms: {pct(r['accuracy'])} (n={r['n']}, {_p(r.get('p_value'))})"
+            for r in cell.get("references") or []]
+    carried = cell.get("carried")
+    link, why = cell.get("rooms") or cell.get("transcripts"), cell.get("no_link")
+    return {"key": key, "sort": "" if primary.get("accuracy") is None else repr(float(primary["accuracy"])),
+            "acc": pct(primary.get("accuracy")), "small": bool(cell["small"]), "flagged": list(cell.get("flagged") or []),
+            "carried": f"† from the build of {str((carried or {}).get('generated') or 'unknown')[:10]}" if carried else "",
+            "lines": lines, "quality": quality, "refs": refs, "link": link,
+            "link_title": ("its rooms" if cell.get("rooms") else "its transcripts (carried page)") if link else "",
+            "no_link": why or "", "n": cell["n"], "placeholder": f"n<{min_n}" + (" †" if carried else "")}
+
+
+def _headline_view(h: dict[str, Any]) -> dict[str, Any]:
+    left = h.get("excluded") or []
+    with_ = h.get("flagged_included") or []
+    return {"sort": "" if h.get("diff") is None else repr(float(h["diff"])),
+            "text": "–" if h.get("diff") is None else f"{pts(h['diff'])} pts",
+            "sub": "" if h.get("diff") is None else f"{_p(h.get('p_value'))} · n={h.get('n')}" + (" †" if h.get("carried") else ""),
+            "note": (f"without ⚑ {len(left)} cell{'s' if len(left) != 1 else ''}" if left else
+                     f"with ⚑ {len(with_)} cell{'s' if len(with_) != 1 else ''}" if with_ else ""),
+            "cells": left or with_}
+
+
+def page_table(result: dict[str, Any]) -> dict[str, Any]:
+    """The judge table as index.html draws it: per row, the judge, a view of each column's cell
+    (`_cell_view`), the headlines, and what its toggle holds (deviations per cell, flags, who the
+    human judges are, why a cell has no rooms)."""
     cols = result["columns"]
+    rows = []
+    for j in result["judges"]:
+        cells = [_cell_view(j, c["key"], j["cells"].get(c["key"]), result["min_n"]) for c in cols]
+        heads = [_headline_view(h) for h in j["headlines"]]
+        devs = deviation_lines(j)
+        flags = [(k, c["flagged"]) for k, c in j["cells"].items() if c.get("flagged")]
+        unlinked = [(k, c["no_link"]) for k, c in j["cells"].items() if c.get("no_link")]
+        n_some = sum(1 for _, where in devs if where is not None)
+        summary = [f"{len(devs)} deviation{'s' if len(devs) != 1 else ''} from the paper"
+                   + (f" ({n_some} in some cells only)" if n_some else "")]
+        if flags:
+            summary.append(f"⚑ {len(flags)} flagged cell{'s' if len(flags) != 1 else ''}")
+        rows.append({"judge": j["judge"], "kind": j["kind"], "cells": cells, "headlines": heads, "deviations": devs,
+                     "flags": flags, "unlinked": unlinked, "about": j.get("about") or "", "summary": " · ".join(summary),
+                     "excluded": [(result["headline_names"][i], h["cells"], bool(j["headlines"][i].get("flagged_included")))
+                                  for i, h in enumerate(heads) if h["cells"]]})
+    return {"columns": cols, "headline_names": result["headline_names"], "rows": rows}
+
+
+def markdown(result: dict[str, Any], show_small: bool = False) -> str:
+    """leaderboard.md: the same table, figures and notes as index.html (`page_table`), as Markdown."""
+    table = page_table(result)
+    cols = result["columns"]
+    links = " · ".join(f"[{name}]({name})" for name in ("README.md", "results.json", "index.html")
+                       if name != "README.md" or result.get("readme"))
     lines = ["# oversight-bench leaderboard: judges", "",
-             f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). Accuracy % over valid answers "
-             "[95% CI] n (questions; replicates of a question averaged, normal approximation), with the invalid rate "
-             f"beside it; the transcript quality of each cell is in the table below. ⚑ marks a cell failing the quality "
-             f"bar ({result.get('quality_bar') or QUALITY_BAR}), with its reasons; flagged cells are "
+             f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). {links}.", "",
+             "Accuracy % over valid answers [95% CI] n (questions; replicates of a question averaged, normal "
+             "approximation), with the invalid rate beside it; the transcript quality of each cell is in the table "
+             f"below. ⚑ marks a cell failing the quality bar ({result.get('quality_bar') or QUALITY_BAR}), with its "
+             "reasons; flagged cells are "
              + ("included in the headline differences (--include-flagged). " if result.get("include_flagged")
                 else "left out of the headline differences (`--include-flagged` puts them in). ")
              + (f"Cells with n < {result['min_n']} are flagged ⚠." if show_small else
-                f"Cells with n < {result['min_n']} are hidden (`leaderboard --show-small` shows them)."), "",
-             "| judge | " + " | ".join(md_text(c["key"]) for c in cols) + " | " + " | ".join(map(md_text, result["headline_names"])) + " | deviations |",
-             "|" + "---|" * (len(cols) + 2 + len(result["headline_names"]))]
-    for j in result["judges"]:
+                f"Cells with n < {result['min_n']} are hidden (`leaderboard --show-small` shows them).")
+             + " Figures are rounded half up from the value in results.json. " + _rooms_sentence(result, md=True), "",
+             "| judge | " + " | ".join(md_text(c["key"]) for c in cols) + " | "
+             + " | ".join(map(md_text, result["headline_names"])) + " |",
+             "|" + "---|" * (len(cols) + 1 + len(result["headline_names"]))]
+    for row in table["rows"]:
         cells = []
-        for c in cols:
-            x = j["cells"].get(c["key"])
-            if not x:
+        for v in row["cells"]:
+            if v is None:
                 cells.append("–")
-            elif x["small"] and not show_small:
-                cells.append(f"n<{result['min_n']}" + (" †" if x.get("carried") else ""))
+            elif v["small"] and not show_small:
+                cells.append(v["placeholder"])
             else:
-                ref = f" (human {_fmt(x['reference']['accuracy'], True)}, p={_fmt(x['reference']['p_value'])})" if x.get("reference") else ""
-                cells.append(f"{_fmt(x['accuracy'], True)} [{_fmt(x['ci_low'], True)}, {_fmt(x['ci_high'], True)}] n={x['n']}"
-                             + _invalid_md(x) + (" ⚠" if x["small"] else "") + (" †" if x.get("carried") else "") + ref
-                             + (" ⚑ " + "; ".join(map(md_text, x["flagged"])) if x.get("flagged") else ""))
-        heads = [_headline_md(h) for h in j["headlines"]]
-        name = md_text(j["judge"]) + (" (human reference)" if j["kind"] == "human" else "")
-        devs = "; ".join(map(md_text, j["deviations"])) or "none recorded"
-        lines.append("| " + " | ".join([name, *cells, *heads, devs]) + " |")  # what came from the runs is md_text already
+                text = f"{v['acc']} " + (f"({'; '.join(v['lines'])})" if len(v["lines"]) > 1 else v["lines"][0])
+                if v["quality"] and v["quality"][0] != "quality –":
+                    text += ", " + v["quality"][0].split(" · ")[0]
+                text += (" ⚠" if v["small"] else "") + (" †" if v["carried"] else "")
+                text += "".join(f" ({md_text(r)})" for r in v["refs"])
+                if v["flagged"]:
+                    text += " ⚑ " + "; ".join(map(md_text, v["flagged"]))
+                cells.append(text)
+        heads = [h["text"] + (f", {h['sub']}" if h["sub"] else "")
+                 + (f" ({'with' if h['note'].startswith('with ') else 'without'} ⚑ {', '.join(map(md_text, h['cells']))})"
+                    if h["cells"] else "") for h in row["headlines"]]
+        name = md_text(row["judge"]) + (" (human reference)" if row["kind"] == "human" else "")
+        lines.append("| " + " | ".join([name, *cells, *heads]) + " |")  # what came from the runs is md_text already
+    abouts = [r["about"] for r in table["rows"] if r["about"]]
+    if abouts:
+        lines += ["", "Human rows: " + " ".join(md_text(a) for a in abouts)]
     lines += _quality_md(result, show_small)
+    lines += _notes_md(table)
     carried = sorted({(x["carried"].get("generated") or "?", x["carried"].get("commit") or "?")
                       for j in result["judges"] for x in j["cells"].values() if x.get("carried")})
     if carried:
@@ -348,29 +477,38 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
                   + (f" Carried from the build of {md_text(elo['carried'].get('generated'))}." if elo.get("carried") else ""), "",
                   "| debater | games | Elo | 95% CI |", "|---|---|---|---|"]
         for p in sorted(elo["players"], key=lambda p: -p["rating"]):
-            lines.append(f"| {md_text(p['player'])} | {p['games']} | {p['rating']:.0f} | [{_r(p['ci_low'])}, {_r(p['ci_high'])}] |")
+            lines.append(f"| {md_text(p['player'])} | {p['games']} | {_r(p['rating'])} | [{_r(p['ci_low'])}, {_r(p['ci_high'])}] |")
     else:
         lines.append("No cross-play runs given.")
     return "\n".join(lines) + "\n"
 
 
-def _invalid_md(cell: dict[str, Any]) -> str:
-    q = cell.get("quality")
-    return "" if not q else f", invalid {quality_mod.pct_sign(q['invalid_rate'])}"
+def _rooms_sentence(result: dict[str, Any], md: bool = False) -> str:
+    """Where the evidence is: each built cell links to the list of exactly the rooms it counts."""
+    rooms = result.get("rooms") or {}
+    if not rooms.get("n_cells"):
+        return "No cell of this build has room pages (every cell is carried)."
+    code = (lambda t: f"`{t}`") if md else (lambda t: t)
+    return (f"Each cell links to the list of exactly the rooms it counts ({code(rooms['folder'] + '/cells/<cell>/')}; "
+            f"every room of the runs: {code(rooms['folder'] + '/index.html')}), written by "
+            f"{code('oversight-bench view RUN_DIRS --export ' + rooms['folder'] + ' --cells ' + rooms['cells_file'])} "
+            f"from {code(rooms['cells_file'])}, which names each cell's decisions.")
 
 
-def _headline_md(h: dict[str, Any]) -> str:
-    from oversight_bench.analysis.report import _fmt
-
-    if h["diff"] is None:
-        text = "–"
-    else:
-        text = f"{100 * h['diff']:+.1f} pts, p={_fmt(h['p_value'])} (n={h['n']})" + (" †" if h.get("carried") else "")
-    if h.get("excluded"):
-        text += " (without ⚑ " + ", ".join(map(md_text, h["excluded"])) + ")"
-    elif h.get("flagged_included"):
-        text += " (with ⚑ " + ", ".join(map(md_text, h["flagged_included"])) + ")"
-    return text
+def _notes_md(table: dict[str, Any]) -> list[str]:
+    """Per judge: its deviations from the paper (with the cells a deviation applies to where not all),
+    its flags, and cells without room pages, and why (the headline cells name the cells they leave out)."""
+    out = []
+    for row in table["rows"]:
+        items = []
+        for dev, where in row["deviations"]:
+            items.append(f"- {md_text(dev)}" + (f" — only {', '.join(map(md_text, where))}" if where is not None else ""))
+        if not row["deviations"]:
+            items.append("- no deviation from the paper recorded")
+        items += [f"- ⚑ {md_text(k)}: " + "; ".join(map(md_text, why)) for k, why in row["flags"]]
+        items += [f"- {md_text(k)}: {md_text(why)}" for k, why in row["unlinked"]]
+        out += ["", f"**{md_text(row['judge'])}** ({md_text(row['summary'])})", "", *items]
+    return ["", "## Deviations from the paper and flags, per judge", *out] if out else []
 
 
 def _quality_md(result: dict[str, Any], show_small: bool) -> list[str]:
@@ -383,7 +521,7 @@ def _quality_md(result: dict[str, Any], show_small: bool) -> list[str]:
             q = x.get("quality")
             if not q or (x["small"] and not show_small):
                 continue
-            words = "–" if q["mean_argument_words"] is None else f"{q['mean_argument_words']:.0f}"
+            words = "–" if q["mean_argument_words"] is None else _r(q["mean_argument_words"])
             turns = [str(q["n_agent_turns"]), pc(q["argumentless_rate"]), pc(q["forced_rate"]), pc(q["cut_rate"]), words] \
                 if q["n_agent_turns"] else ["0", "", "", "", ""]
             rows.append("| " + " | ".join([
@@ -400,7 +538,8 @@ def _quality_md(result: dict[str, Any], show_small: bool) -> list[str]:
 
 
 def _r(v: float | None) -> str:
-    return "–" if v is None else f"{v:.0f}"
+    """A rating or word count: whole, by the one rounding rule."""
+    return "–" if v is None else quality_mod.decimal_round(v, 0)
 
 
 def _qkey(key: tuple[str, str]) -> str:
@@ -418,9 +557,18 @@ class _Build(_Checked):
 
 
 class _Reference(_Checked):
+    judge: Optional[str] = None
     accuracy: Optional[float]
     n: int = Field(ge=0)
     p_value: Optional[float] = None
+
+
+class _Stats(_Checked):
+    accuracy: Optional[float] = Field(default=None, ge=0, le=1)
+    n: int = Field(ge=0)
+    n_records: int = Field(default=0, ge=0)
+    ci_low: Optional[float] = None
+    ci_high: Optional[float] = None
 
 
 class _CarriedCell(_Checked):
@@ -432,8 +580,13 @@ class _CarriedCell(_Checked):
     ci_high: Optional[float] = None
     per_question: Optional[dict[str, float]] = None
     transcripts: Optional[str] = None
+    rooms: Optional[str] = None
+    no_link: Optional[str] = None
     carried: Optional[_Build] = None
-    reference: Optional[_Reference] = None
+    reference: Optional[_Reference] = None  # schema v2: the one human reference
+    references: Optional[list[_Reference]] = None
+    on_model_rooms: Optional[_Stats] = None
+    deviations: Optional[list[str]] = None
     quality: Optional[dict[str, Any]] = None
     flagged: Optional[list[str]] = None
 
@@ -460,6 +613,7 @@ class _CarriedRow(_Checked):
     headlines: list[_Headline] = []
     deviations: list[str] = []
     provenance: list[dict[str, Any]] = []
+    about: Optional[str] = None
 
 
 class _CarriedPlayer(_Checked):
@@ -488,9 +642,10 @@ class _Carried(_Checked):
 
 def check_output(output: str | Path, force: bool = False) -> None:
     """Refuse, before anything is written or deleted, an output folder a build would damage. A build
-    overwrites results.json, leaderboard.md, index.html and the figure and deletes transcript pages
-    it does not link, so: a missing or empty folder is fine; a folder holding a leaderboard (a
-    results.json of this SCHEMA) only with `force`; any other non-empty folder never, `force` or not."""
+    overwrites results.json, leaderboard.md, index.html, the cells file and the figure and deletes
+    transcript pages it does not link, so: a missing or empty folder is fine; a folder holding a
+    leaderboard (a results.json of this SCHEMA or an older one) only with `force`; any other non-empty
+    folder never, `force` or not."""
     out = Path(output)
     if not out.exists():
         return
@@ -504,7 +659,7 @@ def check_output(output: str | Path, force: bool = False) -> None:
     board = None
     try:
         data = load_json_text((out / "results.json").read_bytes(), str(out / "results.json"), "a leaderboard")
-        if isinstance(data, dict) and data.get("schema") == SCHEMA:
+        if isinstance(data, dict) and data.get("schema") in (SCHEMA, *OLD_SCHEMAS):
             board = data
     except (OSError, BenchError):
         pass
@@ -524,7 +679,7 @@ def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     except OSError as exc:
         raise BenchError(f"cannot read --carry {path}: {exc.strerror}; expected a leaderboard's results.json") from None
     prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
-    if not isinstance(prev, dict) or prev.get("schema") != SCHEMA or not isinstance(prev.get("judges"), list):
+    if not isinstance(prev, dict) or prev.get("schema") not in (SCHEMA, *OLD_SCHEMAS) or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
     try:
         _Carried.model_validate(prev)
@@ -542,6 +697,9 @@ def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
                                  f"transcripts/NAME.html (a page of the carried board)")
             if link is not None and link not in pages:
                 pages[link] = _carried_page([Path(path).parent, *([board] if board else [])], link)
+            ref = cell.pop("reference", None)  # v2's one reference: v3's list
+            if ref is not None and cell.get("references") is None:
+                cell["references"] = [ref]
     prev["_pages"] = pages
     return prev
 
@@ -658,13 +816,14 @@ def _unmeasured_flags(cell: dict[str, Any]) -> list[str]:
 def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns: list[tuple[str, str]],
                  min_n: int, out: Path) -> int:
     """Add the previous build's cells (and rows) this build did not measure, each marked `carried`
-    with the build it came from, `small` by this build's `min_n`, their transcript page rendered again
-    from the data the carried board kept beside it (`load_carry`; unlinked when it kept none); a row's
-    headlines are remembered so that one whose cells cannot pair (no per-question scores) keeps them.
-    Returns how many cells were carried."""
+    with the build it came from and `small` by this build's `min_n`. Their runs are not here, so they
+    have no room pages: a cell keeps the transcript page its board rendered (rendered again from the
+    data kept beside it, `load_carry`), else it has none and `no_link` says why. A cell without its
+    own `deviations` (an older build) gets its row's. A row's headlines are remembered so that one
+    whose cells cannot pair (no per-question scores) keeps them. Returns how many cells were carried."""
     rows = {r["judge"]: r for r in judges_out}
     since = {"generated": prev.get("generated"), "commit": prev.get("commit")}
-    written = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}  # this build's own pages
+    when = str(prev.get("generated") or "unknown")[:10]
     built: set[str] = set()
     n = 0
     for old in prev["judges"]:
@@ -677,20 +836,28 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
         row["_old_headlines"] = [{**h, "carried": h.get("carried") or since} for h in old.get("headlines") or []
                                  if isinstance(h, dict) and h.get("diff") is not None]
         fresh = not row["cells"]
+        old_devs = set(old.get("deviations") or []) | _option_deviations(old.get("provenance") or [])
         for key, cell in (old.get("cells") or {}).items():
             if key in row["cells"]:
                 continue
             cell = {**cell, "carried": cell.get("carried") or since, "small": cell["n"] < min_n}
+            cell.pop("rooms", None)  # its runs are not given to this build: no room pages
+            cell.pop("no_link", None)
+            if cell.get("deviations") is None:
+                cell["deviations"] = sorted(old_devs)
             if cell.get("quality") is None:  # a build that recorded no quality: what its data still shows
                 cell["flagged"] = _unmeasured_flags(cell)
             page = cell.get("transcripts")
             if page and page not in built:
                 data = prev["_pages"].get(page)
-                if data is None or page in written:
+                if data is None:
                     cell.pop("transcripts")
                 else:
                     _write_page(out / "transcripts", PAGE_LINK.fullmatch(page).group(1), data)
                     built.add(page)
+            if not cell.get("transcripts"):
+                cell["no_link"] = (f"carried from the build of {when}, whose runs were not given to this build: "
+                                   "no room pages (rebuild with its runs to link them)")
             row["cells"][key] = cell
             if (cell["protocol"], cell["scope"]) not in columns:
                 columns.append((cell["protocol"], cell["scope"]))
@@ -733,6 +900,12 @@ def _headlines(row: dict[str, Any], n_resamples: int, include_flagged: bool = Fa
     return out
 
 
+def _relative(run_dir: str, base: Path) -> str:
+    """A run folder as the cells file names it: relative to the board folder (never the machine's
+    absolute path), with / separators. Symbolic links are kept, not resolved."""
+    return Path(os.path.relpath(os.path.abspath(run_dir), os.path.abspath(base))).as_posix()
+
+
 def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_small: bool = False,
                       min_n: int = MIN_N, n_resamples: int = stats.N_RESAMPLES, figures: bool = True,
                       carry: str | Path | None = None, include_flagged: bool = False,
@@ -763,19 +936,16 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     if not cells and not any(r.decisions for r in runs) and not prev:
         raise BenchError("no judged decisions in " + ", ".join(str(r.dir) for r in runs) + "; expected finished runs")
     out = Path(output)
-    tdir = out / "transcripts"
     try:
-        tdir.mkdir(parents=True, exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchError(f"cannot create leaderboard folder {out}: {exc.strerror}; expected a writable path") from None
-    turns_of = {(str(r.dir), k): v for r in runs for k, v in r.turns.items()}
     turns_for = quality_mod.turns_lookup(runs)
-    questions = {(str(r.dir), k): q for r in runs for k, q in r.questions.items()}
-    humans = {j for j in by_judge if _judge_kind(j) == "human"}
-    human_by_key = {(d["protocol"], d["scope"], d["job_key"]): d for h in humans for d in by_judge[h]}
+    humans = sorted(j for j in by_judge if _judge_kind(j) == "human")
+    human_ds = {h: _by_job(by_judge[h]) for h in humans}  # human judge -> (protocol, scope, job) -> decisions
     columns = sorted({(p, s) for (_, p, s) in cells}, key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     judges_out = []
-    shown_of: dict[tuple[str, str], dict[str, list]] = defaultdict(dict)  # (protocol, scope) -> judge -> decisions
+    room_cells: dict[str, dict[str, Any]] = {}  # the cells file: cell id -> title, decisions
     for judge in sorted(by_judge, key=lambda j: (_judge_kind(j) == "human", j)):
         row: dict[str, Any] = {"judge": judge, "kind": _judge_kind(judge), "cells": {}, "headlines": []}
         for (p, s) in columns:
@@ -786,36 +956,58 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
             c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
+            c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd])})
             if row["kind"] == "model":
-                ref = [human_by_key[(p, s, d["job_key"])] for d in ds if (p, s, d["job_key"]) in human_by_key]
-                if ref:
-                    t = stats.paired_permutation_test(stats.per_question(ds), stats.per_question(ref), n_resamples=n_resamples)
-                    c["reference"] = {"judge": ref[0]["judge"], **_cell_stats(ref), "p_value": t["p_value"], "diff": t["diff"]}
-            shown_of[(p, s)][judge] = ds
+                refs = []
+                for h in humans:
+                    ref = [x for d in ds for x in human_ds[h].get((p, s, d["job_key"]), [])]
+                    if ref:
+                        t = stats.paired_permutation_test(stats.per_question(ds), stats.per_question(ref), n_resamples=n_resamples)
+                        refs.append({"judge": h, **_cell_stats(ref), "p_value": t["p_value"], "diff": t["diff"]})
+                if refs:
+                    c["references"] = refs
+            cid = cell_id(judge, p, s)
+            room_cells[cid] = {"title": f"{judge} · {p} · {s}",
+                               "decisions": sorted({(_relative(d["run_dir"], out), d["judge"], d["job_key"]) for d in ds})}
+            c["rooms"] = rooms_link(cid)
             row["cells"][f"{p} · {s}"] = c
         row["deviations"] = sorted({x for rd in runs_of[judge] for x in recorded_deviations(cfg_of[rd])})
         row["provenance"] = [run_provenance(r) for r in runs if str(r.dir) in runs_of[judge]]
         judges_out.append(row)
-    for (p, s), shown in shown_of.items():
-        slug = _slug(p, s, *sorted(shown))  # the judges are in the name: a carried page of others is never overwritten
-        _write_page(tdir, slug, _rooms_page(p, s, shown, turns_of, questions))
-        for row in judges_out:
-            if row["judge"] in shown:
-                row["cells"][f"{p} · {s}"]["transcripts"] = f"transcripts/{slug}.html"
+    for row in judges_out:  # the human judges on exactly the rooms the models' cells of the column count
+        if row["kind"] != "human":
+            continue
+        for key, c in row["cells"].items():
+            jobs = {d["job_key"] for (j, p, s), ds in cells.items() if _judge_kind(j) == "model"
+                    and f"{p} · {s}" == key for d in ds}
+            on = [d for (p, s, job), hs in human_ds[row["judge"]].items() if f"{p} · {s}" == key and job in jobs for d in hs]
+            if on:
+                c["on_model_rooms"] = _cell_stats(on)
     n_carried = _carry_cells(prev, judges_out, columns, min_n, out) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
                 "rooms); give this build the suite's import folder too"
                 for row in judges_out if row["kind"] == "model" for key, c in row["cells"].items()
-                if not c.get("carried") and c["scope"].startswith("suite:") and "reference" not in c
+                if not c.get("carried") and c["scope"].startswith("suite:") and not c.get("references")
                 and any(h["kind"] == "human" and h["cells"].get(key, {}).get("carried") for h in judges_out)]
     for row in judges_out:
         row["headlines"] = _headlines(row, n_resamples, include_flagged)
+        if row["kind"] == "human":
+            row["about"] = _human_about(row)
+    tdir = out / "transcripts"
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
-    for page in [*tdir.glob("*.html"), *tdir.glob("*.json")]:  # pages of cells neither measured nor carried are stale
-        if f"transcripts/{page.stem}.html" not in linked:
-            page.unlink()
+    if tdir.is_dir():
+        for page in [*tdir.glob("*.html"), *tdir.glob("*.json")]:  # pages of cells not carried are stale
+            if f"transcripts/{page.stem}.html" not in linked:
+                page.unlink()
+        if not any(tdir.iterdir()):
+            tdir.rmdir()
     n_pages = sum(1 for t in linked if t and (out / t).exists())
+    _write(out / CELLS_FILE, json.dumps({
+        "about": (f"The decisions each cell of results.json counts, as [RUN_DIR (relative to this folder), JUDGE, JOB_KEY]: "
+                  f"`oversight-bench view RUN_DIRS --export {ROOMS_DIR} --cells {CELLS_FILE}` writes each cell's rooms."),
+        "back": {"link": "../index.html", "title": "leaderboard"}, "cells": room_cells},
+        indent=1, ensure_ascii=False, sort_keys=True) + "\n")
     elo = _elo_table(runs)
     if elo is None and prev and prev.get("elo"):
         elo = {**prev["elo"], "carried": prev["elo"].get("carried") or {"generated": prev.get("generated"), "commit": prev.get("commit")}}
@@ -824,17 +1016,27 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                      "quality_bar": QUALITY_BAR,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in headline_pairs()], "judges": judges_out,
-                     "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None})
-    if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png"):
+                     "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None,
+                     "rooms": {"cells_file": CELLS_FILE, "folder": ROOMS_DIR, "n_cells": len(room_cells)},
+                     "readme": "README.md" if (out / "README.md").is_file() else None})
+    if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png", min_n):
         result["figure"] = "fig2_judges.png"
+    elif (out / "fig2_judges.png").exists():
+        (out / "fig2_judges.png").unlink()  # a figure of an earlier build would not show this table
     _write(out / "results.json", json.dumps(result, indent=1, ensure_ascii=False))
     _write(out / "leaderboard.md", markdown(result, show_small))
-    page_data = {k: result[k] for k in ("columns", "headline_names", "min_n", "include_flagged")}
-    page_data["judges"] = [{k: j[k] for k in ("judge", "kind", "headlines", "deviations")}
-                           | {"cells": {key: {f: v for f, v in c.items() if f != "per_question"} for key, c in j["cells"].items()}}
-                           for j in result["judges"]]
-    _write(out / "index.html", render_page("leaderboard.html.j2", title="oversight-bench leaderboard",
-                                           generated=result["generated"], quality_bar=QUALITY_BAR, min_n=min_n,
-                                           include_flagged=include_flagged, figure=result["figure"], elo=elo,
-                                           page_data=page_data))
+    _write(out / "index.html", render_index(result))
     return result
+
+
+def render_index(result: dict[str, Any]) -> str:
+    """index.html of a built (or crafted) result: the table as HTML (`page_table`), the figure, Elo."""
+    return render_page("leaderboard.html.j2", title="oversight-bench leaderboard", r=result, table=page_table(result),
+                       quality_bar=result.get("quality_bar") or QUALITY_BAR, rooms_sentence=_rooms_sentence(result))
+
+
+def _by_job(ds: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+    out: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for d in ds:
+        out[(d["protocol"], d["scope"], d["job_key"])].append(d)
+    return out

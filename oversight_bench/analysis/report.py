@@ -335,7 +335,9 @@ def _fmt(v: Any, pct: bool = False) -> str:
     if isinstance(v, list):
         return "; ".join(map(str, v))
     if isinstance(v, float):
-        return f"{100 * v:.1f}" if pct else (f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}")
+        if pct:
+            return quality_mod.pct(v)  # the one rounding rule (quality.decimal_round)
+        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
     return str(v)
 
 
