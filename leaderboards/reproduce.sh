@@ -163,7 +163,11 @@ board() {
   if [ -d "$nyu_source" ]; then ln -sfn "$nyu_source" "$RUNS/suite-nyu-2023"; fi
   local dirs=() rooms=()
   for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$RUNS/suite-nyu-2023" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
-    [ -d "$d" ] && dirs+=("$d")   # the steps that were run
+    [ -d "$d" ] || continue   # a step that was not run
+    if [ -e "$d/.lock" ] && ! flock -n -s "$d/.lock" true; then  # a writer holds it: not finished
+      echo "   left out $d: still being written; run board again once it has finished" >&2; continue
+    fi
+    dirs+=("$d")
   done
   for d in "${dirs[@]}"; do [ "$d" = "$RUNS/elo/crossplay" ] || rooms+=("$d"); done
   oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ --force "${carry[@]}"

@@ -313,3 +313,22 @@ def test_markdown_outputs_escape_html(tmp_path):
         text = md.read_text()
         assert "<img" not in text and "<script>" not in text, md
         assert "&lt;img src=x onerror=alert(1)>" in text, md
+
+
+def test_a_run_still_being_written_is_not_published(run, tmp_path):
+    """A run whose writer holds its lock has not finished: its cells would count part of its rooms."""
+    import fcntl
+    import os
+
+    from oversight_bench.rundir.store import LOCK_NAME
+
+    fd = os.open(run / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        res = cli("leaderboard", str(run), "--output", str(tmp_path / "board"))
+        _one_line_error(res, f"{run} is still being written by another oversight-bench process; a leaderboard "
+                             f"publishes finished runs: build it once that run has finished")
+        assert not (tmp_path / "board").exists()
+    finally:
+        os.close(fd)  # the lock goes with it
+    assert cli("leaderboard", str(run), "--output", str(tmp_path / "board")).exit_code == 0

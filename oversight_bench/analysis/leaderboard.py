@@ -65,6 +65,7 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
+from oversight_bench.rundir.store import in_use
 from oversight_bench.yamlio import load_json_text
 
 SCHEMA = "oversight-bench/leaderboard/v3"
@@ -915,6 +916,11 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     Flagged cells stay out of the headline tests unless `include_flagged`. `output` must be missing,
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
     check_output(output, force)
+    dirs = list(dirs)
+    for d in dirs:
+        if in_use(d):
+            raise BenchError(f"{d} is still being written by another oversight-bench process; a leaderboard publishes "
+                             f"finished runs: build it once that run has finished")
     board = Path(output) if (Path(output) / "results.json").is_file() else None  # a board rebuilt (check_output)
     prev = load_carry(carry, board) if carry else None
     runs = load_runs(list(dirs), with_turns=True)

@@ -151,6 +151,22 @@ def locked_error(directory: Path) -> BenchError:
                       f"same command again once that process has finished (finished records are saved)")
 
 
+def in_use(directory: str | Path) -> bool:
+    """Whether a writer (run, judge, resume) holds the directory's lock now: its records are still
+    coming, so what is there is not yet the run's result."""
+    try:
+        fd = os.open(Path(directory) / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: never opened for writing by this version, or not a run
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def _busy(exc: BaseException) -> bool:
     return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
