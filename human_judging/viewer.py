@@ -463,10 +463,19 @@ def _decision_view(d: dict[str, Any], judge_turns: list[dict], calls: list[dict]
             "probs": probs if isinstance(probs, list) else None, "debiased": bool(extra.get("debiased")),
             "orders": extra.get("orders") if isinstance(extra.get("orders"), list) else [],
             "correct_index": d.get("correct_index"), "answers": d.get("answers") or [],
-            "questions": [t.get("shown", t.get("content")) for t in judge_turns],
+            "questions": [_question_view(t, mine) for t in judge_turns],
             "calls": [_call_view(c) for c in mine],
             "tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in mine),
             "latency": sum(c.get("latency_s") or 0 for c in mine)}
+
+
+def _question_view(turn: dict[str, Any], calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """A judge turn as the page labels it: who asked (an imported room keeps its source's live judge,
+    whose questions the debaters answer) and whether this judge's prompt showed it (None: no call)."""
+    extra = turn.get("extra") if isinstance(turn.get("extra"), dict) else {}
+    text = turn.get("shown", turn.get("content"))
+    return {"text": text, "source": bool(extra.get("human")),
+            "in_prompt": any(_mentions(c, [turn]) for c in calls) if calls else None}
 
 
 def _highlight(article: str, quotes: list[tuple[str, bool]]) -> Markup:

@@ -5,6 +5,7 @@ ever read (no byte or file of it changes)."""
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 import re
@@ -30,7 +31,7 @@ EVIL = "<script>alert('x')</script>"
 ARTICLE = "The ship landed at dawn. Captain Vela saw the blue sands of the moon. Then she wrote a letter home."
 
 
-def make_room_run(directory: Path, judge: str = "sim:judge-a") -> Path:
+def make_room_run(directory: Path, judge: str = "sim:judge-a", source_judge: bool = False) -> Path:
     """One debate room with everything a room page shows: a passage, a verified and an unverified
     quote, private thinking, a forced and a cut turn, an argument-less turn, judge probabilities and
     the judge's call; and a QA room with an invalid answer. The question text is hostile HTML."""
@@ -58,6 +59,9 @@ def make_room_run(directory: Path, judge: str = "sim:judge-a") -> Path:
             {"round": 2, "role": "debater", "speaker": "Alice", "defends": 1, "content": "",
              "shown": "[no argument was given in this turn]", "extra": {"model": "sim:agent"}},
         ]
+        if source_judge:  # an imported room's live judge asked between rounds; this judge's prompt leaves it out
+            turns.insert(2, {"round": 1, "role": "judge", "speaker": "Judge", "extra": {"human": True},
+                             "content": "SOURCE-JUDGE-QUESTION: which of you read the passage closely?"})
         store.put_call("a" * 64, model="sim:agent", request={"messages": [{"role": "user", "content": "argue as Alice"}]},
                        response={"texts": [turns[0]["content"]]}, context={"role": "agent", "tag": "round1/Alice", **ctx},
                        prompt_tokens=111, completion_tokens=22, latency_s=0.5)
@@ -332,3 +336,15 @@ def test_cells_file_with_run_folders_relative_to_it_and_a_back_link(two_judges, 
         res = cli("view", str(a), "--export", str(tmp_path / "out"), "--cells", str(board / "bad.json"))
         assert res.exit_code == 2 and '"back"' in res.output, bad
     index.close()
+
+
+def test_a_source_judges_question_is_labelled_with_who_asked_and_whether_this_judge_read_it(tmp_path):
+    """An imported room keeps its live judge's questions; a model re-judging it is not their author,
+    and the page says whether the model's own prompt held them (what the judge read)."""
+    src = make_room_run(tmp_path / "run", source_judge=True)
+    c = client(src)
+    listing = c.get("/").text
+    debate = next(i for i in rows(listing) if "debate" in listing.split(f'data-room="{i}"')[1].split("</tr>")[0])
+    t = html.unescape(text_of(c.get(f"/room/{debate}").text))
+    assert "the source's live judge asked · not in this judge's prompt SOURCE-JUDGE-QUESTION" in t
+    assert "judge asked SOURCE" not in t.replace("live judge asked", "")
