@@ -12,7 +12,9 @@ Both trees get their own cache root holding a copy of the caller's GSM8KQA sandb
 no run executes programs (without them, an untimed first run makes them).
 
 The check compares every question (id, texts, images, meta) by hash, plus skip counts, notes and
-data file fingerprints; it prints task names and ids only (GPQA text must not be printed).
+data file fingerprints; it prints task names and ids only (GPQA text must not be printed). Meta keys
+that main added after the old commit, for reasons other than reading files (`ADDED_META`), are
+named when they are the only difference, and hashed apart from the rest.
 
     python benchmarks/load_tasks.py [--old-ref REF] [--repeats 3] [--limit 64] [--seed 0]
 """
@@ -33,6 +35,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 OLD_REF = "cede7d0"  # main before the loaders read through `datasets`
+#: meta keys a question gained on main after OLD_REF, not from the readers: key -> why
+ADDED_META = {"do_not_publish": "b4849c4: the core's generic do-not-publish flag, set by GPQA's loader"}
 TASKS = ["boolq", "gpqa", "gpqa_extractive", "gsm8kqa", "mmlu", "mmmu", "prontoqa", "quality", "truthfulqa"]
 
 CHILD = r"""
@@ -41,10 +45,12 @@ t0 = time.perf_counter()
 from pathlib import Path
 from oversight_bench.tasks import resolve_tasks
 data, limit, seed, names = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split(",")
+added = set(sys.argv[5].split(",")) - {""}
 
-def digest(q):
+def digest(q, drop=()):
     images = [[hashlib.sha256(im.data).hexdigest(), im.mime] for im in q.images]
-    body = [q.id, q.task, q.task_type, q.question, q.correct, q.incorrect, q.article, images, q.meta]
+    meta = {k: v for k, v in q.meta.items() if k not in drop}
+    body = [q.id, q.task, q.task_type, q.question, q.correct, q.incorrect, q.article, images, meta]
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=repr).encode()).hexdigest()
 
 out = {"import_s": time.perf_counter() - t0, "import_cpu": time.process_time(), "tasks": {}}
@@ -54,7 +60,8 @@ for name in names:
     res = task.load(data, limit, seed)
     out["tasks"][name] = {
         "seconds": time.perf_counter() - t, "cpu": time.process_time() - c, "available": task.available(data),
-        "questions": [[q.id, digest(q)] for q in res.questions], "skipped": dict(sorted(res.skipped.items())),
+        "questions": [[q.id, digest(q), digest(q, added), sorted(added & set(q.meta))] for q in res.questions],
+        "skipped": dict(sorted(res.skipped.items())),
         "notes": list(res.notes), "files": dict(sorted((res.files or {}).items())),
     }
 out["datasets_imported"] = "datasets" in sys.modules
@@ -83,7 +90,8 @@ def run_child(tree: Path, cache: Path, args) -> tuple[float, float, dict]:
     env = {**os.environ, "PYTHONPATH": str(tree), "OVERSIGHT_BENCH_CACHE": str(cache),
            "OVERSIGHT_BENCH_DATA": str(args.data_dir)}
     env.pop("OVERSIGHT_BENCH_SOURCE", None)
-    cmd = [sys.executable, "-c", CHILD, str(args.data_dir), str(args.limit), str(args.seed), ",".join(args.tasks)]
+    cmd = [sys.executable, "-c", CHILD, str(args.data_dir), str(args.limit), str(args.seed), ",".join(args.tasks),
+           ",".join(ADDED_META)]
     t, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - t, _children_cpu() - cpu
@@ -102,8 +110,9 @@ def import_cpu(module: str) -> float:
     return costs[0] - costs[1]
 
 
-def compare(old: dict, new: dict) -> list[str]:
-    """What differs between two runs' tasks (names, ids and field names only)."""
+def compare(old: dict, new: dict, added: dict | None = None) -> list[str]:
+    """What differs between two runs' tasks (names, ids and field names only). Questions that
+    differ only in `ADDED_META` keys are counted in `added` (key -> questions), not reported."""
     problems = []
     for name in old["tasks"]:
         a, b = old["tasks"][name], new["tasks"].get(name)
@@ -113,10 +122,18 @@ def compare(old: dict, new: dict) -> list[str]:
         for key in ("available", "skipped", "notes", "files"):
             if a[key] != b[key]:
                 problems.append(f"{name}: {key} differ: old {a[key]!r} new {b[key]!r}"[:400])
-        if [i for i, _ in a["questions"]] != [i for i, _ in b["questions"]]:
+        if [q[0] for q in a["questions"]] != [q[0] for q in b["questions"]]:
             problems.append(f"{name}: question ids differ ({len(a['questions'])} old, {len(b['questions'])} new)")
         else:
-            changed = [i for (i, x), (_, y) in zip(a["questions"], b["questions"]) if x != y]
+            changed = []
+            for x, y in zip(a["questions"], b["questions"]):
+                if x[1] == y[1]:
+                    continue
+                if x[2] == y[2] and added is not None and (y[3] or x[3]):  # the same but for added keys
+                    for key in set(y[3]) ^ set(x[3]) or set(y[3]):
+                        added.setdefault(key, set()).add(f"{name}/{y[0]}")
+                else:
+                    changed.append(y[0])
             if changed:
                 problems.append(f"{name}: {len(changed)} questions differ in content, e.g. {changed[:3]}")
     return problems
@@ -158,7 +175,7 @@ def main() -> None:
         walls = {(k, m): [] for k in trees for m in ("cold", "warm")}
         cpus = {(k, m): [] for k in trees for m in ("cold", "warm")}
         per_task = {(k, m): {} for k in trees for m in ("cold", "warm")}
-        results, datasets_import = {}, []
+        results, datasets_import, imported = {}, [], {}
         for r in range(args.repeats):
             datasets_import.append(import_cpu("datasets"))
             for k in (("old", "new") if r % 2 == 0 else ("new", "old")):
@@ -170,6 +187,7 @@ def main() -> None:
                     for name, t in out["tasks"].items():
                         per_task[k, mode].setdefault(name, []).append(t["cpu"])
                     per_task[k, mode].setdefault("(imports before)", []).append(out["import_cpu"])
+                    imported[k, mode] = out["datasets_imported"]
                     results.setdefault(k, out)
                     if compare(results[k], out):
                         sys.exit(f"{k}: two runs of the same tree gave different questions: {compare(results[k], out)}")
@@ -192,10 +210,11 @@ def main() -> None:
     for name in ["(imports before)", *args.tasks]:
         cells = [statistics.median(per_task[k, m][name]) for m in ("cold", "warm") for k in ("old", "new")]
         print(f"{name:17}" + "".join(f"{c:9.2f}" for c in (cells[0], cells[1], cells[2], cells[3])))
-    print(f"new run imported datasets: {results['new']['datasets_imported']}; importing it alone costs "
-          f"{statistics.median(datasets_import):.2f} s CPU (median)")
+    print(f"new runs imported datasets: cold {imported['new', 'cold']}, warm {imported['new', 'warm']}; "
+          f"importing it alone costs {statistics.median(datasets_import):.2f} s CPU (median)")
 
-    problems = compare(results["old"], results["new"])
+    added: dict[str, set] = {}
+    problems = compare(results["old"], results["new"], added)
     n = sum(len(t["questions"]) for t in results["new"]["tasks"].values())
     if problems:
         print(f"\nquestions identical: NO ({len(problems)} differences)")
@@ -204,6 +223,10 @@ def main() -> None:
     else:
         print(f"\nquestions identical: yes ({len(args.tasks)} tasks, {n} questions; ids, texts, images, meta, "
               "skip counts, notes, availability and data file fingerprints all equal)")
+    for key, where in sorted(added.items()):
+        tasks = sorted({w.split("/")[0] for w in where})
+        print(f"  but for meta key {key!r}, which {len(where)} questions ({', '.join(tasks)}) have in one tree "
+              f"and not the other, as main added it after the old commit ({ADDED_META[key]})")
     if args.json:
         args.json.write_text(json.dumps({
             "old_ref": args.old_ref, "limit": args.limit, "seed": args.seed, "repeats": args.repeats,
@@ -213,8 +236,13 @@ def main() -> None:
             "median_cpu_s": {f"{k}_{m}": v for (k, m), v in med_cpu.items()},
             "ratio_new_old": {m: med["new", m] / med["old", m] for m in ("cold", "warm")},
             "cpu_ratio_new_old": {m: med_cpu["new", m] / med_cpu["old", m] for m in ("cold", "warm")},
+            "per_task_cpu_median_s": {f"{k}_{m}": {name: statistics.median(v) for name, v in per_task[k, m].items()}
+                                      for k in trees for m in ("cold", "warm")},
+            "new_imported_datasets": {m: imported["new", m] for m in ("cold", "warm")},
+            "load_average_end": os.getloadavg(),
             "datasets_import_cpu_s": datasets_import,
             "identical": not problems, "differences": problems,
+            "added_meta": {k: {"questions": len(v), "why": ADDED_META[k]} for k, v in sorted(added.items())},
         }, indent=2) + "\n")
     sys.exit(1 if problems else 0)
 

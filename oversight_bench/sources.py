@@ -11,12 +11,15 @@ import contextvars
 import csv
 import functools
 import hashlib
+import importlib
 import io
+import itertools
 import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,22 +167,45 @@ def _split_malformed(rows: list[dict]) -> tuple[tuple, int]:
 
 
 # -- datasets -------------------------------------------------------------------------------------
+# A CSV, JSONL or Parquet file is parsed once by `datasets`' packaged builder for its format (the
+# code `load_dataset` runs: its `_split_generators`, then `_generate_tables` of each split, the two
+# hooks every `datasets` builder implements), and its tables are written by `datasets`' ArrowWriter
+# as one Arrow file in `datasets`' cache format, named by the file's content hash and the reading
+# options. Every later read memory-maps that file, as `datasets` does its cache files, and a
+# process that finds every file cached never imports `datasets`.
+#
+# What `load_dataset` adds around the builder is skipped: resolving the builder, hashing its
+# config into a cache folder, locks, dataset_info.json, a Dataset per split and (formerly) a
+# save_to_disk copy of it; on a cold cache that cost 1.5x the CPU of parsing the files by hand.
+def _import_datasets():
+    """`datasets`, imported. The import leaves some 100,000 objects that live as long as the
+    process (the modules, classes and functions of pandas, pyarrow, huggingface_hub, fsspec...)
+    for the cyclic garbage collector to scan again in every full collection: 0.15 s of CPU over a
+    cold load of the nine tasks. Right after the import they are moved out of its reach
+    (`gc.freeze`); like any object they are still freed when no longer referenced."""
+    if "datasets" in sys.modules:
+        return sys.modules["datasets"]
+    import gc
+
+    import datasets
+
+    gc.freeze()
+    return datasets
+
+
 @contextlib.contextmanager
 def _quiet_datasets():
-    """`datasets` for reading local files: no progress bars or log lines (the command prints its
-    own), and no request to the hub to count a download of its csv/json/parquet builder."""
-    import datasets
+    """`datasets`, imported on first use (about a second of CPU: pandas, pyarrow and
+    huggingface_hub), with no progress bars or log lines (the command prints its own)."""
+    datasets = _import_datasets()
     from datasets.utils import logging as ds_logging
 
     bars_off, level = datasets.utils.are_progress_bars_disabled(), ds_logging.get_verbosity()
-    counts = datasets.config.HF_UPDATE_DOWNLOAD_COUNTS
     datasets.disable_progress_bars()
     ds_logging.set_verbosity(ds_logging.CRITICAL)
-    datasets.config.HF_UPDATE_DOWNLOAD_COUNTS = False
     try:
         yield datasets
     finally:
-        datasets.config.HF_UPDATE_DOWNLOAD_COUNTS = counts
         ds_logging.set_verbosity(level)
         if not bars_off:
             datasets.enable_progress_bars()
@@ -200,59 +226,141 @@ def _writable(cache: Path) -> Path:
     return tmp
 
 
-def _saved_path(path: Path, fmt: str, options: dict[str, Any]) -> Path:
+def _cache_file(path: Path, fmt: str, options: dict[str, Any]) -> Path:
+    """Where the file's Arrow copy is: its content hash, format and reading options in the name
+    (a file rewritten with the same size and mtime is not read stale)."""
     spec = sorted((k, f"{v.__module__}.{v.__qualname__}" if callable(v) else repr(v)) for k, v in options.items())
     key = hashlib.sha256(repr(spec).encode()).hexdigest()[:12]
-    return _writable(datasets_cache_dir()) / f"{content_sha256(path)}.{fmt}.{key}"
+    return _writable(datasets_cache_dir()) / f"{content_sha256(path)}.{fmt}.{key}.arrow"
 
 
-def _is_saved(target: Path) -> bool:
-    return (target / "dataset_info.json").is_file()
+_BUILDERS = {"csv": ("csv", "Csv"), "jsonl": ("json", "Json"), "parquet": ("parquet", "Parquet")}
+_PARTS = itertools.count()
 
 
-def _build(paths: list[Path], fmt: str, options: dict[str, Any]) -> None:
-    """Parse the files with one run of `datasets`' builder (one split each) and save each under
-    its `_saved_path`. Raises what the builder raises; ValueError "... corresponds to no data"
-    when a file has no rows."""
-    cache = _writable(datasets_cache_dir())
-    with _quiet_datasets() as datasets, tempfile.TemporaryDirectory(dir=cache, prefix=".build-") as tmp:
-        splits = datasets.load_dataset({"jsonl": "json"}.get(fmt, fmt), data_files={f"f{i}": str(p) for i, p in enumerate(paths)},
-                                       cache_dir=f"{tmp}/build", **options)
-        for i, path in enumerate(paths):
-            splits[f"f{i}"].save_to_disk(f"{tmp}/f{i}")
-            target = _saved_path(path, fmt, options)
-            try:
-                os.replace(f"{tmp}/f{i}", target)
-            except OSError:  # another process saved it first
-                if not _is_saved(target):
-                    raise
-        del splits
+def _convert(paths: list[Path], fmt: str, options: dict[str, Any]) -> dict[Path, Exception]:
+    """Parse the files with one instance of `datasets`' builder for the format (one split per
+    file) and write each file's tables to its `_cache_file`. Returns the files it could not parse
+    and the error (as the builder raised it)."""
+    failed: dict[Path, Exception] = {}
+    with _quiet_datasets() as datasets, _one_arrow_thread(), \
+            tempfile.TemporaryDirectory(prefix="oversight-bench-build-") as tmp:
+        from datasets.arrow_writer import ArrowWriter, SchemaInferenceError
+        from datasets.data_files import DataFilesDict, DataFilesList
 
-
-def _load_dataset(path: Path, fmt: str, **options):
-    """The file as a memory-mapped `datasets.Dataset` (None when it has no rows), parsed by
-    `datasets`' builder once and saved under `datasets_cache_dir()`, named by the file's content
-    hash and the reading options. `load_dataset`'s own cache lookup costs tens of milliseconds a
-    file (it resolves the path, hashes the config, asks the hub to count a download), which over
-    MMLU's 56 files made loading slower than parsing them; memory-mapping a saved one costs about
-    a millisecond. The content hash also keeps a file rewritten with the same mtime from reading stale."""
-    target = _saved_path(path, fmt, options)
-    if not _is_saved(target):
+        package, name = _BUILDERS[fmt]
+        builder_cls = getattr(importlib.import_module(f"datasets.packaged_modules.{package}.{package}"), name)
+        config = {**options}
+        if fmt == "csv":  # every cell a string, as written
+            config["features"] = datasets.Features({n: datasets.Value("string") for n in options["names"]})
+        config_fields = getattr(builder_cls.BUILDER_CONFIG_CLASS, "__dataclass_fields__", {})
+        if fmt == "jsonl" and "parse_agent_traces" in config_fields:
+            config["parse_agent_traces"] = False  # rows as they are, whatever their keys
+        # the files as resolved data files, one split each: from patterns, the builder would resolve
+        # each file through fsspec and record its mtime (for a cache key this cache does not use),
+        # in a thread pool of its own per file
+        splits = {f"f{i}": p for i, p in enumerate(paths)}
+        data_files = DataFilesDict({k: DataFilesList([str(p)], [()]) for k, p in splits.items()})
+        builder = _builder(builder_cls, cache_dir=f"{tmp}/builder", data_files=data_files, **config)
+        dl_manager = datasets.DownloadManager(dataset_name=builder.dataset_name, base_path=builder.base_path,
+                                              download_config=datasets.DownloadConfig(cache_dir=f"{tmp}/downloads"))
+        # JSON's features, when not given, are inferred from each file's first table, as
+        # `_split_generators` would from the first file's (parsing it an extra time, and then
+        # imposing that file's columns on the others)
+        infer = fmt == "jsonl" and builder.info.features is None
         try:
-            _build([path], fmt, options)
-        except ValueError as exc:
-            if "corresponds to no data" in str(exc):  # a header, or blank lines, and no rows
-                return None
-            raise
-    # what `load_from_disk` does, without the thread pool it starts and the fingerprint it hashes
-    # for every dataset (the saved name already is one)
-    from datasets.table import MemoryMappedTable
+            if infer:
+                builder.info.features = datasets.Features()
+            generators = builder._split_generators(dl_manager)
+        except Exception as exc:
+            return {p: exc for p in paths}
+        for split in generators:
+            path = splits[str(split.name)]
+            target = _cache_file(path, fmt, options)
+            part = str(target.with_name(f".{target.name}.{os.getpid()}-{next(_PARTS)}"))  # renamed when whole
+            try:
+                if infer:
+                    builder.info.features = None
+                writer = ArrowWriter(features=builder.info.features, path=part)
+                try:
+                    for _, table in builder._generate_tables(**split.gen_kwargs):
+                        if builder.info.features is None:  # a long file's later chunks are cast to these
+                            builder.info.features = datasets.Features.from_arrow_schema(table.schema)
+                        writer.write_table(table)
+                    writer.finalize()
+                except SchemaInferenceError:  # no rows, and no features to give the schema
+                    _write_empty(part)
+                finally:
+                    writer.close()
+                os.replace(part, target)
+            except Exception as exc:
+                failed[path] = exc
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(part)
+    return failed
 
-    files = [target / f["filename"] for f in json.loads((target / "state.json").read_text())["_data_files"]]
-    with _quiet_datasets() as datasets:
-        parts = [datasets.Dataset(MemoryMappedTable.from_file(str(f)), fingerprint=f"{target.name}-{i}")
-                 for i, f in enumerate(files)]
-        return parts[0] if len(parts) == 1 else datasets.concatenate_datasets(parts)
+
+_CONVERTING = threading.Lock()
+
+
+@contextlib.contextmanager
+def _one_arrow_thread():
+    """pyarrow's CPU thread pool at one thread while files are converted (one conversion at a
+    time), as it was afterwards. The builders parse with it: the JSON reader splits a file into
+    blocks, and pandas' columns go to Arrow in a thread pool per file. For files of a few MB the
+    threads mostly wait on each other and on the GIL: a process converting the nine tasks' files
+    took 2.35 s of CPU instead of 2.57 s (medians of 10 alternating runs on 2 busy cores). A much
+    larger file would parse in less wall time with more threads on an idle machine."""
+    import pyarrow as pa
+
+    with _CONVERTING:
+        threads = pa.cpu_count()
+        pa.set_cpu_count(1)
+        try:
+            yield
+        finally:
+            pa.set_cpu_count(threads)
+
+
+def _builder(builder_cls, **kwargs):
+    """An instance of a `datasets` builder for local files. Its constructor would first patch the
+    builder's module so that it can stream remote files, importing scipy.io, xml and others on
+    the way (about 0.1 s of CPU); the files here are local, so the module counts as patched
+    while the builder is made, and is left as it was."""
+    module = sys.modules[builder_cls.__module__]
+    before = getattr(module, "_patched_for_streaming", None)
+    if not before:
+        module._patched_for_streaming = True
+    try:
+        return builder_cls(**kwargs)
+    finally:
+        if not before:
+            module._patched_for_streaming = before
+
+
+def _write_empty(target: str) -> None:
+    import pyarrow as pa
+
+    with pa.OSFile(target, "wb") as sink, pa.ipc.new_stream(sink, pa.schema([])):
+        pass
+
+
+def _table(path: Path, fmt: str, options: dict[str, Any]):
+    """The file as a memory-mapped Arrow table, converted first when it is not in the cache."""
+    target = _cache_file(path, fmt, options)
+    if not target.is_file():
+        failed = _convert([path], fmt, options)
+        if path in failed:
+            raise failed[path]
+    return _mapped(target)
+
+
+def _mapped(target: Path):
+    """What `datasets`' MemoryMappedTable holds: the Arrow stream file, memory-mapped."""
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(pa.memory_map(str(target))).read_all()
 
 
 def _first_options(path: Path, fmt: str) -> dict[str, Any]:
@@ -264,36 +372,31 @@ def _first_options(path: Path, fmt: str) -> dict[str, Any]:
 def _first_options_of(key: tuple[str, int, int], fmt: str) -> dict[str, Any]:
     path = Path(key[0])
     if fmt == "csv":
-        from datasets import Features, Value
-
         names = _csv_header(path)
         if names is None:
             raise ValueError(f"{path} is empty")
-        return {"features": Features({n: Value("string") for n in names}), **_csv_options(names, False)}
-    return {"parse_agent_traces": False} if fmt == "jsonl" else {}
+        return _csv_options(names, False)
+    return {}
 
 
 def _prebuild(paths: list[Path], fmt: str) -> None:
-    """Parse the files of one format that are not yet in the cache with one builder run per set of
-    options (MMLU's 56 CSVs: one run, not 56). Any problem leaves the files to `read_rows`, which
-    parses them one by one and reports or counts what is wrong."""
+    """Convert the files of one format that are not yet in the cache, one builder per set of
+    options (MMLU's 56 CSVs: one, not 56). A file it cannot parse is left to `read_rows`, which
+    parses it alone and reports or counts what is wrong."""
     groups: dict[str, tuple[dict, list[Path]]] = {}
     for path in paths:
         try:
             if path.stat().st_size == 0:
                 continue
             options = _first_options(path, fmt)
-            target = _saved_path(path, fmt, options)
-            if not _is_saved(target):
-                groups.setdefault(target.name.rsplit(".", 1)[1], (options, []))[1].append(path)
+            target = _cache_file(path, fmt, options)
+            if not target.is_file():
+                groups.setdefault(target.name.split(".")[2], (options, []))[1].append(path)
         except Exception:
             continue
     for options, group in groups.values():
         if len(group) > 1:
-            try:
-                _build(group, fmt, options)
-            except Exception:
-                pass
+            _convert(group, fmt, options)
 
 
 def _jsonl_lines(path: Path) -> tuple[tuple, int]:
@@ -317,42 +420,64 @@ def _jsonl_lines(path: Path) -> tuple[tuple, int]:
 
 
 def _csv_rows(path: Path) -> tuple[tuple, int]:
-    from datasets.exceptions import DatasetGenerationError
-
-    if _csv_header(path) is None:
+    names = _csv_header(path)
+    if names is None:
         return (), 0
-    fast = _first_options(path, "csv")
-    lenient = {**fast, **_csv_options(list(fast["features"]), True)}
-    if _is_saved(_saved_path(path, "csv", lenient)):
-        ds = _load_dataset(path, "csv", **lenient)  # a file with too-long rows: its lenient parse is saved
+    fast, lenient = _first_options(path, "csv"), _csv_options(names, True)
+    if _cache_file(path, "csv", lenient).is_file():
+        table = _mapped(_cache_file(path, "csv", lenient))  # a file with too-long rows: its lenient parse
     else:
         try:
-            ds = _load_dataset(path, "csv", **fast)
-        except DatasetGenerationError as exc:
+            table = _table(path, "csv", fast)
+        except Exception as exc:
             if not _too_many_cells(exc):
                 raise
-            ds = _load_dataset(path, "csv", **lenient)
-    return _split_malformed(ds.data.to_pylist()) if ds is not None else ((), 0)
+            table = _table(path, "csv", lenient)
+    return _split_malformed(table.to_pylist())
 
 
 def _dataset_rows(path: Path, fmt: str) -> tuple[tuple, int]:
-    from datasets.exceptions import DatasetGenerationError
-
     if path.stat().st_size == 0:
         return (), 0
     if fmt == "csv":
         return _csv_rows(path)
     if fmt == "parquet":
         # the Arrow rows as stored: no decoding of image columns into PIL objects
-        ds = _load_dataset(path, "parquet")
-        return (tuple(ds.data.to_pylist()) if ds is not None else ()), 0
+        return tuple(_table(path, "parquet", {}).to_pylist()), 0
     try:
-        ds = _load_dataset(path, "jsonl", parse_agent_traces=False)
-    except DatasetGenerationError:
+        table = _table(path, "jsonl", {})
+    except Exception:  # not JSON lines throughout: read line by line, counting the bad ones
         return _jsonl_lines(path)
-    if ds is None:
-        return (), 0
-    return tuple(_drop_none(row) for row in ds.to_list()), 0
+    decode = {name: _json_decoder(table.schema.field(name).type) for name in table.column_names}
+    decode = {k: f for k, f in decode.items() if f is not None}
+    rows = table.to_pylist()
+    if decode:
+        rows = [{k: (decode[k](v) if k in decode else v) for k, v in r.items()} for r in rows]
+    return tuple(_drop_none(row) for row in rows), 0
+
+
+def _json_decoder(arrow_type):
+    """For a column whose type holds `datasets`' Json feature (Arrow's `arrow.json` extension type:
+    a JSONL field whose values mix types, stored as JSON text), what turns its values back into
+    Python objects, as `datasets` does when it formats rows; None for a column without one."""
+    import pyarrow as pa
+
+    if isinstance(arrow_type, pa.BaseExtensionType):
+        if arrow_type.extension_name == "arrow.json":
+            return lambda v: None if v is None else json.loads(v)
+        return None
+    if pa.types.is_struct(arrow_type):
+        fields = {arrow_type.field(i).name: _json_decoder(arrow_type.field(i).type) for i in range(arrow_type.num_fields)}
+        fields = {k: f for k, f in fields.items() if f is not None}
+        if not fields:
+            return None
+        return lambda v: None if v is None else {k: (fields[k](x) if k in fields else x) for k, x in v.items()}
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type) or pa.types.is_fixed_size_list(arrow_type):
+        item = _json_decoder(arrow_type.value_type)
+        if item is None:
+            return None
+        return lambda v: None if v is None else [item(x) for x in v]
+    return None
 
 
 def _drop_none(value: Any) -> Any:
@@ -432,11 +557,11 @@ def read_csv_bytes(data: bytes, name: str = "CSV data") -> tuple[list[dict], int
             return [], 0
         _check_header(names, name)
         try:
-            frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names, False))
+            frame = pd.read_csv(io.BytesIO(data), dtype=object, **_csv_options(names, False))
         except pd.errors.ParserError as exc:
             if not _too_many_cells(exc):
                 raise
-            frame = pd.read_csv(io.BytesIO(data), dtype=str, **_csv_options(names, True))
+            frame = pd.read_csv(io.BytesIO(data), dtype=object, **_csv_options(names, True))
     except BenchError:
         raise
     except Exception as exc:  # undecodable bytes, a quote never closed, ...

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -505,12 +506,10 @@ def fresh_reads(tmp_path, monkeypatch):
 
 def _reread_from_cache_only(monkeypatch):
     """Forget this process's parsed rows and make any new parse fail: a read must come from the cache."""
-    import datasets
-
     from oversight_bench import sources
 
     sources._read_cached.cache_clear()
-    monkeypatch.setattr(datasets, "load_dataset", lambda *a, **k: pytest.fail("parsed again instead of read from the cache"))
+    monkeypatch.setattr(sources, "_convert", lambda *a, **k: pytest.fail("parsed again instead of read from the cache"))
 
 
 def test_datasets_cache_dir_is_under_the_cache_root(monkeypatch, tmp_path):
@@ -630,3 +629,31 @@ def test_jsonl_nested_objects_keep_only_their_keys(fresh_reads, tmp_path):
             {"questions": [{"q": "z", "speed": [1, 2]}]}]
     path.write_text("".join(json.dumps(s) + "\n" for s in sets))
     assert read_rows(path) == (sets, 0)
+
+
+def test_files_of_one_format_read_together_keep_their_own_columns(fresh_reads, tmp_path, monkeypatch):
+    from oversight_bench.sources import read_many
+
+    a, b, empty = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "blank.jsonl"
+    a.write_text('{"q": "a", "n": 1}\n{"q": "b", "n": 2.5}\n')
+    b.write_text('{"x": "s", "y": [1, "z"]}\n')
+    empty.write_text("\n\n")
+    want = [([{"q": "a", "n": 1.0}, {"q": "b", "n": 2.5}], 0), ([{"x": "s", "y": [1, "z"]}], 0), ([], 0)]
+    assert read_many([a, b, empty]) == want
+    _reread_from_cache_only(monkeypatch)
+    assert read_many([a, b, empty]) == want
+
+
+def test_cached_files_are_read_without_importing_datasets(tmp_path):
+    """A process that finds its files in the Arrow cache memory-maps them and never imports
+    `datasets` (about a second of CPU); the first one parses them with it."""
+    (tmp_path / "t.csv").write_text("q,a\nx,1\ny,2\n")
+    (tmp_path / "t.jsonl").write_text('{"q": "x", "mixed": [1, "a"]}\n')
+    code = ("import sys; from pathlib import Path; from oversight_bench.sources import read_rows; "
+            f"p = Path({str(tmp_path)!r}); "
+            "print(read_rows(p / 't.csv'), read_rows(p / 't.jsonl'), 'datasets' in sys.modules)")
+    env = {**os.environ, "OVERSIGHT_BENCH_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]
+    rows = "([{'q': 'x', 'a': '1'}, {'q': 'y', 'a': '2'}], 0) ([{'q': 'x', 'mixed': [1, 'a']}], 0)"
+    assert runs == [f"{rows} True\n", f"{rows} False\n"]
