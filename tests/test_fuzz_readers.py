@@ -431,3 +431,37 @@ def test_locked_store_on_resume_one_line(tmp_path):
     res = _cli(["run", *args[1:], "--limit", "2"])
     assert res.returncode == 0, res.stderr.decode("utf-8", "replace")[-2000:]
     assert set(kept) < set(records(out))
+
+
+# -- readers never write into the run they read ------------------------------------------------------
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<dir>" for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.timeout(300)
+def test_readers_refuse_an_output_inside_the_run_they_read(tmp_path):
+    """report, leaderboard, elo, salvage, `judge --from`, `--cache-from` and `view --export` refuse an
+    output that is the run they read or lies inside it (one shared check), before anything is written."""
+    from fake_runs import make_run
+    from helpers import cli
+
+    run = make_run(tmp_path / "run", n_questions=1)
+    before = _tree(run)
+    (tmp_path / "link").symlink_to(run)
+    for args in (["report", str(run), "--output", str(run), "--no-figures"],
+                 ["report", str(run), "--output", str(run / "sub"), "--no-figures"],
+                 ["report", str(run), "--output", str(tmp_path / "link" / "sub"), "--no-figures"],
+                 ["leaderboard", str(run), "--output", str(run / "lb")],
+                 ["elo", str(run), "--output", str(run / "elo")],
+                 ["salvage", str(run), "--output", str(run / "salv")],
+                 ["salvage", str(run), "--output", str(run)],
+                 ["judge", "--from", str(run), "--judge", S, "--output", str(run / "j"), "--quiet"],
+                 ["judge", "--from", str(run), "--judge", S, "--output", str(run), "--quiet"],
+                 [*RUN, "--tasks", "arith", "--cache-from", str(run), "--output", str(run / "c")],
+                 ["view", str(run), "--export", str(run / "x")]):
+        res = cli(*args)
+        lines = [line for line in res.output.splitlines() if line.strip()]
+        assert res.exit_code == 2 and len(lines) == 1, (args, res.output[-2000:])
+        assert "inside run directory" in lines[0] and "never write" in lines[0], lines[0]
+        assert _tree(run) == before, args

@@ -23,7 +23,7 @@ from typing import Any, Iterator
 import click
 
 from oversight_bench.errors import BenchError
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store, connect_readonly, strict_json
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store, connect_readonly, refuse_output_inside, strict_json
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {
@@ -89,10 +89,9 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     db = source / DB_NAME
     if not db.is_file():
         raise BenchError(f"{source} is not a run directory: expected {db}")
+    refuse_output_inside(output, [source], "salvage")
     if output.exists() and (not output.is_dir() or any(output.iterdir())):
         raise BenchError(f"--output {output} exists and is not empty; expected a new folder for the salvaged run")
-    if output.resolve() == source.resolve():
-        raise BenchError("--output must be a new folder, not the damaged run itself")
     counts: dict[str, Any] = {"errors": []}
     try:
         src = connect_readonly(source)

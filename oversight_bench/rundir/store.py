@@ -167,6 +167,24 @@ def in_use(directory: str | Path) -> bool:
         os.close(fd)
 
 
+def refuse_output_inside(output: str | Path, run_dirs: Iterable[str | Path], command: str, *, flag: str = "--output") -> None:
+    """Readers never write into the run they read: refuse (one line) an `output` that is one of
+    `run_dirs` or lies inside one (symbolic links followed), before anything is written. The one
+    check of report, leaderboard, elo, salvage, `judge --from`, `--cache-from` and `view --export`."""
+    try:
+        out = Path(output).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return  # a path that cannot be resolved is refused by the command's own output check
+    for d in run_dirs:
+        try:
+            run = Path(d).resolve()
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if out == run or run in out.parents:
+            raise BenchError(f"{command}: {flag} {output} is inside run directory {d}, which it reads; readers never write "
+                             f"into a run: expected a folder outside every run given")
+
+
 def _busy(exc: BaseException) -> bool:
     return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
