@@ -67,6 +67,13 @@ CASES = [
          ["c.yaml", "cannot be read", "digits"], {"c.yaml": f"seed: {HUGE}\n".encode()}, ["out"]),
     Case("config-impossible-date", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
          ["c.yaml", "cannot be read", "day is out of range"], {"c.yaml": b"seed: 2001-02-30\n"}, ["out"]),
+    Case("config-device", [*RUN, "--config", "/dev/zero", "--output", "{tmp}/out"],
+         ["/dev/zero", "device", "regular file"], absent=["out"]),
+    Case("config-folder", [*RUN, "--config", "{tmp}", "--output", "{tmp}/out"], ["is a folder", "regular file"], absent=["out"]),
+    Case("config-too-large", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "bytes", "at most 16 MB"], {"c.yaml": b"#" * (16 * 1024 * 1024 + 1)}, ["out"]),
+    Case("task-yaml-folder", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "folder", "regular file"], {"tasks/t.yaml/x": b""}, ["out"]),
     Case("option-deep-nesting", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", "rounds=" + "[" * 3000],
          ["--option", "nested deeper than"], absent=["out"]),
     Case("option-huge-integer", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", f"rounds={HUGE}"],
@@ -465,3 +472,68 @@ def test_readers_refuse_an_output_inside_the_run_they_read(tmp_path):
         assert res.exit_code == 2 and len(lines) == 1, (args, res.output[-2000:])
         assert "inside run directory" in lines[0] and "never write" in lines[0], lines[0]
         assert _tree(run) == before, args
+
+
+# -- damaged run folders: config.json that is no file, records with no names --------------------------
+
+def _damaged_run(tmp_path: Path, damage: str) -> Path:
+    import shutil
+    import sqlite3
+
+    from fake_runs import make_run
+
+    run = make_run(tmp_path / "run", n_questions=1)
+    if damage == "config-dir":
+        (run / "config.json").unlink()
+        (run / "config.json").mkdir()
+    elif damage == "config-fifo":
+        (run / "config.json").unlink()
+        os.mkfifo(run / "config.json")
+    elif damage == "config-list":
+        (run / "config.json").write_text("[1, 2]")
+    else:
+        column, value = damage.split("=")
+        con = sqlite3.connect(run / "results.sqlite")
+        con.execute(f"UPDATE records SET {column} = {value} WHERE kind = 'decision'")
+        con.commit()
+        con.close()
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
+    return run
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("damage", ["config-dir", "config-fifo", "config-list", "judge=NULL", "protocol=NULL", "task=NULL",
+                                    "question_id=NULL", "judge=''", "task=x'01'"])
+def test_damaged_run_folder_one_line_for_every_reader(tmp_path, damage):
+    """A config.json that is a folder, a FIFO or no object, and decision records whose judge,
+    protocol, task or question id is no name: every reader says so in one line naming the store
+    (or config.json), exit 2, nothing written."""
+    from helpers import cli
+
+    run = _damaged_run(tmp_path, damage)
+    where = "config.json" if damage.startswith("config") else "results.sqlite"
+    for args in (["report", str(run), "--output", str(tmp_path / "out"), "--no-figures"],
+                 ["export", str(run)],
+                 ["leaderboard", str(run), "--output", str(tmp_path / "out")],
+                 ["judge", "--from", str(run), "--judge", S, "--output", str(tmp_path / "out"), "--quiet"],
+                 ["view", str(run), "--export", str(tmp_path / "out")]):
+        if args[0] == "view" and where == "config.json":
+            continue  # the viewer reads no config
+        res = cli(*args)
+        lines = [line for line in res.output.splitlines() if line.strip() and not line.startswith('{"')]
+        assert res.exit_code == 2 and len(lines) == 1, (args, res.output[-2000:])
+        assert where in lines[0] and "damaged" in lines[0], (args, lines[0])
+        if args[0] != "view":  # the viewer writes its pages as it reads rooms; the store check comes first elsewhere
+            assert not (tmp_path / "out").exists(), args
+
+
+@pytest.mark.timeout(120)
+def test_config_on_a_fifo_is_refused_without_waiting(tmp_path):
+    """--config naming a FIFO is refused at once (never opened: nothing waits for a writer)."""
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+    res = _cli([*RUN, "--config", str(fifo), "--output", str(tmp_path / "out")], timeout=60)
+    err = res.stderr.decode("utf-8", "replace")
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert res.returncode == 2 and len(lines) == 1 and "FIFO" in lines[0], err[-2000:]
+    assert not (tmp_path / "out").exists()

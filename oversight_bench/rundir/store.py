@@ -261,6 +261,44 @@ def load_json(directory: Path, text: Any, where: str) -> Any:
         raise damaged_error(directory, f"{where} is not valid JSON: {str(exc)[:160]}") from None
 
 
+def read_config_file(directory: Path) -> dict[str, Any] | None:
+    """A run's config.json as written (None: there is none), read as every reader reads it: a
+    regular file of at most `yamlio.MAX_INPUT_BYTES`, UTF-8, strict JSON (no NaN), an object.
+    Anything else (a folder, a FIFO, a device, bytes that are no JSON object) is one line naming it."""
+    from oversight_bench.yamlio import read_input_bytes
+
+    p = Path(directory) / CONFIG_NAME
+    if not (p.exists() or p.is_symlink()):
+        return None
+    salvage = f"Copy every readable record into a new run with 'oversight-bench salvage {directory} --output NEW'"
+    try:
+        raw = read_input_bytes(p, "run config")
+    except BenchError as exc:
+        raise BenchError(f"{p} is damaged ({exc}); expected the config.json oversight-bench wrote. {salvage}") from None
+    try:
+        data = strict_json(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BenchError(f"{p} is damaged ({str(exc)[:160]}); expected the JSON oversight-bench wrote. {salvage}") from None
+    if not isinstance(data, dict):
+        raise BenchError(f"{p} is damaged (a JSON {type(data).__name__}, not an object); expected the JSON oversight-bench "
+                         f"wrote. {salvage}")
+    return data
+
+
+#: a record's columns that name its job: each must be non-empty text (grouping, labels and re-judging use them)
+RECORD_NAME_FIELDS = ("judge", "protocol", "task", "question_id")
+
+
+def check_record_fields(directory: Path, fields: dict[str, Any] | sqlite3.Row, where: str) -> None:
+    """A stored record's naming columns (`RECORD_NAME_FIELDS`) are non-empty text; anything else
+    (NULL, a number, a blob, '') is a damaged store: one line naming the store and the row (`where`)."""
+    for name in RECORD_NAME_FIELDS:
+        value = fields[name]
+        if not isinstance(value, str) or not value:
+            shown = "NULL" if value is None else "empty" if value == "" else f"a {type(value).__name__} ({str(value)[:40]!r})"
+            raise damaged_error(directory, f"{where} has {name} {shown}, not its name as text")
+
+
 def load_record(directory: Path, row: sqlite3.Row) -> dict[str, Any]:
     """A turn's or decision's stored fields (its `data`: a JSON object), read strictly (`load_json`)."""
     data = load_json(directory, row["data"], f"record {row['id']}")
@@ -598,14 +636,8 @@ class Store:
 
     # -- config ----------------------------------------------------------------------------------
     def read_config(self) -> dict[str, Any] | None:
-        p = self.dir / CONFIG_NAME
-        if not p.exists():
-            return None
-        try:
-            return redacted_config(json.loads(p.read_text()))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote. Copy every readable record "
-                             f"into a new run with 'oversight-bench salvage {self.dir} --output NEW'") from None
+        config = read_config_file(self.dir)
+        return None if config is None else redacted_config(config)
 
     @_maps_store_errors
     def write_config(self, config: dict[str, Any]) -> None:
@@ -789,6 +821,7 @@ class Store:
         """Turn and decision records as flat dicts with their explicit fields."""
         sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
         for r in self._select(sql, (kind,) if kind else ()):
+            check_record_fields(self.dir, r, f"record {r['id']}")
             d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round")}
             d.update(load_record(self.dir, r))
             if kind == "turn" or r["kind"] == "turn":
