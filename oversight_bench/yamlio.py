@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, show_path
 
 #: nesting that any configuration of this tool stays far below
 MAX_DEPTH = 64
@@ -33,7 +33,7 @@ def read_input_bytes(path: str | Path, what: str, max_bytes: int = MAX_INPUT_BYT
     a regular file (symbolic links followed) of at most `max_bytes`. Anything else (a folder, a FIFO,
     a device such as /dev/zero, a socket), a file too large or one that cannot be read is one
     BenchError naming it and what was expected; a FIFO is never opened, so nothing waits on it."""
-    shown = repr(str(path)) if _odd(str(path)) else str(path)
+    shown = show_path(path)
     expected = f"expected a regular file of at most {max_bytes // (1024 * 1024) or max_bytes} " + \
         ("MB" if max_bytes >= 1024 * 1024 else "bytes")
     try:
@@ -62,12 +62,6 @@ def read_input_bytes(path: str | Path, what: str, max_bytes: int = MAX_INPUT_BYT
     if len(data) > max_bytes:
         raise BenchError(f"{what} {shown} is over {max_bytes} bytes; {expected}")
     return data
-
-
-def _odd(text: str) -> bool:
-    """Whether `text` holds a character that would not print as itself on one line (NUL, a control
-    character, a surrogate): such a path is shown with repr."""
-    return any(ord(c) < 32 or c == "\x7f" or "\ud800" <= c <= "\udfff" for c in text)
 
 
 def decode_utf8(data: bytes, where: str, what: str) -> str:

@@ -537,3 +537,32 @@ def test_config_on_a_fifo_is_refused_without_waiting(tmp_path):
     lines = [line for line in err.splitlines() if line.strip()]
     assert res.returncode == 2 and len(lines) == 1 and "FIFO" in lines[0], err[-2000:]
     assert not (tmp_path / "out").exists()
+
+
+# -- path-valued config fields a file system cannot take ---------------------------------------------
+
+@pytest.mark.parametrize("line, field", [('output: "\\0/x"', "output"), ('cache_from: ["\\0x"]', "cache_from"),
+                                         ('output: "/tmp/x\\ud800y"', "output"), ('data_dir: "a\\0b"', "data_dir"),
+                                         ('include_path: ["a\\0b"]', "include_path")])
+def test_path_fields_that_fit_no_path_one_line(tmp_path, line, field):
+    """A NUL byte or a lone surrogate in a path-valued config field: one line naming the field, the
+    value shown by repr (no raw NUL), exit 2, nothing written."""
+    from helpers import cli
+
+    config = tmp_path / "c.yaml"
+    config.write_text(f"tasks: [arith]\nprotocols: [qa_without_article]\nlimit: 1\n{line}\n", encoding="utf-8")
+    res = cli("run", "--config", str(config), "--judge", S, "--agent", S, *([] if field == "output" else
+                                                                             ["--output", str(tmp_path / "out")]))
+    lines = [l for l in res.output.splitlines() if l.strip()]
+    assert res.exit_code == 2 and len(lines) == 1, res.output[-2000:]
+    assert f"field {field}=" in lines[0] and "\0" not in lines[0], lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_odd_data_dir_and_include_path_are_shown_by_repr():
+    from helpers import cli
+
+    for flag in ("--data-dir", "--include-path"):
+        res = cli("run", "--judge", S, "--agent", S, "--tasks", "arith", flag, "a\x01b", "--output", "/nonexistent/o")
+        lines = [l for l in res.output.splitlines() if l.strip()]
+        assert res.exit_code == 2 and len(lines) == 1 and "'a\\x01b'" in lines[0], res.output[-2000:]
