@@ -34,7 +34,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from oversight_bench.api import BenchError, ReadOnlyRun, redact_text, render_passages, split_thinking
+from oversight_bench.api import BenchError, ReadOnlyRun, redact_text, refuse_output_inside, render_passages, split_thinking
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -753,9 +753,7 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
     index = index or Index(dirs)
     try:
         out = Path(output)
-        for d in index.dirs:
-            if out.resolve() == d.resolve() or d.resolve() in out.resolve().parents:
-                raise BenchError(f"--export {out} is inside run directory {d}; the viewer never writes into a run")
+        refuse_output_inside(out, index.dirs, "view", flag="--export")
         if out.exists() and not out.is_dir():
             raise BenchError(f"--export {out} is not a folder")
         try:

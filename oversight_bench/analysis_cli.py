@@ -119,8 +119,11 @@ def elo(dirs, from_dirs, config_path, quiet, **fields):
     from oversight_bench.analysis.report import _clean, fig_elo
     from oversight_bench.config import load_elo_config
 
+    from oversight_bench.rundir import refuse_output_inside
+
     cfg = load_elo_config(config_path, fields)
     sources = list(dirs) + list(from_dirs)
+    refuse_output_inside(cfg.output, sources + list(cfg.cache_from), "elo")
     if cfg.new_games():
         from oversight_bench.cli import _finish
         from oversight_bench.commands import run_crossplay

@@ -20,6 +20,25 @@ from oversight_bench.tasks import default_tasks
 C = TypeVar("C", bound=BaseModel)
 
 
+#: fields that name a file or folder (a list: each of its items does): checked by `_check_path`
+PATH_FIELDS = ("data_dir", "cache_from", "output", "include_path")
+
+
+def check_path_text(value: str) -> str:
+    """A path as text the file system can take: no NUL byte and encodable in the file system's
+    encoding (a lone surrogate is not); ValueError (with the value shown by repr) otherwise."""
+    import os
+
+    if "\0" in value:
+        raise ValueError(f"{value[:80]!r} holds a NUL byte, which no path can hold; expected a file or folder path")
+    try:
+        os.fsencode(value)
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{value[:80]!r} holds {value[exc.start:exc.end]!r}, which the file system's encoding "
+                         f"cannot write; expected a file or folder path") from None
+    return value
+
+
 class SharedConfig(BaseModel):
     """The fields every command that runs models takes, with the same flags (`oversight_bench.flags`)."""
 
@@ -31,6 +50,14 @@ class SharedConfig(BaseModel):
     #: run directories whose stored model calls are reused (identical requests only); not identity
     cache_from: list[str] = Field(default_factory=list, description="run directories")
     tasks: list[str] = Field(default_factory=list, description="task names or groups")
+
+    @field_validator(*PATH_FIELDS, check_fields=False)
+    @classmethod
+    def _check_path(cls, v: Any) -> Any:
+        for item in v if isinstance(v, list) else [v]:
+            if isinstance(item, str):
+                check_path_text(item)
+        return v
 
     @field_validator("tasks", mode="before")
     @classmethod

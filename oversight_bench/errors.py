@@ -90,3 +90,11 @@ def disk_full_error(folder: object) -> BenchError:
     """The one line for a full disk: what happened, that nothing finished is lost, how to go on."""
     return BenchError(f"no space left on the device holding {folder}: free some space and run the same command again "
                       f"(finished records are saved; a run resumes where it stopped)")
+
+
+def show_path(path: object) -> str:
+    """A path as an error line shows it: as given, or by repr where it holds a character that would
+    not print as itself on one line (NUL, a control character, a surrogate)."""
+    text = str(path)
+    odd = any(ord(c) < 32 or c == "\x7f" or "\ud800" <= c <= "\udfff" for c in text)
+    return repr(text) if odd else text

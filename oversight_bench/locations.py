@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, show_path
 
 DATA_ENV = "OVERSIGHT_BENCH_DATA"
 DEFAULT_DATA = Path("..") / "shared" / "datasets"
@@ -32,7 +32,7 @@ def data_dir(flag: str | None = None) -> Path | None:
         if value:
             path = Path(value).expanduser()
             if not path.is_dir():
-                raise BenchError(f"{where}: data directory {value} does not exist; expected a folder of datasets "
+                raise BenchError(f"{where}: data directory {show_path(value)} does not exist; expected a folder of datasets "
                                  f"(such as ../shared/datasets)")
             return path.resolve()
     return DEFAULT_DATA.resolve() if DEFAULT_DATA.is_dir() else None

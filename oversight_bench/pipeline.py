@@ -31,7 +31,7 @@ from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
 from oversight_bench.registry import get_registry
 from oversight_bench.scheduler import Scheduler, Stats
-from oversight_bench.rundir import SharedCalls, Store, WritableRun, check_output, identity_of
+from oversight_bench.rundir import SharedCalls, Store, WritableRun, check_output, identity_of, refuse_output_inside
 
 
 @dataclass
@@ -104,6 +104,10 @@ class Plan(abc.ABC):
     @abc.abstractmethod
     def questions(self, store: Store, prior: dict[str, Any], log: Callable[[str], None]) -> Prepared:
         """Load the questions (recording skipped rows in `store`); `prior` is the resumed run's config."""
+
+    def read_dirs(self) -> list[str]:
+        """The run directories this plan reads (`--cache-from`, a re-judged source): its output is never inside one."""
+        return list(self.cache_from)
 
     def model_specs(self) -> list[str]:
         """The specs of the models besides the judge, checked (`check_spec`) before anything is built."""
@@ -183,6 +187,7 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
 def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
     """Every step before the jobs. A start refused at any step has written nothing."""
     check_output(plan.output, fresh=plan.fresh_output, what=plan.desc)
+    refuse_output_inside(plan.output, plan.read_dirs(), plan.kind)
     if plan.concurrency is not None and plan.concurrency < 1:
         raise BenchError(f"--concurrency {plan.concurrency}: expected a whole number >= 1 (calls in flight per model)")
     if plan.model_judge:

@@ -273,6 +273,9 @@ class JudgePlan(Plan):
         self.seed = self.src_cfg.get("seed", 0)
         self.agent_name = self.src_cfg.get("agent", "unknown")
 
+    def read_dirs(self) -> list[str]:
+        return [*self.cache_from, str(self.source.dir)]
+
     def identity(self) -> dict[str, Any]:
         return judge_identity(self.source, self.agent_name, self.options, {j[1].protocol for j in self._jobs})
 

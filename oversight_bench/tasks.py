@@ -10,7 +10,7 @@ import difflib
 from pathlib import Path
 from typing import Protocol as _Protocol
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, show_path
 from oversight_bench.locations import DATA_ENV, data_dir  # the one rule, re-exported for task packs
 from oversight_bench.questions import LoadResult
 from oversight_bench.sources import LoadContext, Records
@@ -40,10 +40,10 @@ def load_yaml_tasks(path: str | Path) -> list[YamlTask]:
     if p.is_file():
         return [YamlTask(parse_config(p), p)]
     if not p.is_dir():
-        raise BenchError(f"--include-path {path}: no such file or directory; expected a folder of task YAML files")
+        raise BenchError(f"--include-path {show_path(path)}: no such file or directory; expected a folder of task YAML files")
     tasks = load_yaml_dir(p)
     if not tasks:
-        raise BenchError(f"--include-path {path}: no *.yaml task files in it")
+        raise BenchError(f"--include-path {show_path(path)}: no *.yaml task files in it")
     return tasks
 
 

@@ -9,12 +9,14 @@ cannot make (an integer of 5,000 digits, 30 February) are errors of the input to
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, show_path
 
 #: nesting that any configuration of this tool stays far below
 MAX_DEPTH = 64
@@ -22,6 +24,44 @@ MAX_DEPTH = 64
 MAX_VALUES = 200_000
 #: bits of the largest integer read (hexadecimal and octal have no digit limit; printing one has)
 MAX_INT_BITS = 1024
+#: bytes of the largest YAML or JSON input read (a config, a task config, a run's config.json)
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
+def read_input_bytes(path: str | Path, what: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the input file `path` (`what` names it in the error: "config", "--carry"...):
+    a regular file (symbolic links followed) of at most `max_bytes`. Anything else (a folder, a FIFO,
+    a device such as /dev/zero, a socket), a file too large or one that cannot be read is one
+    BenchError naming it and what was expected; a FIFO is never opened, so nothing waits on it."""
+    shown = show_path(path)
+    expected = f"expected a regular file of at most {max_bytes // (1024 * 1024) or max_bytes} " + \
+        ("MB" if max_bytes >= 1024 * 1024 else "bytes")
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise BenchError(f"cannot read {what} {shown}: {getattr(exc, 'strerror', None) or exc}; {expected}") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode)
+                else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+        raise BenchError(f"{what} {shown} is {kind}; {expected}")
+    if info.st_size > max_bytes:
+        raise BenchError(f"{what} {shown} is {info.st_size} bytes; {expected}")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since, opening it does not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BenchError(f"{what} {shown} is not a regular file; {expected}")
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(max_bytes + 1)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise BenchError(f"cannot read {what} {shown}: {exc.strerror}; {expected}") from None
+    if len(data) > max_bytes:
+        raise BenchError(f"{what} {shown} is over {max_bytes} bytes; {expected}")
+    return data
 
 
 def decode_utf8(data: bytes, where: str, what: str) -> str:
@@ -106,10 +146,7 @@ def load_yaml_text(text: str, where: str) -> Any:
 def read_yaml_mapping(path: str | Path, expected: str, kind: str = "config") -> dict[str, Any]:
     """The mapping in `path` (safe_load); `kind` names the file and `expected` what it should
     hold, for the error."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise BenchError(f"cannot read {kind} {path}: {exc.strerror}") from None
+    raw = read_input_bytes(path, kind)
     data = load_yaml_text(decode_utf8(raw, str(path), f"a YAML {kind}"), str(path))
     if data is None:
         data = {}

@@ -209,7 +209,7 @@ CASES = [
          remove=("config.json",)),
     Case("other_judge_without_config", [*BASE, "--judge", "scripted:default,delay=0"], ["different judge", "recorded in its store"],
          remove=("config.json",)),
-    Case("salvage_into_a_run", ["salvage", "{tmp}/base_run", "--output", "{tmp}/base_run"], ["not empty", "new folder"],
+    Case("salvage_into_a_run", ["salvage", "{tmp}/base_run", "--output", "{tmp}/base_run"], ["inside run directory", "never write"],
          keeps_records=False),
     # importers name the file and the row they could not read
     Case("nyu_metadata_garbage", ["import", "nyu-debate", "{tmp}/nyu_badmeta", "--output", "{tmp}/imp_nyu1"],

@@ -67,6 +67,13 @@ CASES = [
          ["c.yaml", "cannot be read", "digits"], {"c.yaml": f"seed: {HUGE}\n".encode()}, ["out"]),
     Case("config-impossible-date", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
          ["c.yaml", "cannot be read", "day is out of range"], {"c.yaml": b"seed: 2001-02-30\n"}, ["out"]),
+    Case("config-device", [*RUN, "--config", "/dev/zero", "--output", "{tmp}/out"],
+         ["/dev/zero", "device", "regular file"], absent=["out"]),
+    Case("config-folder", [*RUN, "--config", "{tmp}", "--output", "{tmp}/out"], ["is a folder", "regular file"], absent=["out"]),
+    Case("config-too-large", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
+         ["c.yaml", "bytes", "at most 16 MB"], {"c.yaml": b"#" * (16 * 1024 * 1024 + 1)}, ["out"]),
+    Case("task-yaml-folder", [*RUN, "--tasks", "t", "--include-path", "{tmp}/tasks", "--output", "{tmp}/out"],
+         ["t.yaml", "folder", "regular file"], {"tasks/t.yaml/x": b""}, ["out"]),
     Case("option-deep-nesting", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", "rounds=" + "[" * 3000],
          ["--option", "nested deeper than"], absent=["out"]),
     Case("option-huge-integer", [*RUN, "--tasks", "arith", "--output", "{tmp}/out", "-o", f"rounds={HUGE}"],
@@ -431,3 +438,131 @@ def test_locked_store_on_resume_one_line(tmp_path):
     res = _cli(["run", *args[1:], "--limit", "2"])
     assert res.returncode == 0, res.stderr.decode("utf-8", "replace")[-2000:]
     assert set(kept) < set(records(out))
+
+
+# -- readers never write into the run they read ------------------------------------------------------
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<dir>" for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.timeout(300)
+def test_readers_refuse_an_output_inside_the_run_they_read(tmp_path):
+    """report, leaderboard, elo, salvage, `judge --from`, `--cache-from` and `view --export` refuse an
+    output that is the run they read or lies inside it (one shared check), before anything is written."""
+    from fake_runs import make_run
+    from helpers import cli
+
+    run = make_run(tmp_path / "run", n_questions=1)
+    before = _tree(run)
+    (tmp_path / "link").symlink_to(run)
+    for args in (["report", str(run), "--output", str(run), "--no-figures"],
+                 ["report", str(run), "--output", str(run / "sub"), "--no-figures"],
+                 ["report", str(run), "--output", str(tmp_path / "link" / "sub"), "--no-figures"],
+                 ["leaderboard", str(run), "--output", str(run / "lb")],
+                 ["elo", str(run), "--output", str(run / "elo")],
+                 ["salvage", str(run), "--output", str(run / "salv")],
+                 ["salvage", str(run), "--output", str(run)],
+                 ["judge", "--from", str(run), "--judge", S, "--output", str(run / "j"), "--quiet"],
+                 ["judge", "--from", str(run), "--judge", S, "--output", str(run), "--quiet"],
+                 [*RUN, "--tasks", "arith", "--cache-from", str(run), "--output", str(run / "c")],
+                 ["view", str(run), "--export", str(run / "x")]):
+        res = cli(*args)
+        lines = [line for line in res.output.splitlines() if line.strip()]
+        assert res.exit_code == 2 and len(lines) == 1, (args, res.output[-2000:])
+        assert "inside run directory" in lines[0] and "never write" in lines[0], lines[0]
+        assert _tree(run) == before, args
+
+
+# -- damaged run folders: config.json that is no file, records with no names --------------------------
+
+def _damaged_run(tmp_path: Path, damage: str) -> Path:
+    import shutil
+    import sqlite3
+
+    from fake_runs import make_run
+
+    run = make_run(tmp_path / "run", n_questions=1)
+    if damage == "config-dir":
+        (run / "config.json").unlink()
+        (run / "config.json").mkdir()
+    elif damage == "config-fifo":
+        (run / "config.json").unlink()
+        os.mkfifo(run / "config.json")
+    elif damage == "config-list":
+        (run / "config.json").write_text("[1, 2]")
+    else:
+        column, value = damage.split("=")
+        con = sqlite3.connect(run / "results.sqlite")
+        con.execute(f"UPDATE records SET {column} = {value} WHERE kind = 'decision'")
+        con.commit()
+        con.close()
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
+    return run
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("damage", ["config-dir", "config-fifo", "config-list", "judge=NULL", "protocol=NULL", "task=NULL",
+                                    "question_id=NULL", "judge=''", "task=x'01'"])
+def test_damaged_run_folder_one_line_for_every_reader(tmp_path, damage):
+    """A config.json that is a folder, a FIFO or no object, and decision records whose judge,
+    protocol, task or question id is no name: every reader says so in one line naming the store
+    (or config.json), exit 2, nothing written."""
+    from helpers import cli
+
+    run = _damaged_run(tmp_path, damage)
+    where = "config.json" if damage.startswith("config") else "results.sqlite"
+    for args in (["report", str(run), "--output", str(tmp_path / "out"), "--no-figures"],
+                 ["export", str(run)],
+                 ["leaderboard", str(run), "--output", str(tmp_path / "out")],
+                 ["judge", "--from", str(run), "--judge", S, "--output", str(tmp_path / "out"), "--quiet"],
+                 ["view", str(run), "--export", str(tmp_path / "out")]):
+        if args[0] == "view" and where == "config.json":
+            continue  # the viewer reads no config
+        res = cli(*args)
+        lines = [line for line in res.output.splitlines() if line.strip() and not line.startswith('{"')]
+        assert res.exit_code == 2 and len(lines) == 1, (args, res.output[-2000:])
+        assert where in lines[0] and "damaged" in lines[0], (args, lines[0])
+        if args[0] != "view":  # the viewer writes its pages as it reads rooms; the store check comes first elsewhere
+            assert not (tmp_path / "out").exists(), args
+
+
+@pytest.mark.timeout(120)
+def test_config_on_a_fifo_is_refused_without_waiting(tmp_path):
+    """--config naming a FIFO is refused at once (never opened: nothing waits for a writer)."""
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+    res = _cli([*RUN, "--config", str(fifo), "--output", str(tmp_path / "out")], timeout=60)
+    err = res.stderr.decode("utf-8", "replace")
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert res.returncode == 2 and len(lines) == 1 and "FIFO" in lines[0], err[-2000:]
+    assert not (tmp_path / "out").exists()
+
+
+# -- path-valued config fields a file system cannot take ---------------------------------------------
+
+@pytest.mark.parametrize("line, field", [('output: "\\0/x"', "output"), ('cache_from: ["\\0x"]', "cache_from"),
+                                         ('output: "/tmp/x\\ud800y"', "output"), ('data_dir: "a\\0b"', "data_dir"),
+                                         ('include_path: ["a\\0b"]', "include_path")])
+def test_path_fields_that_fit_no_path_one_line(tmp_path, line, field):
+    """A NUL byte or a lone surrogate in a path-valued config field: one line naming the field, the
+    value shown by repr (no raw NUL), exit 2, nothing written."""
+    from helpers import cli
+
+    config = tmp_path / "c.yaml"
+    config.write_text(f"tasks: [arith]\nprotocols: [qa_without_article]\nlimit: 1\n{line}\n", encoding="utf-8")
+    res = cli("run", "--config", str(config), "--judge", S, "--agent", S, *([] if field == "output" else
+                                                                             ["--output", str(tmp_path / "out")]))
+    lines = [l for l in res.output.splitlines() if l.strip()]
+    assert res.exit_code == 2 and len(lines) == 1, res.output[-2000:]
+    assert f"field {field}=" in lines[0] and "\0" not in lines[0], lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_odd_data_dir_and_include_path_are_shown_by_repr():
+    from helpers import cli
+
+    for flag in ("--data-dir", "--include-path"):
+        res = cli("run", "--judge", S, "--agent", S, "--tasks", "arith", flag, "a\x01b", "--output", "/nonexistent/o")
+        lines = [l for l in res.output.splitlines() if l.strip()]
+        assert res.exit_code == 2 and len(lines) == 1 and "'a\\x01b'" in lines[0], res.output[-2000:]

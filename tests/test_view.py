@@ -202,7 +202,7 @@ def test_views_never_write_into_a_run(tmp_path):
     assert c.get(f"/room/{room}").status_code == 200
     viewer.export_static([src], tmp_path / "site")
     assert snapshot(src) == before  # no byte changed, no file (-wal, -shm, lock) added
-    with pytest.raises(Exception, match="never writes into a run"):
+    with pytest.raises(Exception, match="never write into a run"):
         viewer.export_static([src], src / "site")
 
 

@@ -65,7 +65,7 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
-from oversight_bench.rundir.store import in_use
+from oversight_bench.rundir.store import in_use, refuse_output_inside
 from oversight_bench.yamlio import load_json_text
 
 SCHEMA = "oversight-bench/leaderboard/v3"
@@ -915,8 +915,9 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     measures (each marked with the build it came from), so a leaderboard can grow across machines.
     Flagged cells stay out of the headline tests unless `include_flagged`. `output` must be missing,
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
-    check_output(output, force)
     dirs = list(dirs)
+    refuse_output_inside(output, dirs, "leaderboard")
+    check_output(output, force)
     for d in dirs:
         if in_use(d):
             raise BenchError(f"{d} is still being written by another oversight-bench process; a leaderboard publishes "

@@ -79,6 +79,7 @@ from oversight_bench.analysis.load import Run, judge_fields, load_runs
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
+from oversight_bench.rundir.store import refuse_output_inside
 
 SCHEMA = "oversight-bench/report/v1"
 
@@ -921,8 +922,12 @@ def _clean(o: Any) -> Any:
 
 def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *, n_resamples: int = stats.N_RESAMPLES,
                  figures: bool = True) -> dict[str, Any]:
-    """Analyse run directories; with `output`, write report.json, report.md, CSV tables and PNG figures."""
-    runs = load_runs(list(dirs), with_turns=True)
+    """Analyse run directories; with `output` (never inside one of them), write report.json, report.md,
+    CSV tables and PNG figures."""
+    dirs = list(dirs)
+    if output is not None:
+        refuse_output_inside(output, dirs, "report")
+    runs = load_runs(dirs, with_turns=True)
     report = _clean(analyse(runs, n_resamples=n_resamples))
     if output is None:
         return report

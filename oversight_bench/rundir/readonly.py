@@ -19,7 +19,7 @@ from oversight_bench.model_text import NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj
 from oversight_bench.rundir.legacy import READABLE_AS_IS
-from oversight_bench.rundir.store import (CONFIG_NAME, DB_NAME, SCHEMA_VERSION, _schema_version, connect_readonly, load_call,
+from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, _schema_version, check_record_fields, connect_readonly, load_call, read_config_file,
                                           load_question, load_record, store_errors)
 
 _ARGUING = ("consultant", "debater")
@@ -50,11 +50,7 @@ class ReadOnlyRun:
         self.conn.close()
 
     def config(self) -> dict[str, Any]:
-        p = self.dir / CONFIG_NAME
-        try:
-            return redact_obj(json.loads(p.read_text())) if p.is_file() else {}
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote") from None
+        return redact_obj(read_config_file(self.dir) or {})
 
     def _query(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
         with store_errors(self.dir):
@@ -67,12 +63,16 @@ class ReadOnlyRun:
         cur = self.conn.cursor()
         cur.row_factory = None  # plain tuples: 100,000 of them build several times faster than Rows
         with store_errors(self.dir):
-            return cur.execute(
+            rows = cur.execute(
                 "SELECT job_key, judge, agent, protocol, task, question_id, assignment, answer_order,"
                 " json_extract(data, '$.answer'), json_extract(data, '$.correct'), json_extract(data, '$.probs[0]'),"
                 " json_extract(data, '$.probs[1]'), json_extract(data, '$.extra.debiased'), json_extract(data, '$.unjudged')"
                 " FROM records WHERE kind='decision' ORDER BY id"
                 + ("" if limit is None else f" LIMIT {int(limit)}")).fetchall()
+        for r in rows:
+            check_record_fields(self.dir, {"judge": r[1], "protocol": r[3], "task": r[4], "question_id": r[5]},
+                                f"the decision of job {str(r[0])[:80]!r}")
+        return rows
 
     def turn_flags(self, job_keys: list[str] | None = None) -> dict[tuple[str, str], tuple[int, int, int, int]]:
         """(job_key, judge) -> (arguing turns, forced, cut, argument-less), as analysis/quality counts them
@@ -104,6 +104,7 @@ class ReadOnlyRun:
         """Every record of one job (each judge's turns and decision), flat as `Store.iter_records` gives them."""
         out = []
         for r in self._query("SELECT * FROM records WHERE job_key=? ORDER BY judge, seq", (job_key,)):
+            check_record_fields(self.dir, r, f"record {r['id']}")
             d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id",
                                    "assignment", "answer_order", "round", "seq")}
             d.update(redact_obj(load_record(self.dir, r)))

@@ -23,7 +23,7 @@ from typing import Any, Iterator
 import click
 
 from oversight_bench.errors import BenchError
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store, connect_readonly, strict_json
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store, connect_readonly, read_config_file, refuse_output_inside, strict_json
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {
@@ -89,10 +89,9 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     db = source / DB_NAME
     if not db.is_file():
         raise BenchError(f"{source} is not a run directory: expected {db}")
+    refuse_output_inside(output, [source], "salvage")
     if output.exists() and (not output.is_dir() or any(output.iterdir())):
         raise BenchError(f"--output {output} exists and is not empty; expected a new folder for the salvaged run")
-    if output.resolve() == source.resolve():
-        raise BenchError("--output must be a new folder, not the damaged run itself")
     counts: dict[str, Any] = {"errors": []}
     try:
         src = connect_readonly(source)
@@ -127,12 +126,10 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
                   partial_jobs_dropped=len(by_job) - sum(1 for r in whole if r[idx["kind"]] == "decision"))
 
     config = None
-    cfg_path = source / CONFIG_NAME
-    if cfg_path.exists():
-        try:
-            config = json.loads(cfg_path.read_text())
-        except (OSError, ValueError, UnicodeDecodeError) as exc:
-            counts["errors"].append(f"{CONFIG_NAME}: {exc}")
+    try:
+        config = read_config_file(source)
+    except BenchError as exc:
+        counts["errors"].append(f"{CONFIG_NAME}: {exc}")
     counts["config"] = config is not None
 
     store = Store.open(output, write=True)

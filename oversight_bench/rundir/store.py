@@ -24,9 +24,12 @@ import json
 import math
 import os
 import queue
+import shutil
 import sqlite3
+import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 from urllib.parse import quote
@@ -167,6 +170,24 @@ def in_use(directory: str | Path) -> bool:
         os.close(fd)
 
 
+def refuse_output_inside(output: str | Path, run_dirs: Iterable[str | Path], command: str, *, flag: str = "--output") -> None:
+    """Readers never write into the run they read: refuse (one line) an `output` that is one of
+    `run_dirs` or lies inside one (symbolic links followed), before anything is written. The one
+    check of report, leaderboard, elo, salvage, `judge --from`, `--cache-from` and `view --export`."""
+    try:
+        out = Path(output).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return  # a path that cannot be resolved is refused by the command's own output check
+    for d in run_dirs:
+        try:
+            run = Path(d).resolve()
+        except (OSError, ValueError, RuntimeError):
+            continue
+        if out == run or run in out.parents:
+            raise BenchError(f"{command}: {flag} {output} is inside run directory {d}, which it reads; readers never write "
+                             f"into a run: expected a folder outside every run given")
+
+
 def _busy(exc: BaseException) -> bool:
     return ((getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF) in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
@@ -240,6 +261,44 @@ def load_json(directory: Path, text: Any, where: str) -> Any:
         raise damaged_error(directory, f"{where} is not valid JSON: {str(exc)[:160]}") from None
 
 
+def read_config_file(directory: Path) -> dict[str, Any] | None:
+    """A run's config.json as written (None: there is none), read as every reader reads it: a
+    regular file of at most `yamlio.MAX_INPUT_BYTES`, UTF-8, strict JSON (no NaN), an object.
+    Anything else (a folder, a FIFO, a device, bytes that are no JSON object) is one line naming it."""
+    from oversight_bench.yamlio import read_input_bytes
+
+    p = Path(directory) / CONFIG_NAME
+    if not (p.exists() or p.is_symlink()):
+        return None
+    salvage = f"Copy every readable record into a new run with 'oversight-bench salvage {directory} --output NEW'"
+    try:
+        raw = read_input_bytes(p, "run config")
+    except BenchError as exc:
+        raise BenchError(f"{p} is damaged ({exc}); expected the config.json oversight-bench wrote. {salvage}") from None
+    try:
+        data = strict_json(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BenchError(f"{p} is damaged ({str(exc)[:160]}); expected the JSON oversight-bench wrote. {salvage}") from None
+    if not isinstance(data, dict):
+        raise BenchError(f"{p} is damaged (a JSON {type(data).__name__}, not an object); expected the JSON oversight-bench "
+                         f"wrote. {salvage}")
+    return data
+
+
+#: a record's columns that name its job: each must be non-empty text (grouping, labels and re-judging use them)
+RECORD_NAME_FIELDS = ("judge", "protocol", "task", "question_id")
+
+
+def check_record_fields(directory: Path, fields: dict[str, Any] | sqlite3.Row, where: str) -> None:
+    """A stored record's naming columns (`RECORD_NAME_FIELDS`) are non-empty text; anything else
+    (NULL, a number, a blob, '') is a damaged store: one line naming the store and the row (`where`)."""
+    for name in RECORD_NAME_FIELDS:
+        value = fields[name]
+        if not isinstance(value, str) or not value:
+            shown = "NULL" if value is None else "empty" if value == "" else f"a {type(value).__name__} ({str(value)[:40]!r})"
+            raise damaged_error(directory, f"{where} has {name} {shown}, not its name as text")
+
+
 def load_record(directory: Path, row: sqlite3.Row) -> dict[str, Any]:
     """A turn's or decision's stored fields (its `data`: a JSON object), read strictly (`load_json`)."""
     data = load_json(directory, row["data"], f"record {row['id']}")
@@ -265,25 +324,88 @@ def load_question(directory: Path, text: Any, task: str, question_id: str) -> Qu
         raise damaged_error(directory, f"{where} is not a stored question ({type(exc).__name__}: {exc})") from None
 
 
+class _SnapshotConnection(sqlite3.Connection):
+    """A connection to a private copy of a store (`connect_readonly`): closing it (or dropping it)
+    removes the copy."""
+
+    _cleanup: weakref.finalize | None = None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self._cleanup is not None:
+                self._cleanup()
+
+
+#: times a copy is retried when the store file changed while it was copied (a writer checkpointing)
+_SNAPSHOT_TRIES = 5
+
+
+def _snapshot(directory: Path) -> str:
+    """A private temporary folder holding a copy of the store and its write-ahead log, taken while a
+    writer may be appending: the store is copied first, then the log, and the copy is taken again
+    where the store itself changed meanwhile (a checkpoint). A frame the writer was still writing is
+    torn in the copy and fails its checksum, so SQLite ignores it: the copy holds every transaction
+    committed before it was taken. No -shm is copied: SQLite rebuilds the log's index from the log."""
+    db, wal = directory / DB_NAME, directory / (DB_NAME + "-wal")
+    try:
+        tmp = tempfile.mkdtemp(prefix="oversight-bench-read-")
+    except OSError as exc:
+        raise BenchError(f"{wal} holds records not yet in {db.name}; reading them needs a private copy, but no temporary "
+                         f"folder is writable ({exc.strerror}); expected a writable TMPDIR") from None
+    try:
+        for _ in range(_SNAPSHOT_TRIES):
+            before = os.stat(db)
+            shutil.copyfile(db, os.path.join(tmp, DB_NAME))
+            try:
+                shutil.copyfile(wal, os.path.join(tmp, DB_NAME + "-wal"))
+            except FileNotFoundError:  # the writer closed (and checkpointed) meanwhile: copy the store again
+                continue
+            after = os.stat(db)
+            if (before.st_size, before.st_mtime_ns, before.st_ino) == (after.st_size, after.st_mtime_ns, after.st_ino):
+                return tmp
+        raise BenchError(f"{db} kept changing while it was read (a writer checkpointing it); run the same command again, "
+                         f"or once that writer has finished")
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if disk_full(exc, Path(tmp)):
+            raise BenchError(f"no space left in the temporary folder {tempfile.gettempdir()} for a private copy of {db} and "
+                             f"its write-ahead log; free some space or set TMPDIR to a roomier folder") from None
+        raise BenchError(f"cannot copy {db} and its write-ahead log to read them ({exc.strerror}: {exc.filename}); "
+                         f"expected a readable run folder and a writable TMPDIR") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
 def connect_readonly(directory: Path) -> sqlite3.Connection:
     """A run's database opened read-only, writing nothing into the run folder: how every reader
     (report, export, leaderboard, elo, view, `judge --from`, salvage, --cache-from) opens a store, so
-    a finished run reads on a read-only file system and stays byte for byte as it was.
+    a run reads on a read-only file system and stays byte for byte as it was (no file added, none
+    changed, not even the log's -shm).
 
-    A run closed cleanly has no -wal/-shm beside it: `immutable` (no file created, no lock taken;
-    the file holds every committed record). Beside a write-ahead log (a run in progress, or one that
-    crashed) or a rollback journal: `mode=ro`, which reads what the log committed and honours a
-    writer's locks. On a read-only folder SQLite needs the log's -shm for that (a crash leaves it);
-    without it the run is refused, since `immutable` would silently drop the log's records."""
+    A run closed cleanly has no write-ahead log with content beside it: `immutable` (no file created,
+    no lock taken; the file holds every committed record). Beside a log with content (a run in
+    progress, or one that crashed): a private temporary copy of the store and its log (`_snapshot`),
+    opened there and removed when the connection closes, so the log's committed records are read
+    and the run's files are untouched (opening the log in place would create or rewrite its -shm).
+    Beside a rollback journal: `mode=ro`."""
     db = directory / DB_NAME
-    wal, shm, journal = (directory / (DB_NAME + suffix) for suffix in ("-wal", "-shm", "-journal"))
-    logged = wal.exists() and wal.stat().st_size > 0
-    in_use = logged or (wal.exists() and shm.exists()) or journal.exists()
-    if logged and not shm.exists() and not os.access(directory, os.W_OK):
-        raise BenchError(f"{wal} may hold committed records, but {directory} is read-only and has no {shm.name} to read them "
-                         f"through; copy the run folder somewhere writable and read the copy")
-    mode = "ro" if in_use else "ro&immutable=1"
+    wal, journal = directory / (DB_NAME + "-wal"), directory / (DB_NAME + "-journal")
     with store_errors(directory):
+        logged = wal.exists() and wal.stat().st_size > 0
+        if logged:
+            tmp = _snapshot(directory)
+            try:
+                conn = sqlite3.connect(f"file:{quote(os.path.join(tmp, DB_NAME))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                                       isolation_level=None, check_same_thread=False, factory=_SnapshotConnection)
+            except BaseException:
+                shutil.rmtree(tmp, ignore_errors=True)
+                raise
+            conn._cleanup = weakref.finalize(conn, shutil.rmtree, tmp, True)
+            return conn
+        mode = "ro" if journal.exists() else "ro&immutable=1"
         return sqlite3.connect(f"file:{quote(str(db.absolute()))}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_S,
                                isolation_level=None, check_same_thread=False)
 
@@ -514,14 +636,8 @@ class Store:
 
     # -- config ----------------------------------------------------------------------------------
     def read_config(self) -> dict[str, Any] | None:
-        p = self.dir / CONFIG_NAME
-        if not p.exists():
-            return None
-        try:
-            return redacted_config(json.loads(p.read_text()))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BenchError(f"{p} is damaged ({exc}); expected the JSON oversight-bench wrote. Copy every readable record "
-                             f"into a new run with 'oversight-bench salvage {self.dir} --output NEW'") from None
+        config = read_config_file(self.dir)
+        return None if config is None else redacted_config(config)
 
     @_maps_store_errors
     def write_config(self, config: dict[str, Any]) -> None:
@@ -705,6 +821,7 @@ class Store:
         """Turn and decision records as flat dicts with their explicit fields."""
         sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
         for r in self._select(sql, (kind,) if kind else ()):
+            check_record_fields(self.dir, r, f"record {r['id']}")
             d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round")}
             d.update(load_record(self.dir, r))
             if kind == "turn" or r["kind"] == "turn":
