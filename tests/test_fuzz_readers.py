@@ -431,3 +431,69 @@ def test_locked_store_on_resume_one_line(tmp_path):
     res = _cli(["run", *args[1:], "--limit", "2"])
     assert res.returncode == 0, res.stderr.decode("utf-8", "replace")[-2000:]
     assert set(kept) < set(records(out))
+
+
+CELLS_CASES = [b"[" * 100000, b'{"cells": {"a": {"title": "t", "decisions": [[null, {}, []]]}}}',
+               b'{"cells": {"a": {"title": "t", "decisions": [[1, 2, 3]]}}}',
+               b'{"cells": {"a": {"title": ["<script>"], "decisions": []}}}',
+               b'{"cells": {"a": {"title": "\\ud800", "decisions": []}}}',
+               b'{"cells": {"a": {"decisions": [["r", "\\udfff", "k"]]}}}',
+               b'{"cells": {"a": {"decisions": [["r", "", "k"]]}}}',
+               b'{"cells": {"a": "x"}}', b'{"cells": {"a": {"decisions": {}}}}',
+               b'{"cells": {}, "back": {"link": "x.html", "title": 7}}', b"NaN", b"\xff"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.one_of(st.sampled_from(CELLS_CASES), json_bytes,
+                      st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                                   lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=5), c, max_size=3),
+                                   max_leaves=20).map(lambda o: json.dumps({"cells": {"a": {"decisions": o}}}).encode())))
+def test_fuzz_read_cells(tmp_path_factory, data):
+    """`view --export --cells F` reads F strictly: whatever it holds, either every decision is three
+    strings that can be written as UTF-8, or one BenchError line naming --cells."""
+    pytest.importorskip("jinja2")
+    from human_judging.viewer import read_cells_file
+
+    path = tmp_path_factory.mktemp("c") / "cells.json"
+    path.write_bytes(data)
+    try:
+        cells, back = read_cells_file(path)
+    except BenchError as exc:
+        _one_line(exc)
+        assert "--cells" in str(exc)
+    else:
+        for cell in cells.values():
+            assert cell.get("title") is None or isinstance(cell["title"], str)
+            for d in cell["decisions"]:
+                assert len(d) == 3 and all(isinstance(x, str) and x for x in d)
+                "".join(d).encode("utf-8")
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
+def test_read_cells_refuses_what_is_not_a_regular_file(tmp_path, target):
+    """A cells file that is a symlink to /dev/zero (never ends), a FIFO (blocks) or a folder is one line."""
+    pytest.importorskip("jinja2")
+    from human_judging.viewer import read_cells_file
+
+    path = tmp_path / "cells.json"
+    if target == "fifo":
+        os.mkfifo(path)
+    elif target == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(target)
+    with pytest.raises(BenchError) as err:
+        read_cells_file(path)
+    _one_line(err.value)
+    assert "--cells" in str(err.value)
+
+
+def test_read_cells_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
+    pytest.importorskip("jinja2")
+    from human_judging import viewer
+
+    monkeypatch.setattr(viewer, "MAX_CELLS_BYTES", 100)
+    path = tmp_path / "cells.json"
+    path.write_text(json.dumps({"cells": {"a": {"title": "x" * 200, "decisions": []}}}))
+    with pytest.raises(BenchError, match="more than 100"):
+        viewer.read_cells_file(path)
