@@ -218,6 +218,44 @@ def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tm
         assert "Traceback" not in err and res.returncode in (0, 2), err[-3000:]
 
 
+@pytest.mark.timeout(120)
+def test_lone_surrogates_from_a_model_server_are_stored_as_replacement_characters(answering, tmp_path):
+    """A valid JSON answer whose text holds a lone surrogate escape ("\\ud800") is data: the text is
+    stored and judged with U+FFFD in its place (it cannot be stored as UTF-8 as it is), every job
+    finishes, and a resume finds nothing to redo."""
+    answering.body = (b'{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
+                      b'"content": "Answer: 1 \\ud800 and \\udfff\\ud800"}}], "usage": {"prompt_tokens": 5, "completion_tokens": 2}}')
+    judge = f"openai:m,base_url={answering.url},max_retries=0,timeout=10"
+    out = tmp_path / "run"
+    args = ["run", "--judge", judge, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article",
+            "--limit", "2", "--output", str(out), "--quiet"]
+    for _ in range(2):  # the run, then its resume
+        res = _cli(args)
+        err = res.stderr.decode("utf-8", "replace")
+        assert res.returncode == 0 and "Traceback" not in err, err[-3000:]
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(out)
+    try:
+        records = list(store.iter_records())
+    finally:
+        store.close()
+    decisions = [r for r in records if r["kind"] == "decision"]
+    assert decisions and not any(r["kind"] == "error" for r in records)
+    assert all("\ufffd" in json.dumps(d, ensure_ascii=False) for d in decisions), decisions[0]
+
+
+def test_replace_surrogates():
+    from model_adapters.openai_api import _loads
+    from oversight_bench.model_text import replace_surrogates
+
+    assert replace_surrogates("a\ud800b\udfff") == "a\ufffdb\ufffd"
+    assert replace_surrogates("plain é ✓ 😀") == "plain é ✓ 😀"
+    assert _loads(b'{"a\\ud800": ["\\udc00x"]}') == {"a\ufffd": ["\ufffdx"]}
+    with pytest.raises(ValueError):
+        _loads(b'["\\ud800", ' + b"[" * 100000 + b"]")
+
+
 # -- fuzz: each reader function on random and boundary bytes -------------------------------------------
 
 BOUNDARY = [b"", b"\x00", b"\xff\xfe", b"\xef\xbb\xbf", b"---", b"- - -", b"[" * 2000, b"{a: " * 2000, b"&a [*a]",
