@@ -172,6 +172,7 @@ class Index:
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
         self.runs: list[ReadOnlyRun] = []
+        self.builder: threading.Thread | None = None  # the background build, where the app started one
         try:
             for d in self.dirs:
                 self.runs.append(ReadOnlyRun(d))
@@ -259,6 +260,11 @@ class Index:
         self._cache: OrderedDict[tuple, list[Room]] = OrderedDict()
 
     def close(self) -> None:
+        """Close the stores, once the background build (`create_view_app`) is done with them: closing
+        one under a running query crashes the process (a server stopped right after it started)."""
+        builder = self.builder
+        if builder is not None and builder is not threading.current_thread():
+            builder.join()
         for run in self.runs:
             run.close()
 
@@ -625,7 +631,8 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
 
     links = Links()
     if not index.ready.is_set():
-        threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True).start()
+        index.builder = threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True)
+        index.builder.start()
 
     async def listing(request: Request) -> Response:
         if not index.ready.is_set():
