@@ -44,6 +44,48 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def check_port(port: int) -> None:
+    """`--port` of `serve` and `view`: a TCP port, checked before anything is opened or written."""
+    if not 1 <= port <= 65535:
+        raise BenchError(f"--port {port} is not a TCP port; expected a whole number from 1 to 65535")
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to HOST:PORT and listening, made before anything is printed or written (the
+    server is handed it: `run_app`), so a port in use or a host that is no address of this machine is
+    one line, exit 2, instead of the server's own error after the links were shown."""
+    check_port(port)
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    expected = (f"expected a free port (another program listens on {port}? give --port) and --host an address "
+                "of this machine (e.g. 127.0.0.1)")
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError) as exc:  # socket.gaierror is an OSError; an IDNA failure a UnicodeError
+        reason = getattr(exc, "strerror", None) or " ".join(str(exc).split()) or type(exc).__name__
+        raise BenchError(f"cannot listen on {where} ({reason}); {expected}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a restart reuses a port in TIME_WAIT
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(addr)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise BenchError(f"cannot listen on {where} ({exc.strerror or exc}); {expected}") from None
+    return sock
+
+
+def run_app(app, sock: socket.socket) -> None:
+    """Serve `app` on the socket `listen` bound (closed when the server stops)."""
+    import uvicorn
+
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
 @click.command()
 @click.option("--from", "source", help="run directory whose transcripts people judge")
 @click.option("--suite", help="a transcript suite instead of --from (`oversight-bench list suites`), e.g. nyu-2023")
@@ -68,10 +110,9 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
     """Serve a web app where human judges judge stored transcripts (and live consultancies) into OUT."""
     if (source is None) == (suite is None):
         raise BenchError("serve needs exactly one of --from RUN_DIR or --suite NAME")
-    if not 1 <= port <= 65535:  # before the study opens (and creates) the output folder
-        raise BenchError(f"--port {port} is not a TCP port; expected a whole number from 1 to 65535")
+    check_port(port)  # before the study opens (and creates) the output folder
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
 
         from human_judging.app import create_app
         from human_judging.study import Study
@@ -89,12 +130,17 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
         raise BenchError("--token must be at least 8 characters")
     if per_judge is not None and per_judge < 1:
         raise BenchError("--per-judge must be at least 1")
-    if suite is not None:  # imported once into the user cache, like `judge --suite`
-        from oversight_bench.api import get_suite
+    sock = listen(host, port)  # before the study creates the output folder or any link is printed
+    try:
+        if suite is not None:  # imported once into the user cache, like `judge --suite`
+            from oversight_bench.api import get_suite
 
-        source = str(get_suite(suite).materialize())
-    study = Study(source, output, agent=agent, live=[p.strip() for p in live.split(",") if p.strip()], seed=seed,
-                  per_judge=per_judge, option_overrides=parse_key_values(extra_options))
+            source = str(get_suite(suite).materialize())
+        study = Study(source, output, agent=agent, live=[p.strip() for p in live.split(",") if p.strip()], seed=seed,
+                      per_judge=per_judge, option_overrides=parse_key_values(extra_options))
+    except BaseException:
+        sock.close()
+        raise
     try:
         issued = study.register_judges(names, new_links=new_links)
         hosts = None if is_loopback(host) else ["*"]  # off loopback every judge route needs a personal link's session
@@ -118,8 +164,9 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
             click.echo(f"judges open: {base}/ and sign in with a name", err=True)
         click.echo(f"organiser (progress per judge): {base}/organiser?token="
                    + ("<the token>" if given_token else token), err=True)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        run_app(app, sock)
     finally:
+        sock.close()
         study.close()
     click.echo(f"stopped; decisions are in {output}: oversight-bench report {output} --output REPORT_DIR", err=True)
 
@@ -152,20 +199,26 @@ def view(dirs, host, port, token, export_dir, cells, page_size):
                    f"(open {export_dir}/index.html; cells: {export_dir}/cells.json)", err=True)
         return
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
     except ModuleNotFoundError as exc:
         raise BenchError(f"view needs the web extra ({exc.name} is missing): pip install 'oversight-bench[web]'") from None
     if not is_loopback(host) and not token:
         raise BenchError(f"--host {host} is reachable from other machines: give --token SECRET (every request must carry it)")
     if token is not None and len(token) < 8:
         raise BenchError("--token must be at least 8 characters")
-    index = viewer.Index(dirs, build=False)  # indexed in the background: the list answers at once
+    sock = listen(host, port)  # before anything is printed: a port in use is one line
+    try:
+        index = viewer.Index(dirs, build=False)  # indexed in the background: the list answers at once
+    except BaseException:
+        sock.close()
+        raise
     try:
         app = viewer.create_view_app(index, token=token, allowed_hosts=None if is_loopback(host) else ["*"])
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"open: http://{shown}:{port}/" + ("?token=<the token>" if token else ""), err=True)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        run_app(app, sock)
     finally:
+        sock.close()
         index.close()
 
 
@@ -175,4 +228,4 @@ def register_commands(cli):
     cli.add_command(view)
 
 
-__all__ = ["serve", "view", "register_commands", "is_loopback", "judge_names"]
+__all__ = ["serve", "view", "register_commands", "is_loopback", "judge_names", "check_port", "listen", "run_app"]

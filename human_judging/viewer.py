@@ -34,7 +34,8 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from oversight_bench.api import BenchError, ReadOnlyRun, redact_text, refuse_output_inside, render_passages, split_thinking
+from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, redact_text, refuse_output_inside, render_passages,
+                                split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -172,6 +173,7 @@ class Index:
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
         self.runs: list[ReadOnlyRun] = []
+        self.builder: threading.Thread | None = None  # the background build, where the app started one
         try:
             for d in self.dirs:
                 self.runs.append(ReadOnlyRun(d))
@@ -259,6 +261,11 @@ class Index:
         self._cache: OrderedDict[tuple, list[Room]] = OrderedDict()
 
     def close(self) -> None:
+        """Close the stores, once the background build (`create_view_app`) is done with them: closing
+        one under a running query crashes the process (a server stopped right after it started)."""
+        builder = self.builder
+        if builder is not None and builder is not threading.current_thread():
+            builder.join()
         for run in self.runs:
             run.close()
 
@@ -625,7 +632,8 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
 
     links = Links()
     if not index.ready.is_set():
-        threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True).start()
+        index.builder = threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True)
+        index.builder.start()
 
     async def listing(request: Request) -> Response:
         if not index.ready.is_set():
@@ -680,31 +688,102 @@ def read_cells(path: str | Path) -> dict[str, dict[str, Any]]:
 
 def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[str, str] | None]:
     """`read_cells`, and the file's optional "back": {"link": PATH, "title": TEXT}, a page the exported
-    pages link back to (PATH relative to the export folder, e.g. the leaderboard's ../index.html)."""
+    pages link back to (PATH relative to the export folder, e.g. the leaderboard's ../index.html).
+    The file is untrusted input: a regular file of at most MAX_CELLS_BYTES, JSON read with bounded
+    nesting, and every field of the type named (else one BenchError naming the cell and field)."""
     p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-    except (OSError, ValueError) as exc:
-        raise BenchError(f"--cells {p}: cannot read it ({exc}); expected a JSON file of cells") from None
+    shape = "a JSON file of cells {\"cells\": {ID: {\"title\": TEXT, \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}"
+    data = load_json_text(_read_regular(p, "--cells", MAX_CELLS_BYTES, shape), f"--cells {p}", shape)
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, dict):
-        raise BenchError(f"--cells {p}: expected {{\"cells\": {{ID: {{\"title\": ..., \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}}}}")
+        raise BenchError(f"--cells {p}: expected {shape}")
     for cid, cell in cells.items():
-        if not CELL_ID.match(str(cid)):
-            raise BenchError(f"--cells {p}: cell id {cid!r} is not a plain name (letters, digits, _ . -)")
-        ds = cell.get("decisions") if isinstance(cell, dict) else None
-        if not isinstance(ds, list) or not all(isinstance(x, list) and len(x) == 3 for x in ds):
-            raise BenchError(f"--cells {p}: cell {cid}: expected \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]")
+        if not CELL_ID.match(cid):
+            raise BenchError(f"--cells {p}: cell id {_shown(cid)} is not a plain name; expected letters, digits, _ . - "
+                             "(at most 120)")
+        if not isinstance(cell, dict):
+            raise BenchError(f"--cells {p}: cell {cid}: expected {{\"title\": TEXT, \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}, "
+                             f"got {_json_type(cell)}")
+        title = cell.get("title")
+        if title is not None and not _utf8_text(title):
+            raise BenchError(f"--cells {p}: cell {cid}: \"title\" is {_json_type(title)}; expected text (UTF-8)")
+        ds = cell.get("decisions")
+        if not isinstance(ds, list):
+            raise BenchError(f"--cells {p}: cell {cid}: \"decisions\" is {_json_type(ds)}; "
+                             "expected a list [[RUN_DIR, JUDGE, JOB_KEY], ...]")
+        for n, d in enumerate(ds):
+            if not (isinstance(d, list) and len(d) == 3 and all(_utf8_text(x) and x for x in d)):
+                raise BenchError(f"--cells {p}: cell {cid}: decision #{n + 1} is {_shown(d)}; expected "
+                                 "[RUN_DIR, JUDGE, JOB_KEY], three non-empty strings")
     base = p.parent
     for cell in cells.values():
-        cell["decisions"] = [[_run_path(str(run_dir), base), judge, job] for run_dir, judge, job in cell["decisions"]]
+        cell["decisions"] = [[_run_path(run_dir, base), judge, job] for run_dir, judge, job in cell["decisions"]]
     back = data.get("back")
     if back is not None:
-        if not (isinstance(back, dict) and isinstance(back.get("link"), str) and _back_ok(back["link"])):
+        if not (isinstance(back, dict) and isinstance(back.get("link"), str) and _back_ok(back["link"])
+                and (back.get("title") is None or _utf8_text(back.get("title")))):
             raise BenchError(f"--cells {p}: \"back\" must be {{\"link\": a relative path (letters, digits, . _ - /), "
                              "\"title\": TEXT}")
-        back = {"link": back["link"], "title": str(back.get("title") or "back")}
+        back = {"link": back["link"], "title": back.get("title") or "back"}
     return cells, back
+
+
+#: the largest cells file read (a leaderboard's rooms-cells.json is about 120 KB)
+MAX_CELLS_BYTES = 64 << 20
+
+
+def _read_regular(path: Path, flag: str, limit: int, expected: str) -> bytes:
+    """The bytes of `path`, a regular file of at most `limit` bytes (not a device, FIFO or folder:
+    /dev/zero never ends); else one BenchError naming `flag` and `expected`."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
+    except OSError as exc:
+        raise BenchError(f"{flag} {path}: cannot read it ({exc.strerror}); expected {expected}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BenchError(f"{flag} {path}: not a regular file; expected {expected}")
+        if st.st_size > limit:
+            raise BenchError(f"{flag} {path}: {st.st_size:,} bytes, more than {limit:,}; expected {expected}")
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:  # it grew while read
+            raise BenchError(f"{flag} {path}: more than {limit:,} bytes; expected {expected}")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise BenchError(f"{flag} {path}: cannot read it ({exc.strerror}); expected {expected}") from None
+    finally:
+        os.close(fd)
+
+
+def _utf8_text(x: Any) -> bool:
+    """A string that can be written as UTF-8 (JSON's \\ud800 escapes make lone surrogates)."""
+    if not isinstance(x, str):
+        return False
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json_type(x: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
+            int: "a number", float: "a number"}.get(type(x), type(x).__name__)
+
+
+def _shown(x: Any) -> str:
+    """A short, printable form of an untrusted value for an error line."""
+    text = json.dumps(x, ensure_ascii=True)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _back_ok(link: str) -> bool:

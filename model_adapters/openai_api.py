@@ -44,7 +44,7 @@ import orjson
 if TYPE_CHECKING:
     import openai
 
-from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
+from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec, replace_surrogates,
                                  is_secret_name, note_retry, register_secret)
 from pydantic import ConfigDict, Field, model_validator
 
@@ -404,5 +404,20 @@ def _logprob(value: Any) -> float:
 def _loads(raw: bytes) -> Any:
     try:
         return orjson.loads(raw)
-    except ValueError:  # orjson refuses lone surrogate escapes, which json takes
-        return json.loads(raw)
+    except ValueError:  # orjson refuses lone surrogate escapes, which json takes: replaced by U+FFFD
+        try:
+            return _no_surrogates(json.loads(raw))
+        except RecursionError:  # a body nested past the parser's (or this walk's) depth: not an answer
+            raise ValueError("the body is nested too deeply") from None
+
+
+def _no_surrogates(value: Any) -> Any:
+    """A parsed answer with every string's lone surrogates replaced (`replace_surrogates`): a reply
+    holding "\\ud800" is text to store and judge, not a reason to fail the job."""
+    if isinstance(value, str):
+        return replace_surrogates(value)
+    if isinstance(value, list):
+        return [_no_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
+    return value

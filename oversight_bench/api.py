@@ -26,10 +26,11 @@ Caches
     cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
 Text parsing (what agents and judges wrote)
     parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes,
-    verified_passages (the verified quotes of a checked turn), untag_passages (its quotes without the marks).
+    verified_passages (the verified quotes of a checked turn), untag_passages (its quotes without the marks),
+    replace_surrogates (a model's lone surrogates as U+FFFD).
 Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
-    (`-o` is never an output folder).
+    (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
 Runs and their records
     get_registry, deviations, provenance, render_passages.
 Transcript suites
@@ -70,8 +71,8 @@ _SOURCES: dict[str, str] = {
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
-                     "turn_notes", "verified_passages", "untag_passages"), "oversight_bench.model_text"),
-    "parse_key_values": "oversight_bench.yamlio",
+                     "turn_notes", "verified_passages", "untag_passages", "replace_surrogates"), "oversight_bench.model_text"),
+    **dict.fromkeys(("parse_key_values", "load_json_text"), "oversight_bench.yamlio"),
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
     "deviations": "oversight_bench.deviations",

@@ -48,6 +48,15 @@ _LETTER_ALTERNATIVE = re.compile(r"[ \t*_]*(?:\||/|\bor\b|\band\b|,|-)[ \t*_<\[(
 
 #: What the judge and the opponent see of a turn without a usable argument (see `split_thinking`).
 NO_ARGUMENT = "[no argument was given in this turn]"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_surrogates(text: str) -> str:
+    """`text` with every lone surrogate (a JSON "\\ud800" escape from a model server: no character,
+    and not storable as UTF-8) replaced by U+FFFD, so the reply is kept and judged as the data it is."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _argument_start(text: str) -> tuple[int, int] | None:

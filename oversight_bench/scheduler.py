@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from oversight_bench.errors import BenchError, MalformedResponse
+from oversight_bench.model_text import replace_surrogates
 from oversight_bench.judge_tools import JudgeTool, ToolOutput, check_judge_tool, get_judge_tool
 from oversight_bench.models import Completion, Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
@@ -159,7 +160,9 @@ class Scheduler:
                             t0 = time.perf_counter()
                             if kind == "generate":
                                 outs = await model.generate(messages, **params)
-                                response = {"texts": [c.text for c in outs], "tokens": [c.completion_tokens for c in outs],
+                                # lone surrogates (any backend's): U+FFFD, so the reply is stored and judged as data
+                                response = {"texts": [replace_surrogates(c.text) for c in outs],
+                                            "tokens": [c.completion_tokens for c in outs],
                                             "finish": [c.finish_reason for c in outs]}
                                 ptoks, ctoks = (outs[0].prompt_tokens if outs else 0), sum(c.completion_tokens for c in outs)
                             else:

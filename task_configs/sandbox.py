@@ -27,6 +27,16 @@ size: anything else is that program's failure. A failure the program did not cau
 machine out of memory or processes, while its own cgroup limits were not reached) is marked
 `transient`, so callers do not keep it as the program's verdict.
 
+Known limit (root): started by root, the sandbox has no user namespace of its own (the launcher drops
+to its private uid in the host's user namespace, which bwrap's `--disable-userns` cannot restrict: that
+needs `--unshare-user`, which would map the sandbox's uid to root outside), so where the kernel allows
+unprivileged user namespaces a program can still `unshare(CLONE_NEWUSER)`. Inside one it holds
+capabilities over only the namespaces it owns (a tmpfs it mounts there is counted by its cgroup), but
+the kernel's user-namespace code is reachable. Not root, bwrap's `--disable-userns` forbids nested
+ones. Where that matters, run as a normal user, or set `user.max_user_namespaces=0` (or
+`kernel.unprivileged_userns_clone=0`) on the host; a seccomp filter refusing CLONE_NEWUSER would close it
+here and is not written yet.
+
 No bwrap (or no namespaces) means no execution: `BenchError` says how to install it.
 `--unsafe-exec` (env OVERSIGHT_BENCH_UNSAFE_EXEC=1) runs programs without isolation instead
 (same launcher and rlimits, a temp folder and an empty environment, but the user's files and

@@ -225,6 +225,44 @@ def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tm
         assert "Traceback" not in err and res.returncode in (0, 2), err[-3000:]
 
 
+@pytest.mark.timeout(120)
+def test_lone_surrogates_from_a_model_server_are_stored_as_replacement_characters(answering, tmp_path):
+    """A valid JSON answer whose text holds a lone surrogate escape ("\\ud800") is data: the text is
+    stored and judged with U+FFFD in its place (it cannot be stored as UTF-8 as it is), every job
+    finishes, and a resume finds nothing to redo."""
+    answering.body = (b'{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
+                      b'"content": "Answer: 1 \\ud800 and \\udfff\\ud800"}}], "usage": {"prompt_tokens": 5, "completion_tokens": 2}}')
+    judge = f"openai:m,base_url={answering.url},max_retries=0,timeout=10"
+    out = tmp_path / "run"
+    args = ["run", "--judge", judge, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article",
+            "--limit", "2", "--output", str(out), "--quiet"]
+    for _ in range(2):  # the run, then its resume
+        res = _cli(args)
+        err = res.stderr.decode("utf-8", "replace")
+        assert res.returncode == 0 and "Traceback" not in err, err[-3000:]
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(out)
+    try:
+        records = list(store.iter_records())
+    finally:
+        store.close()
+    decisions = [r for r in records if r["kind"] == "decision"]
+    assert decisions and not any(r["kind"] == "error" for r in records)
+    assert all("\ufffd" in json.dumps(d, ensure_ascii=False) for d in decisions), decisions[0]
+
+
+def test_replace_surrogates():
+    from model_adapters.openai_api import _loads
+    from oversight_bench.model_text import replace_surrogates
+
+    assert replace_surrogates("a\ud800b\udfff") == "a\ufffdb\ufffd"
+    assert replace_surrogates("plain é ✓ 😀") == "plain é ✓ 😀"
+    assert _loads(b'{"a\\ud800": ["\\udc00x"]}') == {"a\ufffd": ["\ufffdx"]}
+    with pytest.raises(ValueError):
+        _loads(b'["\\ud800", ' + b"[" * 100000 + b"]")
+
+
 # -- fuzz: each reader function on random and boundary bytes -------------------------------------------
 
 BOUNDARY = [b"", b"\x00", b"\xff\xfe", b"\xef\xbb\xbf", b"---", b"- - -", b"[" * 2000, b"{a: " * 2000, b"&a [*a]",
@@ -566,3 +604,69 @@ def test_odd_data_dir_and_include_path_are_shown_by_repr():
         res = cli("run", "--judge", S, "--agent", S, "--tasks", "arith", flag, "a\x01b", "--output", "/nonexistent/o")
         lines = [l for l in res.output.splitlines() if l.strip()]
         assert res.exit_code == 2 and len(lines) == 1 and "'a\\x01b'" in lines[0], res.output[-2000:]
+
+
+CELLS_CASES = [b"[" * 100000, b'{"cells": {"a": {"title": "t", "decisions": [[null, {}, []]]}}}',
+               b'{"cells": {"a": {"title": "t", "decisions": [[1, 2, 3]]}}}',
+               b'{"cells": {"a": {"title": ["<script>"], "decisions": []}}}',
+               b'{"cells": {"a": {"title": "\\ud800", "decisions": []}}}',
+               b'{"cells": {"a": {"decisions": [["r", "\\udfff", "k"]]}}}',
+               b'{"cells": {"a": {"decisions": [["r", "", "k"]]}}}',
+               b'{"cells": {"a": "x"}}', b'{"cells": {"a": {"decisions": {}}}}',
+               b'{"cells": {}, "back": {"link": "x.html", "title": 7}}', b"NaN", b"\xff"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.one_of(st.sampled_from(CELLS_CASES), json_bytes,
+                      st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                                   lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=5), c, max_size=3),
+                                   max_leaves=20).map(lambda o: json.dumps({"cells": {"a": {"decisions": o}}}).encode())))
+def test_fuzz_read_cells(tmp_path_factory, data):
+    """`view --export --cells F` reads F strictly: whatever it holds, either every decision is three
+    strings that can be written as UTF-8, or one BenchError line naming --cells."""
+    pytest.importorskip("jinja2")
+    from human_judging.viewer import read_cells_file
+
+    path = tmp_path_factory.mktemp("c") / "cells.json"
+    path.write_bytes(data)
+    try:
+        cells, back = read_cells_file(path)
+    except BenchError as exc:
+        _one_line(exc)
+        assert "--cells" in str(exc)
+    else:
+        for cell in cells.values():
+            assert cell.get("title") is None or isinstance(cell["title"], str)
+            for d in cell["decisions"]:
+                assert len(d) == 3 and all(isinstance(x, str) and x for x in d)
+                "".join(d).encode("utf-8")
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
+def test_read_cells_refuses_what_is_not_a_regular_file(tmp_path, target):
+    """A cells file that is a symlink to /dev/zero (never ends), a FIFO (blocks) or a folder is one line."""
+    pytest.importorskip("jinja2")
+    from human_judging.viewer import read_cells_file
+
+    path = tmp_path / "cells.json"
+    if target == "fifo":
+        os.mkfifo(path)
+    elif target == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to(target)
+    with pytest.raises(BenchError) as err:
+        read_cells_file(path)
+    _one_line(err.value)
+    assert "--cells" in str(err.value)
+
+
+def test_read_cells_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
+    pytest.importorskip("jinja2")
+    from human_judging import viewer
+
+    monkeypatch.setattr(viewer, "MAX_CELLS_BYTES", 100)
+    path = tmp_path / "cells.json"
+    path.write_text(json.dumps({"cells": {"a": {"title": "x" * 200, "decisions": []}}}))
+    with pytest.raises(BenchError, match="more than 100"):
+        viewer.read_cells_file(path)

@@ -332,3 +332,83 @@ def test_a_run_still_being_written_is_not_published(run, tmp_path):
     finally:
         os.close(fd)  # the lock goes with it
     assert cli("leaderboard", str(run), "--output", str(tmp_path / "board")).exit_code == 0
+
+
+def test_carry_with_a_lone_surrogate_is_refused_before_anything_is_written(carried):
+    """JSON may escape a lone surrogate ("\\ud800"), which reads as a str no page can be written with:
+    refused in one line naming the file, and no part of a board is written."""
+    tmp, b, pages = carried
+    prev = json.loads((tmp / "old" / "results.json").read_text())
+    prev["judges"][0]["judge"] = "x\ud800y"
+    (tmp / "prev.json").write_text(json.dumps(prev))  # ensure_ascii: written as the escape
+    out = tmp / "new"
+    res = cli("leaderboard", str(b), "--output", str(out), "--carry", str(tmp / "prev.json"))
+    _one_line_refusal(res, "--carry", "prev.json", "surrogate", "judges[0].judge")
+    assert not out.exists()
+    data = json.loads(pages[0].with_suffix(".json").read_text())
+    data["rooms"][0]["question"] = "\udfff"
+    pages[0].with_suffix(".json").write_text(json.dumps(data))
+    res = cli("leaderboard", str(b), "--output", str(out), "--carry", str(tmp / "old" / "results.json"))
+    _one_line_refusal(res, "--carry page data", "surrogate")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "big"])
+def test_carry_that_is_no_bounded_regular_file_is_refused(carried, target, monkeypatch):
+    """--carry pointing at /dev/zero (never ends), a FIFO (blocks) or a file over the bound is one line."""
+    import os
+
+    from oversight_bench.analysis import leaderboard
+
+    tmp, b, _ = carried
+    prev = tmp / "prev.json"
+    if target == "fifo":
+        os.mkfifo(prev)
+    elif target == "big":
+        monkeypatch.setattr(leaderboard, "MAX_CARRY_BYTES", 1000)
+        shutil.copy(tmp / "old" / "results.json", prev)
+    else:
+        prev.symlink_to(target)
+    res = cli("leaderboard", str(b), "--output", str(tmp / "new"), "--carry", str(prev))
+    _one_line_refusal(res, "--carry", "prev.json", "not a regular file" if target != "big" else "more than 1,000 bytes")
+    assert not (tmp / "new").exists()
+
+
+LINKY = "x[a](javascript:alert(8))*bold*"
+IMAGE = "![i](http://evil.example/t.png)"
+
+
+def _no_link_or_image(md: str) -> None:
+    """The Markdown, rendered (markdown-it, CommonMark with GFM tables), has no link and no image."""
+    markdown_it = pytest.importorskip("markdown_it")
+    rendered = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(md)
+    own = ('<a href="README.md">', '<a href="results.json">', '<a href="index.html">')  # the board's own links
+    for tag in own:
+        rendered = rendered.replace(tag, "")
+    assert "<a " not in rendered and "<img" not in rendered and "<em>" not in rendered, rendered
+
+
+def test_markdown_outputs_make_no_link_or_image_from_foreign_text(tmp_path):
+    """A judge, agent or run folder named like a Markdown link, and a carried board's value that is a
+    Markdown image, are text in leaderboard.md and report.md: no link, image or emphasis."""
+    run = make_run(tmp_path / LINKY, n_questions=2, judge=f"sim:{LINKY}", agent=f"sim:{LINKY}")
+    assert cli("leaderboard", str(run), "--output", str(tmp_path / "board"), "--show-small").exit_code == 0
+    assert cli("report", str(run), "--output", str(tmp_path / "rep")).exit_code == 0
+    for md in (tmp_path / "board" / "leaderboard.md", tmp_path / "rep" / "report.md"):
+        text = md.read_text()
+        assert "x\\[a\\](javascript:alert(8))\\*bold\\*" in text, md
+        _no_link_or_image(text)
+    prev = json.loads((tmp_path / "board" / "results.json").read_text())
+    for row in prev["judges"]:
+        row["deviations"] = [*row.get("deviations", []), IMAGE]
+        for cell in row["cells"].values():
+            cell["flagged"] = [IMAGE]
+    prev["generated"] = IMAGE
+    (tmp_path / "prev.json").write_text(json.dumps(prev))
+    other = make_run(tmp_path / "other", n_questions=2, judge="sim:judge-b", seed=1)
+    res = cli("leaderboard", str(other), "--output", str(tmp_path / "board2"), "--show-small",
+              "--carry", str(tmp_path / "prev.json"))
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "board2" / "leaderboard.md").read_text()
+    assert "!\\[i\\](http://evil.example/t.png)" in text
+    _no_link_or_image(text)

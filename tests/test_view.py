@@ -23,7 +23,7 @@ from fake_runs import make_run  # noqa: E402
 from helpers import cli  # noqa: E402
 from oversight_bench.questions import Question  # noqa: E402
 from oversight_bench.rundir import WritableRun  # noqa: E402
-from web_helpers import register_plugin  # noqa: E402
+from web_helpers import free_port, register_plugin  # noqa: E402
 
 from human_judging import viewer  # noqa: E402
 
@@ -348,3 +348,51 @@ def test_a_source_judges_question_is_labelled_with_who_asked_and_whether_this_ju
     t = html.unescape(text_of(c.get(f"/room/{debate}").text))
     assert "the source's live judge asked · not in this judge's prompt SOURCE-JUDGE-QUESTION" in t
     assert "judge asked SOURCE" not in t.replace("live judge asked", "")
+
+
+def _one_line(res, *needles: str) -> None:
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in res.output, res.output
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+@pytest.fixture()
+def held_port():
+    """A port something already listens on."""
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    yield s.getsockname()[1]
+    s.close()
+
+
+def test_view_and_serve_check_the_port_and_bind_before_printing_or_writing(tmp_path, held_port, monkeypatch):
+    """`view --port 99999` (or -1) is the same one line as `serve`'s; a port in use or a host that is
+    no address here is one line, exit 2, before anything is printed or written: serve creates no
+    output folder and shows no judge's or organiser's link."""
+    import human_judging
+
+    register_plugin()
+    served = []
+    monkeypatch.setattr(human_judging, "run_app", lambda app, sock: served.append(sock))
+    src = make_room_run(tmp_path / "run")
+    for port in ("99999", "-1", "0"):
+        _one_line(cli("view", str(src), "--port", port), f"--port {port} is not a TCP port", "1 to 65535")
+        _one_line(cli("serve", "--from", str(src), "--output", str(tmp_path / "o"), "--port", port),
+                  f"--port {port} is not a TCP port")
+    _one_line(cli("view", str(src), "--port", str(held_port)), f"cannot listen on 127.0.0.1:{held_port}", "expected a free port")
+    _one_line(cli("view", str(src), "--host", "no such host!", "--token", "long-enough-token"),
+              "cannot listen on no such host!:8000")
+    for extra in (["--port", str(held_port)], ["--host", "no such host!", "--judges", "alice"]):
+        res = cli("serve", "--from", str(src), "--output", str(tmp_path / "o"), *extra)
+        _one_line(res, "cannot listen on")
+        assert "key=" not in res.output and "organiser" not in res.output
+        assert not (tmp_path / "o").exists()
+    assert not served
+    res = cli("view", str(src), "--port", str(free_port()))  # a free port: served on the socket bound
+    assert res.exit_code == 0 and len(served) == 1 and "open: http://127.0.0.1:" in res.output
+    served[0].close()

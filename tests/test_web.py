@@ -115,11 +115,11 @@ def test_serve_is_a_plugin_command():
 def test_serve_takes_a_suite_instead_of_a_run(source, tmp_path, monkeypatch):
     """`--suite` names what `judge --suite` takes (a registered suite, or a run directory); exactly
     one of --from and --suite."""
-    import uvicorn
+    import human_judging
 
     register_plugin()
     served = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(kw))
+    monkeypatch.setattr(human_judging, "run_app", lambda app, sock: served.append(sock))
     res = cli("serve", "--output", str(tmp_path / "o"))
     assert res.exit_code == 2 and "exactly one of --from" in res.output
     res = cli("serve", "--from", str(source), "--suite", "nyu-2023", "--output", str(tmp_path / "o"))

@@ -659,7 +659,8 @@ def check_output(output: str | Path, force: bool = False) -> None:
         raise BenchError(f"cannot read leaderboard folder {out}: {exc.strerror}; expected a readable folder") from None
     board = None
     try:
-        data = load_json_text((out / "results.json").read_bytes(), str(out / "results.json"), "a leaderboard")
+        data = load_json_text(_read_regular(out / "results.json", "leaderboard", "a leaderboard's results.json"),
+                              str(out / "results.json"), "a leaderboard")
         if isinstance(data, dict) and data.get("schema") in (SCHEMA, *OLD_SCHEMAS):
             board = data
     except (OSError, BenchError):
@@ -672,14 +673,65 @@ def check_output(output: str | Path, force: bool = False) -> None:
                          "rebuilding it replaces its pages: add --force")
 
 
+#: the largest results.json (or page data) read from a carried board; a real one is well under 1 MB
+MAX_CARRY_BYTES = 64 << 20
+
+
+def _read_regular(path: Path, what: str, expected: str, nofollow: bool = False) -> bytes:
+    """The bytes of `path`, a regular file of at most MAX_CARRY_BYTES (a link to /dev/zero never ends,
+    a FIFO blocks); else one BenchError naming `what` and the file."""
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise BenchError(f"cannot read {what} {path}: {exc.strerror}; expected {expected}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BenchError(f"{what} {path}: not a regular file; expected {expected}")
+        chunks, total = [], 0
+        while total <= MAX_CARRY_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_CARRY_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > MAX_CARRY_BYTES:
+            raise BenchError(f"{what} {path}: more than {MAX_CARRY_BYTES:,} bytes; expected {expected}")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise BenchError(f"cannot read {what} {path}: {exc.strerror}; expected {expected}") from None
+    finally:
+        os.close(fd)
+
+
+def _check_unicode(value: Any, where: str) -> None:
+    """Refuse a string (key or value) that is not Unicode text: JSON's \\ud800 escapes read as lone
+    surrogates, which no page can be written with (checked before anything is written)."""
+    todo: list[tuple[Any, str]] = [(value, "")]
+    while todo:  # iterative: the parsed value may be as deep as the parser allows
+        x, at = todo.pop()
+        if isinstance(x, dict):
+            todo.extend((k, at) for k in x)
+            todo.extend((v, f"{at}.{k}" if isinstance(k, str) and k.isidentifier() else f"{at}[...]") for k, v in x.items())
+        elif isinstance(x, list):
+            todo.extend((v, f"{at}[{i}]") for i, v in enumerate(x))
+        elif isinstance(x, str):
+            try:
+                x.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise BenchError(f"{where}: text at {at.lstrip('.') or 'the top'} holds a lone surrogate "
+                                 f"(\\u{ord(x[exc.start]):04x}, not a character); expected Unicode text") from None
+
+
 def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise BenchError(f"cannot read --carry {path}: {exc.strerror}; expected a leaderboard's results.json") from None
+    raw = _read_regular(Path(path), "--carry", "a leaderboard's results.json")
     prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
+    _check_unicode(prev, f"--carry {path}")
     if not isinstance(prev, dict) or prev.get("schema") not in (SCHEMA, *OLD_SCHEMAS) or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
     try:
@@ -770,13 +822,9 @@ def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
         return None
     if not data_file.resolve().is_relative_to(folder.resolve()):
         raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
-    try:
-        fd = os.open(data_file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as f:
-            raw = f.read()
-    except OSError as exc:
-        raise BenchError(f"cannot read --carry page data {data_file}: {exc.strerror}") from None
+    raw = _read_regular(data_file, "--carry page data", "a leaderboard page's data", nofollow=True)
     data = load_json_text(raw, f"--carry page data {data_file}", "a leaderboard page's data")
+    _check_unicode(data, f"--carry page data {data_file}")
     try:
         return _Page.model_validate(data).model_dump(by_alias=True)
     except ValidationError as exc:

@@ -342,11 +342,20 @@ def _fmt(v: Any, pct: bool = False) -> str:
     return str(v)
 
 
+#: Markdown punctuation that is active mid-line: links and images need `[` `]`, code spans a backtick,
+#: emphasis `*` `_` (an underscore inside a word is not: `qa_without_article` stays as it is), GFM
+#: strikethrough `~`, tables `|`; and the backslash itself, so none of these escapes can be undone
+_MD_ACTIVE = re.compile(r"[\\`*\[\]~|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
 def md_text(value: Any) -> str:
-    """Text from a run (a model name, a task, a deviation, a flag) for Markdown: `<` as an entity, so
-    no tag, comment or autolink can start and it shows as text where the Markdown is rendered; `|`
-    escaped and line breaks folded, so it stays in its table cell."""
-    return " ".join(str(value).split()).replace("<", "&lt;").replace("|", "\\|")
+    """Text from a run (a model name, a task, a deviation, a flag, a carried board's value) for
+    Markdown, shown as the text it is wherever the Markdown is rendered: `<` as an entity, so no tag,
+    comment or autolink can start; Markdown's active punctuation backslash-escaped (`_MD_ACTIVE`), so
+    no link, image, code span or emphasis can start; line breaks folded, so it stays in its table cell
+    or list item; a leading `#`, `>`, `+`, `-` or `=` escaped so it starts no heading, quote or list."""
+    text = _MD_ACTIVE.sub(lambda m: "\\" + m.group(0), " ".join(str(value).split())).replace("<", "&lt;")
+    return "\\" + text if text[:1] in ("#", ">", "+", "-", "=") else text
 
 
 def md_code(value: Any) -> str:
