@@ -190,7 +190,8 @@ def test_run_help_states_every_default():
     assert f"default {', '.join(default_protocols())}" in text
     assert "default runs/default" in text and "128" in text and "default 0" in text
     for name, field in ProtocolOptions.model_fields.items():
-        value = str(field.default).lower() if isinstance(field.default, bool) else str(field.default)
+        value = str(field.default).lower() if isinstance(field.default, bool) or field.default is None \
+            else str(field.default)  # as typed on the command line: -o judge_tool=none
         flag = "--" + name.replace("_", "-")
         if flag in text:
             assert re.search(rf"{re.escape(flag)} .*?default {re.escape(value)}\b", text), name

@@ -72,7 +72,7 @@ def test_cache_from_reuses_identical_calls_only(tmp_path):
 
 def test_cache_from_bad_directory_is_one_line(tmp_path):
     out = tmp_path / "out"
-    for bad, words in ((tmp_path / "missing", "not a run directory"), (out, "output directory itself")):
+    for bad, words in ((tmp_path / "missing", "not a run directory"), (out, "is inside run directory")):
         res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "1",
                   "--protocols", "qa_without_article", "--output", str(out), "--cache-from", str(bad), "--quiet")
         assert res.exit_code == 2, res.output
