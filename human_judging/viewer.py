@@ -34,8 +34,8 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, redact_text, refuse_output_inside, render_passages,
-                                split_thinking)
+from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, read_input_bytes, redact_text,
+                                refuse_output_inside, render_passages, split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -693,7 +693,7 @@ def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[s
     nesting, and every field of the type named (else one BenchError naming the cell and field)."""
     p = Path(path)
     shape = "a JSON file of cells {\"cells\": {ID: {\"title\": TEXT, \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}}"
-    data = load_json_text(_read_regular(p, "--cells", MAX_CELLS_BYTES, shape), f"--cells {p}", shape)
+    data = load_json_text(read_input_bytes(p, "--cells", MAX_CELLS_BYTES), f"--cells {p}", shape)
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, dict):
         raise BenchError(f"--cells {p}: expected {shape}")
@@ -730,38 +730,6 @@ def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[s
 
 #: the largest cells file read (a leaderboard's rooms-cells.json is about 120 KB)
 MAX_CELLS_BYTES = 64 << 20
-
-
-def _read_regular(path: Path, flag: str, limit: int, expected: str) -> bytes:
-    """The bytes of `path`, a regular file of at most `limit` bytes (not a device, FIFO or folder:
-    /dev/zero never ends); else one BenchError naming `flag` and `expected`."""
-    import os
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
-    except OSError as exc:
-        raise BenchError(f"{flag} {path}: cannot read it ({exc.strerror}); expected {expected}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise BenchError(f"{flag} {path}: not a regular file; expected {expected}")
-        if st.st_size > limit:
-            raise BenchError(f"{flag} {path}: {st.st_size:,} bytes, more than {limit:,}; expected {expected}")
-        chunks, total = [], 0
-        while total <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:  # it grew while read
-            raise BenchError(f"{flag} {path}: more than {limit:,} bytes; expected {expected}")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise BenchError(f"{flag} {path}: cannot read it ({exc.strerror}); expected {expected}") from None
-    finally:
-        os.close(fd)
 
 
 def _utf8_text(x: Any) -> bool:

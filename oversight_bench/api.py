@@ -72,7 +72,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
                      "turn_notes", "verified_passages", "untag_passages", "replace_surrogates"), "oversight_bench.model_text"),
-    **dict.fromkeys(("parse_key_values", "load_json_text"), "oversight_bench.yamlio"),
+    **dict.fromkeys(("parse_key_values", "load_json_text", "read_input_bytes"), "oversight_bench.yamlio"),
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
     "deviations": "oversight_bench.deviations",

@@ -28,28 +28,33 @@ MAX_INT_BITS = 1024
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 
 
-def read_input_bytes(path: str | Path, what: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+def read_input_bytes(path: str | Path, what: str, max_bytes: int = MAX_INPUT_BYTES, *,
+                     follow_symlinks: bool = True) -> bytes:
     """The bytes of the input file `path` (`what` names it in the error: "config", "--carry"...):
-    a regular file (symbolic links followed) of at most `max_bytes`. Anything else (a folder, a FIFO,
-    a device such as /dev/zero, a socket), a file too large or one that cannot be read is one
-    BenchError naming it and what was expected; a FIFO is never opened, so nothing waits on it."""
+    a regular file (symbolic links followed unless `follow_symlinks` is off) of at most `max_bytes`.
+    Anything else (a folder, a FIFO, a device such as /dev/zero, a socket), a file too large or one
+    that cannot be read is one BenchError naming it and what was expected; a FIFO is never opened,
+    so nothing waits on it. The one bounded reader of untrusted input files."""
     shown = show_path(path)
     expected = f"expected a regular file of at most {max_bytes // (1024 * 1024) or max_bytes} " + \
         ("MB" if max_bytes >= 1024 * 1024 else "bytes")
     try:
-        info = os.stat(path)
+        info = os.stat(path) if follow_symlinks else os.lstat(path)
     except (OSError, ValueError) as exc:
         raise BenchError(f"cannot read {what} {shown}: {getattr(exc, 'strerror', None) or exc}; {expected}") from None
     if not stat.S_ISREG(info.st_mode):
         kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode)
                 else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
-        raise BenchError(f"{what} {shown} is {kind}; {expected}")
+                else "a socket" if stat.S_ISSOCK(info.st_mode) else "a symbolic link" if stat.S_ISLNK(info.st_mode)
+                else "something else")
+        raise BenchError(f"{what} {shown} is {kind}, not a regular file; {expected}")
     if info.st_size > max_bytes:
-        raise BenchError(f"{what} {shown} is {info.st_size} bytes; {expected}")
+        raise BenchError(f"{what} {shown} is {info.st_size:,} bytes, more than {max_bytes:,} bytes; {expected}")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags |= 0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0)
     try:
         # O_NONBLOCK: should the path have become a FIFO since, opening it does not wait for a writer
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise BenchError(f"{what} {shown} is not a regular file; {expected}")
@@ -60,7 +65,7 @@ def read_input_bytes(path: str | Path, what: str, max_bytes: int = MAX_INPUT_BYT
     except OSError as exc:
         raise BenchError(f"cannot read {what} {shown}: {exc.strerror}; {expected}") from None
     if len(data) > max_bytes:
-        raise BenchError(f"{what} {shown} is over {max_bytes} bytes; {expected}")
+        raise BenchError(f"{what} {shown} is more than {max_bytes:,} bytes (it grew while read); {expected}")
     return data
 
 

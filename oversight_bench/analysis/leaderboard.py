@@ -66,7 +66,7 @@ from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.store import in_use, refuse_output_inside
-from oversight_bench.yamlio import load_json_text
+from oversight_bench.yamlio import load_json_text, read_input_bytes
 
 SCHEMA = "oversight-bench/leaderboard/v3"
 #: earlier schemas a board may hold: still recognised as a board (`check_output`) and carried (`load_carry`)
@@ -659,7 +659,7 @@ def check_output(output: str | Path, force: bool = False) -> None:
         raise BenchError(f"cannot read leaderboard folder {out}: {exc.strerror}; expected a readable folder") from None
     board = None
     try:
-        data = load_json_text(_read_regular(out / "results.json", "leaderboard", "a leaderboard's results.json"),
+        data = load_json_text(read_input_bytes(out / "results.json", "leaderboard", MAX_CARRY_BYTES),
                               str(out / "results.json"), "a leaderboard")
         if isinstance(data, dict) and data.get("schema") in (SCHEMA, *OLD_SCHEMAS):
             board = data
@@ -675,36 +675,6 @@ def check_output(output: str | Path, force: bool = False) -> None:
 
 #: the largest results.json (or page data) read from a carried board; a real one is well under 1 MB
 MAX_CARRY_BYTES = 64 << 20
-
-
-def _read_regular(path: Path, what: str, expected: str, nofollow: bool = False) -> bytes:
-    """The bytes of `path`, a regular file of at most MAX_CARRY_BYTES (a link to /dev/zero never ends,
-    a FIFO blocks); else one BenchError naming `what` and the file."""
-    import stat
-
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (getattr(os, "O_NOFOLLOW", 0) if nofollow else 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise BenchError(f"cannot read {what} {path}: {exc.strerror}; expected {expected}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise BenchError(f"{what} {path}: not a regular file; expected {expected}")
-        chunks, total = [], 0
-        while total <= MAX_CARRY_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_CARRY_BYTES + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > MAX_CARRY_BYTES:
-            raise BenchError(f"{what} {path}: more than {MAX_CARRY_BYTES:,} bytes; expected {expected}")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise BenchError(f"cannot read {what} {path}: {exc.strerror}; expected {expected}") from None
-    finally:
-        os.close(fd)
 
 
 def _check_unicode(value: Any, where: str) -> None:
@@ -729,7 +699,7 @@ def _check_unicode(value: Any, where: str) -> None:
 def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
-    raw = _read_regular(Path(path), "--carry", "a leaderboard's results.json")
+    raw = read_input_bytes(Path(path), "--carry", MAX_CARRY_BYTES)
     prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
     _check_unicode(prev, f"--carry {path}")
     if not isinstance(prev, dict) or prev.get("schema") not in (SCHEMA, *OLD_SCHEMAS) or not isinstance(prev.get("judges"), list):
@@ -822,7 +792,7 @@ def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
         return None
     if not data_file.resolve().is_relative_to(folder.resolve()):
         raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
-    raw = _read_regular(data_file, "--carry page data", "a leaderboard page's data", nofollow=True)
+    raw = read_input_bytes(data_file, "--carry page data", MAX_CARRY_BYTES, follow_symlinks=False)
     data = load_json_text(raw, f"--carry page data {data_file}", "a leaderboard page's data")
     _check_unicode(data, f"--carry page data {data_file}")
     try:
