@@ -11,6 +11,7 @@ import importlib.metadata as md
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -99,6 +100,22 @@ def test_quality_default_mix_is_real_binary_subsets():
     assert subsets == {"khan_th", "michael2023"}
     assert res.skipped["duplicate_across_subsets"] == 12
     assert all("-LSB-" not in q.article and "``" not in q.article for q in res.questions)
+
+
+@needs_data
+@pytest.mark.skipif(shutil.which("unzip") is None, reason="Info-ZIP unzip not installed")
+def test_gpqa_decrypts_the_same_through_unzip_and_zipfile(monkeypatch, tmp_path):
+    from task_configs.loaders import gpqa
+
+    zip_path = DATA / "gpqa" / "dataset.zip"
+    fast = gpqa._decrypt(zip_path, "dataset/gpqa_diamond.csv")
+    monkeypatch.setattr(gpqa.shutil, "which", lambda name: None)
+    assert fast == gpqa._decrypt(zip_path, "dataset/gpqa_diamond.csv")
+    monkeypatch.undo()
+    broken = tmp_path / "dataset.zip"  # unzip refuses a damaged zip: zipfile's error is the one raised
+    broken.write_bytes(zip_path.read_bytes()[:-5000])
+    with pytest.raises((zipfile.BadZipFile, KeyError, RuntimeError)):
+        gpqa._decrypt(broken, "dataset/gpqa_diamond.csv")
 
 
 @needs_data
@@ -538,6 +555,8 @@ def test_csv_cells_read_as_written_and_malformed_rows_counted(fresh_reads, tmp_p
             {"q": "0.50", "a": "007", "b": ""}]
     assert read_rows(path) == (want, 2)
     assert read_csv_bytes(CSV_TEXT.encode()) == (want, 2)  # GPQA's way, in memory: the same rule
+    with pytest.raises(BenchError, match=r"^cannot read mem.csv as csv: unexpected end of data$"):
+        read_csv_bytes(b'a,b\n1,"never closed\n2,3\n', "mem.csv")
     assert any(fresh_reads.iterdir())
     _reread_from_cache_only(monkeypatch)
     assert read_rows(path) == (want, 2)  # the skip count survives the cache
@@ -553,8 +572,13 @@ def test_jsonl_bad_lines_skipped_and_counted(fresh_reads, tmp_path, monkeypatch)
     good.write_text('{"q": "a", "answer": "B"}\n{"q": "b", "answer": ["1", "2"], "only_here": true}\n')
     want = [{"q": "a", "answer": "B"}, {"q": "b", "answer": ["1", "2"], "only_here": True}]
     assert read_rows(good) == (want, 0)  # mixed types kept, and no key a line did not have
+    nested = tmp_path / "nested.jsonl"  # objects whose keys differ between rows, explicit nulls
+    nested.write_text('{"q": "a", "o": {"k": 1}, "l": [{"x": "1"}, {"y": null}]}\n{"q": "b", "o": {"j": "s", "k": null}}\n')
+    want_nested = [{"q": "a", "o": {"k": 1}, "l": [{"x": "1"}, {}]}, {"q": "b", "o": {"j": "s"}}]
+    assert read_rows(nested) == (want_nested, 0)
     _reread_from_cache_only(monkeypatch)
     assert read_rows(good) == (want, 0)
+    assert read_rows(nested) == (want_nested, 0)
 
 
 def test_parquet_rows_as_stored(fresh_reads, tmp_path):
@@ -646,14 +670,16 @@ def test_files_of_one_format_read_together_keep_their_own_columns(fresh_reads, t
 
 def test_cached_files_are_read_without_importing_datasets(tmp_path):
     """A process that finds its files in the Arrow cache memory-maps them and never imports
-    `datasets` (about a second of CPU); the first one parses them with it."""
+    `datasets` or pandas (about a second of CPU), nor does reading a CSV held in memory (GPQA's);
+    the first one parses the files with `datasets`."""
     (tmp_path / "t.csv").write_text("q,a\nx,1\ny,2\n")
     (tmp_path / "t.jsonl").write_text('{"q": "x", "mixed": [1, "a"]}\n')
-    code = ("import sys; from pathlib import Path; from oversight_bench.sources import read_rows; "
+    code = ("import sys; from pathlib import Path; from oversight_bench.sources import read_csv_bytes, read_rows; "
             f"p = Path({str(tmp_path)!r}); "
-            "print(read_rows(p / 't.csv'), read_rows(p / 't.jsonl'), 'datasets' in sys.modules)")
+            "print(read_rows(p / 't.csv'), read_rows(p / 't.jsonl'), read_csv_bytes(b'q\\nz\\n'), "
+            "'datasets' in sys.modules, 'pandas' in sys.modules)")
     env = {**os.environ, "OVERSIGHT_BENCH_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
             for _ in range(2)]
-    rows = "([{'q': 'x', 'a': '1'}, {'q': 'y', 'a': '2'}], 0) ([{'q': 'x', 'mixed': [1, 'a']}], 0)"
-    assert runs == [f"{rows} True\n", f"{rows} False\n"]
+    rows = "([{'q': 'x', 'a': '1'}, {'q': 'y', 'a': '2'}], 0) ([{'q': 'x', 'mixed': [1, 'a']}], 0) ([{'q': 'z'}], 0)"
+    assert runs == [f"{rows} True True\n", f"{rows} False False\n"]
