@@ -24,7 +24,7 @@ from task_configs.loaders.gsm8kqa import classify, clean_program, gold_answer
 FAST = dict(timeout=2.0, cpu_seconds=1, memory_mb=128)
 REPO = Path(__file__).resolve().parents[1]
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None,
-                                 reason="bubblewrap is not installed (apt-get install bubblewrap; .ci/run installs it)")
+                                 reason="bubblewrap is not installed (apt-get install bubblewrap; .ci/setup installs it)")
 
 
 @pytest.fixture(autouse=True)

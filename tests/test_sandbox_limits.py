@@ -21,7 +21,7 @@ from task_configs.sandbox import run_program, run_programs
 
 FAST = dict(timeout=3.0, cpu_seconds=2, memory_mb=128)
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None,
-                                 reason="bubblewrap is not installed (apt-get install bubblewrap; .ci/run installs it)")
+                                 reason="bubblewrap is not installed (apt-get install bubblewrap; .ci/setup installs it)")
 
 
 def _cgroups() -> bool:

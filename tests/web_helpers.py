@@ -89,7 +89,7 @@ def headless_chromium(webdriver, profile: str, window: str = "1280,900"):
     """Debian's chromium under selenium, headless, with a throwaway profile."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
-    assert chromium and driver, "CI needs Debian's chromium and chromium-driver (.ci/run installs them)"
+    assert chromium and driver, "CI needs Debian's chromium and chromium-driver (.ci/setup installs them)"
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
