@@ -728,7 +728,7 @@ def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[s
     return cells, back
 
 
-#: the largest cells file read (a leaderboard's rooms-cells.json is about 120 KB)
+#: the largest cells file read (the committed leaderboard's rooms-cells.json, 46 cells, is 2.2 MB)
 MAX_CELLS_BYTES = 64 << 20
 
 

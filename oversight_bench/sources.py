@@ -264,9 +264,9 @@ def _convert(paths: list[Path], fmt: str, options: dict[str, Any]) -> dict[Path,
         builder = _builder(builder_cls, cache_dir=f"{tmp}/builder", data_files=data_files, **config)
         dl_manager = datasets.DownloadManager(dataset_name=builder.dataset_name, base_path=builder.base_path,
                                               download_config=datasets.DownloadConfig(cache_dir=f"{tmp}/downloads"))
-        # JSON's features, when not given, are inferred from each file's first table, as
-        # `_split_generators` would from the first file's (parsing it an extra time, and then
-        # imposing that file's columns on the others)
+        # JSON's features, when not given, are each file's own: as Arrow's JSON reader infers them
+        # (`_jsonl_features`), else from its first table; not the first file's, which
+        # `_split_generators` would infer (parsing it an extra time) and impose on the others
         infer = fmt == "jsonl" and builder.info.features is None
         try:
             if infer:
