@@ -10,6 +10,7 @@ import asyncio
 import importlib.metadata as md
 import itertools
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,14 +99,16 @@ def test_judge_questions_off_is_a_plain_debate(tmp_path):
 def plugin_env(tmp_path_factory) -> dict[str, str]:
     """The environment under which the package is installed: as it is (CI installs it), else
     installed here into a private folder on PYTHONPATH (never into the shared venv)."""
-    try:
-        md.distribution("obench-interactive-debate")
-        return {}
+    try:  # (metadata a local build left in the source tree, which this module puts on sys.path, is not an install)
+        where = Path(md.distribution("obench-interactive-debate").locate_file("")).resolve()
+        if where != PACKAGE.resolve() and PACKAGE.resolve() not in where.parents:
+            return {}
     except md.PackageNotFoundError:
         pass
-    target = tmp_path_factory.mktemp("site")
+    target, source = tmp_path_factory.mktemp("site"), tmp_path_factory.mktemp("src") / "pkg"
+    shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--no-build-isolation",
-                    "--target", str(target), str(PACKAGE)], check=True, capture_output=True, timeout=300)
+                    "--target", str(target), str(source)], check=True, capture_output=True, timeout=300)
     return {"PYTHONPATH": str(target)}
 
 
