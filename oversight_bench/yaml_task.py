@@ -354,30 +354,35 @@ class YamlTask:
                 have = [k for k in ("local", "hub", "generator") if getattr(src, k) is not None]
                 raise BenchError(f"{SOURCE_ENV}={forced!r} but task {self.name} has sources: {', '.join(have)}")
             return forced
-        if src.local is not None and data_dir is not None:
-            ctx = LoadContext(self.name, "local", data_dir)
+        ctx = LoadContext(self.name, "local", data_dir, self.task_dir)
+        if src.local is not None and ctx.bases():
             if ctx.glob(src.local.files, src.local.exclude):
                 return "local"
         if src.generator is not None:
             return "generator"
         if src.hub is not None:
             return "hub"
-        where = f"{data_dir}" if data_dir else "no data directory (pass --data-dir or set OVERSIGHT_BENCH_DATA)"
-        raise BenchError(f"task {self.name}: its local files {', '.join(src.local.files)} were not found in {where}")
+        raise BenchError(f"task {self.name}: its local files {', '.join(src.local.files)} were not found in {ctx.looked_in()}")
+
+    @property
+    def task_dir(self) -> Path | None:
+        """The folder of the task's YAML: its file names are looked up there after the data directory."""
+        return self.path.parent.resolve() if self.path is not None else None
 
     def local_hint(self, data_dir: Path | None) -> str:
         local = self.config.source.local
         if local is None:
             return "(this task has no local source)"
         base = str(data_dir) if data_dir else "<data dir>"
-        return ", ".join(f"{base}/{p}" for p in local.files)
+        own = f" (or {self.task_dir}/...)" if self.task_dir is not None else ""
+        return ", ".join(f"{base}/{p}" for p in local.files) + own
 
     def _pool(self, data_dir: Path | None) -> Pool:
         source = self.choose_source(data_dir)
         key = (str(data_dir.resolve()) if data_dir else None, source, str(cache_root()))
         if key in self._pools:
             return self._pools[key]
-        ctx = LoadContext(self.name, source, data_dir)
+        ctx = LoadContext(self.name, source, data_dir, self.task_dir)
         fields = self.config.fields
         with track_reads() as read:
             if source == "hub":
@@ -398,7 +403,7 @@ class YamlTask:
                 records = loader(self.config, ctx)
                 read_names = {}
         pool = self._convert(records, fields, source)
-        pool.files = {**file_fingerprints(read, data_dir), **read_names}
+        pool.files = {**file_fingerprints(read, data_dir, self.task_dir), **read_names}
         self._pools[key] = pool
         return pool
 
