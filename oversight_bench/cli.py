@@ -87,16 +87,16 @@ class BenchGroup(click.Group):
             get_registry().call_each("register_run_options", add=self.add_run_option)
 
     def add_run_option(self, *param_decls: str, **attrs) -> None:
-        """Hook `register_run_options`: one plugin option on each command that loads tasks."""
-        for name in TASK_COMMANDS:
-            command = self.commands.get(name)
-            if command is None:
-                continue
-            option = click.Option(param_decls, **{**attrs, "expose_value": False})
+        """Hook `register_run_options`: one plugin option on each command that loads tasks; one whose
+        name another option has is refused whole (added to none), which marks that plugin broken."""
+        commands = [self.commands[name] for name in TASK_COMMANDS if name in self.commands]
+        options = [click.Option(param_decls, **{**attrs, "expose_value": False}) for _ in commands]
+        for command, option in zip(commands, options):
             taken = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
             clash = sorted(taken & {*option.opts, *option.secondary_opts})
             if clash:
-                raise BenchError(f"a plugin's option {clash[0]} is already an option of `{name}`")
+                raise BenchError(f"a plugin's option {clash[0]} is already an option of `{command.name}`")
+        for command, option in zip(commands, options):
             command.params.append(option)
 
     def get_command(self, ctx, cmd_name):
@@ -283,6 +283,8 @@ def list_cmd(what, data_dir, include_path):
         for p in reg.plugins:
             state = f"BROKEN: {p.error}" if p.error else ", ".join(p.hooks) or "(no hooks)"
             click.echo(f"{p.name:<14} {p.package} {p.version:<10} {state}")
+            for line in p.skipped:  # a clash: the name stays with the first package
+                click.echo(f"{'':<14} SKIPPED: {line}")
         return
     if what == "models":
         for line in _model_lines():
