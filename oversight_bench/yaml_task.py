@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.locations import cache_root
@@ -98,6 +98,10 @@ class PaperTask(_Strict):
 
 
 class TaskConfig(_Strict):
+    """One task file. `lm_eval: NAME` (or `{task: NAME, include_path: DIR}`) is the shorthand for an
+    lm-eval multiple-choice task: the `lm_eval` loader reads it, and the file needs no fields of its own
+    beyond what it changes (`name`, `task_type`, `sample_size`...)."""
+
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     task_type: Literal["extractive", "closed", "multimodal"]
     description: str = ""
@@ -117,6 +121,28 @@ class TaskConfig(_Strict):
         "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
     paper: PaperTask | None = Field(None, description="the paper task this one is or stands for; null: not in the paper")
     in_default_run: bool = Field(False, description="run when a command names no tasks")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lm_eval(cls, data: Any) -> Any:
+        """`lm_eval: NAME`: the loader, fields and binary conversion of an lm-eval multiple-choice task
+        (the correct choice against one other, drawn at random per question: the paper's conversion)."""
+        if not isinstance(data, dict) or "lm_eval" not in data:
+            return data
+        data = dict(data)
+        spec = data.pop("lm_eval")
+        spec = {"task": spec} if isinstance(spec, str) else spec
+        if not isinstance(spec, dict) or not isinstance(spec.get("task"), str):
+            raise ValueError("lm_eval: expected an lm-eval task name, or {task: NAME, include_path: DIR}")
+        data.setdefault("name", re.sub(r"[^a-z0-9_.-]+", "_", spec["task"].lower()))
+        data.setdefault("task_type", "closed")
+        data["loader"] = "lm_eval"
+        data.setdefault("source", {"generator": {}})
+        data["options"] = {**(data.get("options") or {}), **spec}
+        data.setdefault("fields", {"id": "id", "question": "question", "choices": "choices", "answer": "answer"})
+        data.setdefault("binary", {"mode": "choices", "answer_format": "index"})
+        data.setdefault("description", f"lm-eval task {spec['task']}: the correct choice against one other at random")
+        return data
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
