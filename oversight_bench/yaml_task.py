@@ -127,7 +127,11 @@ class TaskConfig(_Strict):
     def _lm_eval(cls, data: Any) -> Any:
         """`lm_eval: NAME`: the loader, fields and binary conversion of an lm-eval multiple-choice task
         (the correct choice against one other, drawn at random per question: the paper's conversion)."""
-        if not isinstance(data, dict) or "lm_eval" not in data:
+        if not isinstance(data, dict):
+            return data
+        if isinstance(data.get("task"), str) and "output_type" in data and "name" not in data and "fields" not in data:
+            data = {"lm_eval": {"task": data["task"], "include_path": "."}}  # an lm-eval task file itself (--include-path)
+        if "lm_eval" not in data:
             return data
         data = dict(data)
         spec = data.pop("lm_eval")

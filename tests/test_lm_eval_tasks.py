@@ -97,3 +97,12 @@ def test_export_runs_under_lm_eval_and_reads_back_the_same(tmp_path, lm_eval_dir
                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "capq" in run.stdout and "acc" in run.stdout, run.stdout[-2000:]
+
+
+def test_an_include_path_of_lm_eval_yaml_files_gives_their_tasks(tmp_path, lm_eval_dir):
+    """`--include-path DIR` where DIR holds lm-eval task files: each multiple-choice one is a task."""
+    res = cli_subprocess("list", "tasks", "--include-path", str(lm_eval_dir))
+    assert res.returncode == 0, res.stderr
+    assert any(line.split()[0] == "capq" for line in res.stdout.splitlines() if line.strip()), res.stdout
+    _, loaded = load(lm_eval_dir)
+    assert sorted(q.correct for q in loaded.questions) == sorted(c for c, _ in CHOICES.values())
