@@ -26,7 +26,7 @@ def options_table(model) -> str:
 
 
 def _protocol_tables() -> str:
-    from oversight_bench.docs_reference import protocol_option_models
+    from oversight_bench.docs_reference import protocol_option_models  # noqa: I001
 
     return "\n".join(f"### {title}\n\n{options_table(model)}" for title, model in protocol_option_models())
 

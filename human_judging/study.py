@@ -32,9 +32,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from oversight_bench.api import (ORDERS, BenchError, Capabilities, Completion, Job, JobContext, Model, Plan, Prepared,
-                                  Protocol, ProtocolOptions, Question, Scheduler, Spec, StoredRun, Turn, build_model,
+                                  Protocol, CommonOptions, Question, Scheduler, Spec, StoredRun, Turn, build_model,
                                   check_capabilities, get_registry, judge_identity, read_run, redact_spec, rejudge_jobs,
-                                  start, validation_error)
+                                  start, stored_options, validation_error)
 
 STUDY_DB = "human_study.sqlite"
 LIVE_PROTOCOLS = ("consultancy", "debate")
@@ -136,7 +136,7 @@ class HumanStudyPlan(Plan):
     kind, desc = "judge", "human study"
     model_judge = False  # people, not model specs; the live agent is built and checked by the study
 
-    def __init__(self, source: StoredRun, output: str, *, agent_name: str, options: ProtocolOptions, seed: int,
+    def __init__(self, source: StoredRun, output: str, *, agent_name: str, options: CommonOptions, seed: int,
                  protocols: set[str], live: list[str]):
         self.source, self.output, self.agent_name, self.options = source, output, agent_name, options
         # the study's seed seeds the live runs' calls (the stored config keeps the source's, `judge_identity`)
@@ -208,11 +208,12 @@ class Study:
         try:
             # the person gives an answer and a confidence: predict mode, no few-shot, no sampling; the page
             # shows no judge tool's output, so a person never judges as if they had one
-            self.options = ProtocolOptions.model_validate({**(cfg.get("options") or {}), **(option_overrides or {}),
-                                                           "judge_mode": "predict", "few_shot": 0, "qa_samples": 0,
-                                                           "judge_tool": None})
+            self.options = stored_options(cfg.get("protocols") or [], cfg.get("options"),
+                                          {**(option_overrides or {}), "judge_mode": "predict", "few_shot": 0, "judge_tool": None})
+            if "qa_samples" in type(self.options).model_fields:  # QA without article's own option
+                self.options = self.options.model_copy(update={"qa_samples": 0})
         except ValidationError as exc:
-            raise validation_error(exc, "study", noun="option", model=ProtocolOptions) from None
+            raise validation_error(exc, "study", noun="option", model=CommonOptions) from None
         #: what the study leaves out, each with its reason: [{protocol, count, reason}] (`serve` announces them)
         self.skipped: list[dict[str, Any]] = []
         self.items = self._static_items(stored) + self._live_items(live, questions)

@@ -1,34 +1,8 @@
-"""What every backend's options share. Each backend declares its own as `Options`, a pydantic model
-on its model class (simonw/llm style): the one place that names them, types them, bounds them and
-gives their defaults. The core checks a spec against it (`oversight_bench.models.check_spec`)
-before a run writes anything, and the adapter reads its settings from the same model
-(`parse_options`), so a default is written once.
+"""The backends' shared options: the public `oversight_bench.api.BackendOptions` (kept under this
+name for the built-in adapters' imports)."""
 
-Only pydantic is imported by a backend's module at load time, so checking a spec never loads
-torch, llama_cpp or an HTTP client.
-"""
+from oversight_bench.api import BackendOptions, parse_backend_options
 
-from __future__ import annotations
+parse_options = parse_backend_options
 
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from oversight_bench.api import validation_error
-
-
-class BackendOptions(BaseModel):
-    """Unknown options are refused; numbers given where text is expected (a key `123456`) stay text."""
-
-    model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)
-
-    concurrency: int | None = Field(None, ge=1, description="a whole number >= 1 (calls in flight)")
-
-
-def parse_options(model: Any, spec: Any) -> Any:
-    """`spec`'s options validated by `model.Options` (defaults filled in): a one-line BenchError
-    naming the option otherwise, for adapters built without `check_spec` (tests, library use)."""
-    try:
-        return model.Options.model_validate(spec.options)
-    except ValidationError as exc:
-        raise validation_error(exc, f"{spec.backend} model", noun="option", model=model.Options) from None
+__all__ = ["BackendOptions", "parse_options"]

@@ -11,17 +11,31 @@ Models (backends implement `Model`)
     Model, Spec, Capabilities, Completion, Message, text_of, parse_spec, build_model, redact_spec,
     ModelName (a bare model name and the roles it is the default for: hook `register_model_names`),
     ModelStatus (a named model's install state and size, which its plugin reports for `list models`),
-    note_retry (a backend re-sent a request: counted in the call's record and the progress display).
+    note_retry (a backend re-sent a request: counted in the call's record and the progress display),
+    BackendOptions (subclass it as a backend's `Options`), parse_backend_options(model, spec) (its typed values).
 Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
 Protocols (subclass `Protocol`; it sees the run only through `Context`)
-    Protocol, ProtocolOptions, Context, Job, Turn, Decision, NO_PAPER_VALUE.
+    Protocol, Context, Job, Turn, Decision.
+Protocol options (a protocol's `Options`: subclass `CommonOptions`, declare each field with `option`)
+    CommonOptions (the settings every protocol shares), option(default, paper=..., label=...),
+    NO_PAPER_VALUE (the paper sets no value: a token cap), OUTSIDE_PAPER (the paper has no such option),
+    options_model(protocols) / run_options_model(names) (a run's options: its protocols' together),
+    own_options(protocol, options) (a run's options as one protocol's), stored_options (a stored run's).
+Agent turns and the judge's decision (what makes a protocol's turns the paper's; the built-ins use these)
+    agent_turn (think, then argue, each in its budget, forced continuation, cut marks; best-of-N with
+    the H.7 pick where a `pick_prompt` is given), argue, pick_most_persuasive, ARGUMENT_HEADER,
+    agent_article (the article agents quote from: extractive tasks), user_message (a call's message, images first),
+    judge_decide (predict / cot / probs, debiased where the judge is), judge_examples (few-shot), relabel,
+    is_correct, PromptFor. The records: oversight_bench/agent_turns.py and judging.py say what `Turn.extra`
+    and `Decision` hold.
 Judge tools (beyond the paper: `-o judge_tool=NAME`; hook `register_judge_tools`)
     JudgeTool (subclass it: `.name`, `.label`, `.tasks`, `.run(question, answers)` -> a text per answer),
     ToolOutput (what the judge's prompt shows: each answer's text, one bounded line).
 Questions, tasks and data (a task loader returns `Records`)
     Question, Image, LoadResult, ORDERS, correct_index, other_order, LoadContext, Records,
-    read_rows, read_many, read_csv_bytes, content_sha256, load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV.
+    read_rows, read_many, read_csv_bytes, content_sha256, note_read (a file a loader read itself: fingerprinted),
+    load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV, resolve_tasks (task names and groups -> tasks).
 Caches
     cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
 Text parsing (what agents and judges wrote)
@@ -60,16 +74,21 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("Model", "Spec", "Capabilities", "Completion", "Message", "ModelName", "ModelStatus", "text_of", "parse_spec",
                      "build_model", "redact_spec"), "oversight_bench.models"),
     "note_retry": "oversight_bench.scheduler",
+    **dict.fromkeys(("BackendOptions", "parse_backend_options"), "oversight_bench.backend_options"),
+    **dict.fromkeys(("agent_turn", "argue", "pick_most_persuasive", "agent_article", "user_message", "ARGUMENT_HEADER"),
+                    "oversight_bench.agent_turns"),
+    **dict.fromkeys(("judge_decide", "judge_examples", "relabel", "is_correct", "PromptFor"), "oversight_bench.judging"),
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
-    **dict.fromkeys(("Protocol", "ProtocolOptions", "Context", "Job", "Turn", "Decision", "NO_PAPER_VALUE"),
-                    "oversight_bench.protocol"),
+    **dict.fromkeys(("Protocol", "Context", "Job", "Turn", "Decision"), "oversight_bench.protocol"),
+    **dict.fromkeys(("CommonOptions", "option", "NO_PAPER_VALUE", "OUTSIDE_PAPER", "options_model", "run_options_model",
+                     "own_options", "stored_options"), "oversight_bench.protocol_options"),
     **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
     **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
                     "oversight_bench.questions"),
-    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256"),
+    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256", "note_read"),
                     "oversight_bench.sources"),
     "load_yaml_dir": "oversight_bench.yaml_task",
-    **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV"), "oversight_bench.tasks"),
+    **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV", "resolve_tasks"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
                      "turn_notes", "verified_passages", "untag_passages", "replace_surrogates"), "oversight_bench.model_text"),
     **dict.fromkeys(("parse_key_values", "load_json_text", "read_input_bytes"), "oversight_bench.yamlio"),

@@ -13,7 +13,7 @@ from oversight_bench.errors import BenchError, disk_full
 from oversight_bench.flags import shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
 
-OPTION_FLAGS = {  # flag -> ProtocolOptions field
+OPTION_FLAGS = {  # flag -> protocol option (`protocol_options`)
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
     "few_shot": "few_shot", "answer_order": "answer_order", "word_limit": "word_limit",
 }
@@ -24,13 +24,16 @@ def _run_defaults() -> dict[str, str]:
     and the protocol options' own, by name; computed only when help is shown."""
     from oversight_bench.config import RunConfig
     from oversight_bench.models import default_model
-    from oversight_bench.protocol import ProtocolOptions, default_protocols
+    from oversight_bench.protocol import default_protocols
+    from oversight_bench.protocol_options import all_options_model
     from oversight_bench.tasks import default_tasks
+
+    options = all_options_model()  # the common options and every installed protocol's own
 
     def text(value) -> str:
         return str(value).lower() if isinstance(value, bool) or value is None else str(value)
 
-    out = {name: text(f.default) for name, f in ProtocolOptions.model_fields.items()}
+    out = {name: text(f.default) for name, f in options.model_fields.items()}
     out["output"] = RunConfig.model_fields["output"].default
     for key, get in (("judge", lambda: default_model("judge")), ("agent", lambda: default_model("agent")),
                      ("tasks", lambda: ", ".join(default_tasks())), ("protocols", lambda: ", ".join(default_protocols()))):
@@ -38,18 +41,20 @@ def _run_defaults() -> dict[str, str]:
             out[key] = get() or "none"
         except BenchError as exc:
             out[key] = f"none ({exc})"
-    out["other_options"] = ", ".join(f"{k}={out[k]}{_paper_note(k, ProtocolOptions)}"
-                                     for k in ProtocolOptions.model_fields if k not in OPTION_FLAGS)
+    out["other_options"] = ", ".join(f"{k}={out[k]}{_paper_note(k, options)}"
+                                     for k in options.model_fields if k not in OPTION_FLAGS)
     return out
 
 
 def _paper_note(key: str, options) -> str:
     """' (paper: ...)' where an option's default is not the paper's value."""
-    from oversight_bench.protocol import NO_PAPER_VALUE
+    from oversight_bench.protocol_options import NO_PAPER_VALUE, OUTSIDE_PAPER
 
     default, paper = options.model_fields[key].default, options.paper_value(key)
     if paper == default:
         return ""
+    if paper == OUTSIDE_PAPER:
+        return f" ({OUTSIDE_PAPER})"
     return " (paper: no cap)" if paper == NO_PAPER_VALUE else f" (paper: {str(paper).lower() if isinstance(paper, bool) else paper})"
 
 
@@ -82,16 +87,16 @@ class BenchGroup(click.Group):
             get_registry().call_each("register_run_options", add=self.add_run_option)
 
     def add_run_option(self, *param_decls: str, **attrs) -> None:
-        """Hook `register_run_options`: one plugin option on each command that loads tasks."""
-        for name in TASK_COMMANDS:
-            command = self.commands.get(name)
-            if command is None:
-                continue
-            option = click.Option(param_decls, **{**attrs, "expose_value": False})
+        """Hook `register_run_options`: one plugin option on each command that loads tasks; one whose
+        name another option has is refused whole (added to none), which marks that plugin broken."""
+        commands = [self.commands[name] for name in TASK_COMMANDS if name in self.commands]
+        options = [click.Option(param_decls, **{**attrs, "expose_value": False}) for _ in commands]
+        for command, option in zip(commands, options):
             taken = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
             clash = sorted(taken & {*option.opts, *option.secondary_opts})
             if clash:
-                raise BenchError(f"a plugin's option {clash[0]} is already an option of `{name}`")
+                raise BenchError(f"a plugin's option {clash[0]} is already an option of `{command.name}`")
+        for command, option in zip(commands, options):
             command.params.append(option)
 
     def get_command(self, ctx, cmd_name):
@@ -278,6 +283,8 @@ def list_cmd(what, data_dir, include_path):
         for p in reg.plugins:
             state = f"BROKEN: {p.error}" if p.error else ", ".join(p.hooks) or "(no hooks)"
             click.echo(f"{p.name:<14} {p.package} {p.version:<10} {state}")
+            for line in p.skipped:  # a clash: the name stays with the first package
+                click.echo(f"{'':<14} SKIPPED: {line}")
         return
     if what == "models":
         for line in _model_lines():

@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, ValidationInfo, field_validator, model_validator
 
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.models import default_model
-from oversight_bench.protocol import ProtocolOptions, default_protocols
+from oversight_bench.protocol import default_protocols
+from oversight_bench.protocol_options import CommonOptions, run_options_model
 from oversight_bench.tasks import default_tasks
 
 C = TypeVar("C", bound=BaseModel)
@@ -75,20 +76,33 @@ class RunConfig(SharedConfig):
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")
     output: str = "runs/default"
     include_path: list[str] = Field(default_factory=list)
-    options: ProtocolOptions = Field(default_factory=ProtocolOptions)
+    #: validated once, by the options of the run's protocols (`run_options_model`): typed, and
+    #: stored whole in config.json (`SerializeAsAny`: a protocol's own options too)
+    options: SerializeAsAny[CommonOptions] = Field(default_factory=dict, validate_default=True)
     #: an ablation in one config: variant name -> option overrides; each variant runs into
     #: <output>/<name> and `report <output>` reads them all (configs/paper/ablation_*.yaml)
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
+    @field_validator("options", mode="before")
+    @classmethod
+    def _run_options(cls, v: Any, info: ValidationInfo) -> Any:
+        """The options as the run's protocols declare them (each protocol's `Options`), validated here once."""
+        if isinstance(v, CommonOptions):
+            v = v.model_dump()
+        names = info.data.get("protocols")
+        model = run_options_model(names) if isinstance(names, list) else CommonOptions
+        return model.model_validate(v) if isinstance(v, dict) else v
+
     @field_validator("variants")
     @classmethod
-    def _check_variants(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    def _check_variants(cls, v: dict[str, dict[str, Any]], info: ValidationInfo) -> dict[str, dict[str, Any]]:
+        options = info.data.get("options")
         for name, opts in v.items():
             if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
                 raise ValueError(f"variant name {name!r} must be letters, digits, '_', '.', '-' (it names a folder)")
             if not isinstance(opts, dict):
                 raise ValueError(f"variant {name!r} must map option names to values, e.g. {{rounds: 1}}")
-            ProtocolOptions.model_validate(opts)
+            type(options or CommonOptions()).model_validate(opts)
         return v
 
     @field_validator("protocols", mode="before")
@@ -197,7 +211,7 @@ def expand_variants(config: RunConfig) -> list[RunConfig]:
         return [config]
     out = []
     for name, overrides in config.variants.items():
-        options = ProtocolOptions.model_validate({**config.options.model_dump(), **overrides})
+        options = type(config.options).model_validate({**config.options.model_dump(), **overrides})
         out.append(config.model_copy(update={"options": options, "variants": {},
                                              "output": str(Path(config.output) / name)}))
     return out

@@ -18,16 +18,24 @@ from __future__ import annotations
 from typing import Any
 
 from oversight_bench.models import judge_of_record
-from oversight_bench.protocol import ProtocolOptions
+from oversight_bench.protocol_options import NO_PAPER_VALUE, OUTSIDE_PAPER, all_options_model, option_meta
+
 
 def paper_options() -> dict[str, Any]:
-    """Option -> the paper's value, read off the option model (`ProtocolOptions`): every option
-    carries one, or `NO_PAPER_VALUE` where the paper sets none (token caps)."""
-    return {name: ProtocolOptions.paper_value(name) for name in ProtocolOptions.model_fields}
+    """Option -> the paper's value, read off the installed protocols' option models (`CommonOptions`
+    and each protocol's own `Options`): `NO_PAPER_VALUE` where the paper sets none (token caps),
+    `OUTSIDE_PAPER` for an option the paper has no counterpart of (a protocol's own, beyond the paper)."""
+    return {name: option_meta(field)["paper"] for name, field in all_options_model().model_fields.items()}
 
 
-#: the options whose value is the paper's (or that the paper leaves unset): kept for readers
-PAPER_OPTIONS: dict[str, Any] = paper_options()
+def __getattr__(name: str) -> Any:
+    """`PAPER_OPTIONS`: `paper_options()` of the installed protocols, read when asked for (the
+    registry loads the protocols, which importing this module must not)."""
+    if name == "PAPER_OPTIONS":
+        return paper_options()
+    raise AttributeError(name)
+
+
 PAPER_QUESTIONS_PER_TASK = 128
 _GROUPS = ("all", "extractive", "closed", "multimodal")
 #: virtual drawn games per pair in our Elo fit (`analysis.elo`); App. E fits without a prior
@@ -47,19 +55,25 @@ def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_on
     not hold (written before they existed) are not guessed. `judge_only`: the transcripts were
     imported (made by others), so only the options that shape the judge's requests are this run's."""
     out: list[str] = []
+    fields = all_options_model().model_fields
     paper = paper_options()
     if kind == "crossplay":  # App. E: one-round debates; best-of-N is per player, the order per game
         paper["rounds"] = 1
         for key in ("best_of_n", "answer_order"):
             paper.pop(key)
     for key, paper_value in paper.items():
-        if key not in opts or (judge_only and not ProtocolOptions.model_fields[key].json_schema_extra["judge"]):
+        meta = option_meta(fields[key]) if key in fields else {"judge": False, "label": ""}
+        if key not in opts or (judge_only and not meta["judge"]):
             continue
         value = opts[key]
-        if value == paper_value:
+        if value == paper_value and paper_value not in (NO_PAPER_VALUE, OUTSIDE_PAPER):
             continue
-        label = _VALUE_LABELS.get(f"{key}={value}") or ProtocolOptions.model_fields[key].json_schema_extra["label"]
-        out.append(label.format(v=value, p=paper_value))
+        label = _VALUE_LABELS.get(f"{key}={value}") or meta["label"] or f"{key}={{v}}"
+        line = label.format(v=value, p=paper_value)
+        out.append(line if paper_value != OUTSIDE_PAPER or OUTSIDE_PAPER in line else f"{line} ({OUTSIDE_PAPER})")
+    for key in opts:  # an option of a protocol not installed here: its run's config.json said more
+        if key not in fields and key != "agent_max_tokens" and not judge_only:
+            out.append(f"{key}={opts[key]} ({OUTSIDE_PAPER}: an option of a protocol not installed here)")
     if "agent_max_tokens" in opts:
         out.append(_LEGACY_AGENT_CAP.format(v=opts["agent_max_tokens"]))
     return out

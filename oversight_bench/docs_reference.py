@@ -7,11 +7,21 @@ from pydantic import BaseModel
 
 
 def protocol_option_models() -> list[tuple[str, type[BaseModel]]]:
-    """(title, model) for the options every protocol shares and, where a protocol declares its own,
-    for that protocol."""
-    from oversight_bench.protocol import ProtocolOptions
+    """(title, model): the options every protocol shares, then each installed protocol's own (the
+    fields its `Options` adds to `CommonOptions`)."""
+    from pydantic import create_model
 
-    return [("Protocol options (`-o KEY=VALUE`, `options:` in a config)", ProtocolOptions)]
+    from oversight_bench.protocol_options import CommonOptions
+    from oversight_bench.registry import get_registry
+
+    out: list[tuple[str, type[BaseModel]]] = [("Every protocol (`-o KEY=VALUE`, `options:` in a config)", CommonOptions)]
+    reg = get_registry()
+    for name in reg.names("protocols"):
+        options = getattr(reg.get("protocols", name), "Options", CommonOptions)
+        own = {k: (f.annotation, f) for k, f in options.model_fields.items() if k not in CommonOptions.model_fields}
+        if own:
+            out.append((f"`{name}` adds", create_model(f"{name}_own", **own)))
+    return out
 
 
 def backend_option_models() -> list[tuple[str, type[BaseModel]]]:

@@ -3,7 +3,7 @@ judge's prompt, e.g. the result of executing each answer's program in a sandbox.
 
 The core knows only the generic notion: a `JudgeTool` has a name, the tasks it supports, a label
 saying what its output is, and `run(question, answers)` giving one short text per answer. A run turns
-one on with `-o judge_tool=NAME` (`ProtocolOptions.judge_tool`, a judge option outside the paper,
+one on with `-o judge_tool=NAME` (`CommonOptions.judge_tool`, a judge option outside the paper,
 declared as a deviation); plugins register tools through the `register_judge_tools` hook. A run or
 re-judging that asks for a tool on a task it does not support is refused before anything is written
 (`check_judge_tool`). Tool output is untrusted text: `ToolOutput` keeps each answer's text to one

@@ -26,7 +26,8 @@ from oversight_bench.deviations import deviations
 from oversight_bench.end_of_run import summarize
 from oversight_bench.judge_tools import check_judge_tool, tool_provenance
 from oversight_bench.models import Model, build_model, check_spec, parse_spec, redact_spec, split_debias
-from oversight_bench.protocol import Protocol, ProtocolOptions
+from oversight_bench.protocol import Protocol
+from oversight_bench.protocol_options import CommonOptions
 from oversight_bench.provenance import provenance
 from oversight_bench.questions import Question
 from oversight_bench.registry import get_registry
@@ -83,7 +84,7 @@ class Plan(abc.ABC):
     output: str
     judge: str  # the judge spec as given (may carry debias=true); a plain label where `model_judge` is off
     agent_name: str
-    options: ProtocolOptions
+    options: CommonOptions
     seed: int
     concurrency: int | None = None
     #: run directories whose stored calls are reused (`--cache-from`); not part of the identity

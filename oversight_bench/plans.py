@@ -17,7 +17,8 @@ from oversight_bench.errors import BenchError
 from oversight_bench.judge_tools import check_judge_tool
 from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
 from oversight_bench.pipeline import Cast, Plan, Prepared, Started, shared_model, task_versions
-from oversight_bench.protocol import Job, Protocol, ProtocolOptions, Turn, display_key, protocols_where
+from oversight_bench.protocol import Job, Protocol, Turn, display_key, protocols_where
+from oversight_bench.protocol_options import CommonOptions, options_model, stored_options
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
 from oversight_bench.rundir import Store, StoredRun, legacy, write_job
@@ -232,7 +233,7 @@ def derived_protocol(name: str) -> Protocol:
     return target
 
 
-def judge_identity(source: StoredRun, agent_name: str, options: ProtocolOptions, protocols: set[str]) -> dict[str, Any]:
+def judge_identity(source: StoredRun, agent_name: str, options: CommonOptions, protocols: set[str]) -> dict[str, Any]:
     """The stored config of a run judging `source`'s transcripts (its judge added by the pipeline)."""
     c = source.config
     return {"kind": "judge", "source": source.given, "agent": agent_name, "seed": c.get("seed", 0),
@@ -251,7 +252,7 @@ class JudgePlan(Plan):
     def __init__(self, source: StoredRun, judge_spec: str, output: str, *, concurrency: int | None = None,
                  option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
                  cache_from: tuple[str, ...] = (), as_protocol: str | None = None):
-        options = source.options(option_overrides)
+        options = source.options(option_overrides, [as_protocol] if as_protocol else None)
         jobs, not_rejudgeable = rejudge_jobs(source, only)
         left_out = {f"{p} is not re-judgeable": c for p, c in not_rejudgeable.items()}
         if as_protocol:
@@ -334,7 +335,7 @@ class CrossplayPlan(Plan):
         self.specs, self.task_names, self.pairings, self.data_dir = debaters, task_names, pairings, data_dir
         self.tasks = resolve_tasks(task_names, [])
         self.per_task = crossplay.games_per_task(pairings, len(self.tasks))
-        self.options = ProtocolOptions(rounds=1, turn_style="simultaneous")
+        self.options = options_model([crossplay_protocol()]).model_validate({"rounds": 1, "turn_style": "simultaneous"})
         split_debias(judge_spec)
         self.output, self.judge, self.seed, self.concurrency = output, judge_spec, seed, concurrency
 
@@ -401,7 +402,7 @@ class ImportPlan(Plan):
         self.output, self.config, self.held, self.records = output, config, questions, records
         self.skipped = skipped or {}
         self.judge, self.agent_name = config["judge"], config["agent"]
-        self.options = ProtocolOptions.model_validate(config.get("options") or {})
+        self.options = stored_options(config.get("protocols") or [], config.get("options"))
 
     def identity(self) -> dict[str, Any]:
         return {k: v for k, v in self.config.items() if k not in ("judge", "judge_debias")} | {"kind": "import"}

@@ -8,132 +8,16 @@ are separate so stored transcripts can be re-judged with only judge calls.
 from __future__ import annotations
 
 import abc
-import difflib
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from oversight_bench.errors import BenchError
 from oversight_bench.judge_tools import ToolOutput
 from oversight_bench.models import Capabilities, Completion, Message
+from oversight_bench.protocol_options import NO_PAPER_VALUE, CommonOptions
 from oversight_bench.questions import Question, correct_index
 
-
-#: the `paper` value of an option the paper leaves to the API (it sets no token cap): such an
-#: option is declared as a deviation at every value
-NO_PAPER_VALUE = "not set by the paper"
-
-
-def _opt(default: Any, paper: Any, label: str, *, judge: bool = False, **kw: Any) -> Any:
-    """An option field with its paper value and how a deviation from it reads (`{v}`: this run's
-    value, `{p}`: the paper's); `oversight_bench.deviations` derives its rules from these. `judge`:
-    the option shapes the judge's requests only (the others shape the transcripts, so they say
-    nothing about imported transcripts, which others made)."""
-    return Field(default, json_schema_extra={"paper": paper, "label": label, "judge": judge}, **kw)
-
-
-class ProtocolOptions(BaseModel):
-    """Options the paper ablates (§4.1) and the budgets it leaves to the API, each a config value.
-    Every field carries the paper's value (`paper` in its schema extra, or `NO_PAPER_VALUE` where the
-    paper sets none, e.g. token caps): `oversight_bench.deviations` declares every value that differs,
-    so a new option cannot be added without saying what the paper did.
-
-    Sampling (§3.3 says only "default sampling options"): agents sample at temperature 1.0, the
-    default of the OpenAI and Gemini APIs the paper used, so best-of-N draws distinct arguments.
-    Judges answer at temperature 0.0, their most likely answer: not the API default, so it is a
-    declared deviation (`judge_temperature=1.0` is the literal reading; configs/paper/README.md).
-
-    Agents think privately, then argue (H.1, H.2). Thinking and argument have their own budgets:
-    when the thinking budget is spent, the turn is continued from "Argument:" (a forced turn), so
-    every turn reaches the judge as an argument; an argument cut at its budget is marked cut.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    rounds: int = _opt(3, 3, "rounds {v} (paper {p})", ge=1, le=10, description="debate/consultancy rounds (paper: 3, §3.2.2)")
-    turn_style: Literal["simultaneous", "sequential"] = _opt("simultaneous", "simultaneous", "turn style {v} (paper: {p})")
-    best_of_n: int = _opt(4, 4, "best-of-N {v} (paper {p})", ge=1, le=16,
-                          description="debater samples per turn, the debater model picks the most persuasive "
-                          "(paper: 4 for debaters, §4.1; consultants always sample once)")
-    judge_mode: Literal["predict", "cot", "probs"] = _opt(
-        "predict", "predict", "judge mode {v} (paper: {p})",
-        judge=True, description="predict: the judge writes 'Answer: N' (paper); cot: reasons first; probs (not the "
-        "paper's): the predict prompt, its answer read as the more probable of the answer tokens after 'Answer: ', "
-        "nothing generated, so a judge too small to follow the format still answers (needs logprobs)")
-    few_shot: int = _opt(0, 0, "judge {v}-shot (paper {p}-shot)", judge=True, ge=0, le=16,
-                         description="judge few-shot examples, balanced answer order (paper: 0)")
-    answer_order: Literal["random", "both"] = _opt("both", "both", "answer order {v} (paper: {p})",
-                                                   description="both answer orders per question, the "
-                                                   "debate regenerated for each (paper: both, App. D)")
-    word_limit: int = _opt(150, 150, "word limit {v} (paper {p})", ge=10, le=2000,
-                           description="words per argument asked for in the prompt (paper: 150)")
-    truncate_words: bool = _opt(False, False, "arguments cut at the word limit (paper: asked, not cut)",
-                                description="also cut the argument shown to others at word_limit words "
-                                "(the paper only asks; off by default)")
-    agent_temperature: float = _opt(1.0, 1.0, "agent temperature {v} (paper: API default, {p})", ge=0.0, le=2.0,
-                                    description="consultants/debaters (§3.3: API default)")
-    judge_temperature: float = _opt(0.0, 1.0, "judge temperature {v} (paper: \"default sampling options\", read as the API default {p})",
-                                    judge=True, ge=0.0, le=2.0, description="judge answers, questions and best-of-N picks")
-    thinking_max_tokens: int = _opt(1024, NO_PAPER_VALUE, "agent thinking budget {v} tokens, then the turn is "
-                                    "continued from \"Argument:\" (in the same generation, or by a second call asking "
-                                    "for the argument alone where the backend cannot continue one; paper: no cap)", ge=16,
-                                    description="tokens an agent may spend under 'Thinking:' before its turn is "
-                                    "continued from 'Argument:' (a forced turn)")
-    argument_max_tokens: int = _opt(512, NO_PAPER_VALUE, "agent argument budget {v} tokens, a longer argument is "
-                                    "cut and marked (paper: no cap)", ge=16,
-                                    description="tokens an agent's argument may take (cut there, and marked cut)")
-    judge_max_tokens: int = _opt(256, NO_PAPER_VALUE, "judge question and chain-of-thought budget {v} tokens (paper: no cap)",
-                                 judge=True, ge=4, description="judge questions and chain-of-thought verdicts")
-    predict_max_tokens: int = _opt(24, NO_PAPER_VALUE, "judge predict-mode verdict budget {v} tokens (paper: no cap)",
-                                   judge=True, ge=4, description='predict-mode verdicts ("Answer: N" and little else)')
-    qa_samples: int = _opt(0, 0, "{v} extra sampled QA answers for a majority vote (paper: {p})", judge=True, ge=0, le=64,
-                           description="extra sampled judge answers on QA without article, for the "
-                           "compute-matched majority-vote baseline")
-    judge_tool: str | None = _opt(
-        None, None, "judge tool {v}: the judge's prompt also shows what the tool reports on each answer (outside the "
-        "paper, whose judges have no tools)", judge=True, exclude_if=lambda v: v is None,
-        description="a judge tool (beyond the paper): its report on each answer goes into every judge prompt, after "
-        "the answers and the transcript, e.g. execute: each GSM8KQA program's sandboxed result; only on tasks the "
-        "tool supports. Not stored when off, so runs without a tool keep the options they always had")
-
-    @field_validator("judge_tool", mode="before")
-    @classmethod
-    def _tool_name(cls, v: Any) -> Any:
-        """`none`, `off` or an empty value turn the tool off (`-o judge_tool=none` on a re-judging of a run
-        that had one); a name must be a plain word (it names the tool in configs and reports)."""
-        if v is None or (isinstance(v, str) and v.strip().lower() in ("", "none", "off", "null", "false")) or v is False:
-            return None
-        if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", v.strip()):
-            raise ValueError("a judge tool's name (letters, digits, '_', '.', '-'), or none")
-        return v.strip()
-
-    @model_validator(mode="before")
-    @classmethod
-    def _keys(cls, data: Any) -> Any:
-        """A run stored before thinking and argument had their own budgets holds one cap for both
-        (`agent_max_tokens`); re-judging it needs none of the agent budgets, so it is dropped here
-        and `deviations` still declares it from the stored options.
-
-        Any other unknown key is a typo far more often than not: the error names the nearest option
-        and all of them. A BenchError passes through pydantic unchanged, so the line is this one
-        wherever the options came from (`-o KEY=VALUE`, a config's `options:` or a variant)."""
-        if not isinstance(data, dict):
-            return data
-        data = {k: v for k, v in data.items() if k != "agent_max_tokens"}
-        unknown = [k for k in data if k not in cls.model_fields]
-        if unknown:
-            known = sorted(cls.model_fields)
-            close = difflib.get_close_matches(str(unknown[0]), known, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ";"
-            raise BenchError(f"unknown protocol option {str(unknown[0])!r}{hint} expected one of {', '.join(known)} "
-                             f"(as -o KEY=VALUE or under options: in a config)")
-        return data
-
-    @classmethod
-    def paper_value(cls, name: str) -> Any:
-        return (cls.model_fields[name].json_schema_extra or {})["paper"]
+__all__ = ["NO_PAPER_VALUE", "CommonOptions", "Context", "Decision", "Job", "Protocol", "Turn"]
 
 
 @dataclass(frozen=True)
@@ -220,8 +104,8 @@ class Context(abc.ABC):
     The runner implements it: calls are cached by full request, recorded, and bounded.
     """
 
-    #: the run's protocol options
-    options: ProtocolOptions
+    #: the protocol's options (its `Protocol.Options`, the run's values)
+    options: CommonOptions
     #: whether the judge is the position-debiased one (`debias=true` on the judge spec)
     judge_debias: bool = False
 
@@ -286,6 +170,9 @@ class Protocol(abc.ABC):
 
     name: str
     description: str = ""
+    #: the protocol's options: `CommonOptions` or a subclass adding the protocol's own (declared with
+    #: `option(...)`); a run's options are those of its protocols together (`options_model`)
+    Options: type[CommonOptions] = CommonOptions
     #: only for tasks with an article (QA with article)
     needs_article: bool = False
     #: the transcript does not depend on the judge, so `judge --from` can re-judge it
@@ -330,7 +217,7 @@ class Protocol(abc.ABC):
         """The assignments every question is run with (consultancy: correct and incorrect)."""
         return [None]
 
-    def can_rejudge(self, options: ProtocolOptions) -> bool:
+    def can_rejudge(self, options: CommonOptions) -> bool:
         """Whether transcripts made with these options hold nothing the judge wrote, so another judge
         can decide them (`judge --from`)."""
         return self.rejudgeable

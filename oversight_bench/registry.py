@@ -2,10 +2,17 @@
 broken-plugin reports.
 
 Built-in plugins (protocol_plugins, model_adapters, task_configs) come through the same
-`oversight_bench` entry-point group as third-party ones and always load.
-`OVERSIGHT_BENCH_LOAD_PLUGINS` (comma-separated distribution or entry-point names, may be empty)
-limits which third-party packages load, like `LLM_LOAD_PLUGINS` in simonw/llm.
-`OVERSIGHT_BENCH_TRACE=1` prints every hook call to stderr (as datasette's plugin tracing does).
+`oversight_bench` entry-point group as third-party ones, always load, and load first.
+`OVERSIGHT_BENCH_PLUGINS` (comma-separated distribution or entry-point names, may be empty; the older
+name `OVERSIGHT_BENCH_LOAD_PLUGINS` is read too) selects which third-party packages load, like
+`LLM_LOAD_PLUGINS` in simonw/llm. `OVERSIGHT_BENCH_TRACE=1` prints every hook call to stderr (as
+datasette's plugin tracing does).
+
+A broken plugin is one warning, never the tool's end: an exception (or `SystemExit`) at its import or
+in any of its hooks marks that plugin broken (`list plugins` says why). A registration whose name
+another package registered first (the built-ins are first), or a protocol whose option another
+protocol declares differently, is skipped with one line naming both packages; the plugin's other
+registrations stand, and `list plugins` lists what was skipped.
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ from oversight_bench import hookspecs
 from oversight_bench.errors import BenchError
 
 GROUP = "oversight_bench"
-ENV_LOAD = "OVERSIGHT_BENCH_LOAD_PLUGINS"
+ENV_LOAD = "OVERSIGHT_BENCH_PLUGINS"
+#: the selection's older name, still read where the new one is not set
+ENV_LOAD_OLD = "OVERSIGHT_BENCH_LOAD_PLUGINS"
 ENV_TRACE = "OVERSIGHT_BENCH_TRACE"
 #: the distribution whose entry points are the built-ins (never filtered out)
 BUILTIN_PACKAGE = "oversight-bench"
@@ -50,6 +59,8 @@ class PluginInfo:
     version: str
     hooks: list[str] = field(default_factory=list)
     error: str | None = None
+    #: registrations skipped for a clash, each as one line naming both packages
+    skipped: list[str] = field(default_factory=list)
 
 
 def _trace_before(hook_name: str, hook_impls: list, kwargs: dict) -> None:
@@ -86,10 +97,14 @@ class Registry:
 
     # -- loading -------------------------------------------------------------------------------
     def load_entry_points(self) -> None:
-        allowed = os.environ.get(ENV_LOAD)
+        allowed = os.environ.get(ENV_LOAD, os.environ.get(ENV_LOAD_OLD))
         allow = None if allowed is None else {_canonical(n) for n in allowed.split(",") if n.strip()}
         seen = {(p.package, p.name) for p in self.plugins}
-        for ep in md.entry_points(group=GROUP):
+
+        def builtin_first(ep) -> bool:
+            return _canonical(ep.dist.metadata["Name"] if ep.dist else ep.module) != BUILTIN_PACKAGE
+
+        for ep in sorted(md.entry_points(group=GROUP), key=builtin_first):  # stable: install order kept
             dist = ep.dist
             package = dist.metadata["Name"] if dist else ep.module
             version = dist.version if dist else "?"
@@ -109,7 +124,7 @@ class Registry:
         try:
             module = loader() if loader else module
             self.pm.register(module, name=f"{package}:{name}")
-        except Exception as exc:  # a broken plugin must not take the CLI down
+        except (Exception, SystemExit) as exc:  # a broken plugin must not take the CLI down (not even sys.exit())
             info.error = f"{type(exc).__name__}: {_one_line(exc)}"
             return
         info.hooks = sorted(h.name for h in self.pm.get_hookcallers(module) or [])
@@ -124,9 +139,7 @@ class Registry:
         others = [p for p in self.pm.get_plugins() if p is not plugin]
         try:
             self.pm.subset_hook_caller(hook, remove_plugins=others)(**kwargs)
-        except BenchError:
-            raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # BenchError too: a plugin's error is that plugin's
             info.error = f"{hook} failed: {type(exc).__name__}: {_one_line(exc)}"
 
     def call_each(self, hook: str, **kwargs: Any) -> None:
@@ -139,22 +152,43 @@ class Registry:
                     _warn(info)
 
     def _registrar(self, kind: str, package: str, version: str, plugin: str):
+        info = next(p for p in reversed(self.plugins) if p.name == plugin and p.package == package)
+
         def register(*args):
             if kind in NAMED_KINDS:
                 name, obj = args
             else:
                 (obj,) = args
                 name = obj.name
-            existing = self.entries[kind].get(name)
-            if existing is not None and existing.package != package:
-                raise BenchError(
-                    f"{kind[:-1]} name clash: {name!r} is registered by both "
-                    f"{existing.package} and {package} (plugin {plugin}); uninstall one or "
-                    f"limit plugins with {ENV_LOAD}"
-                )
+            clash = self._clash(kind, name, obj, package)
+            if clash:
+                line = f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {clash}"
+                info.skipped.append(line)
+                print(f"warning: {line}; uninstall one, or select plugins with {ENV_LOAD}=", file=sys.stderr)
+                return
             self.entries[kind][name] = Entry(name, obj, package, version)
 
         return register
+
+    def _clash(self, kind: str, name: str, obj: Any, package: str) -> str | None:
+        """Why a registration cannot stand beside the ones before it (None: it can)."""
+        existing = self.entries[kind].get(name)
+        if existing is not None and existing.package != package:
+            return f"{existing.package} registers that name already"
+        if kind != "protocols":
+            return None
+        from oversight_bench.protocol_options import CommonOptions, option_clash
+
+        options = getattr(obj, "Options", CommonOptions)
+        if not (isinstance(options, type) and issubclass(options, CommonOptions)):
+            return "its Options is not a subclass of oversight_bench.api.CommonOptions"
+        for other in self.entries["protocols"].values():
+            if other.package == package and other.name == name:
+                continue
+            key = option_clash(options, [getattr(other.obj, "Options", CommonOptions)])
+            if key is not None:
+                return f"its option {key!r} is declared differently by protocol {other.name} of {other.package}"
+        return None
 
     # -- lookup --------------------------------------------------------------------------------
     def get(self, kind: str, name: str) -> Any:

@@ -20,7 +20,8 @@ from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.model_text import replace_surrogates
 from oversight_bench.judge_tools import JudgeTool, ToolOutput, check_judge_tool, get_judge_tool
 from oversight_bench.models import Completion, Model
-from oversight_bench.protocol import Context, Decision, Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
+from oversight_bench.protocol_options import CommonOptions, own_options
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.rundir.jobs import job_fields, write_job
 from oversight_bench.rundir.store import SharedCalls, Store, canonical_json, request_key
@@ -91,7 +92,7 @@ class Scheduler:
         agent: Model | None,
         judge_name: str,
         agent_name: str,
-        options: ProtocolOptions,
+        options: CommonOptions,
         seed: int,
         judge_debias: bool = False,
         concurrency: int | None = None,
@@ -104,6 +105,7 @@ class Scheduler:
         self.models = {"judge": judge, "agent": agent}
         self.names = {"judge": judge_name, "agent": agent_name}
         self.options = options
+        self._options: dict[type, CommonOptions] = {}
         self.seed = seed
         self.judge_debias = judge_debias
         self.few_shot_pool = few_shot_pool or {}
@@ -124,6 +126,13 @@ class Scheduler:
         for m in (judge, agent, *(d[0] for d in self.debaters.values())):
             if m is not None and id(m) not in self._sems:
                 self._sems[id(m)] = asyncio.Semaphore(concurrency or m.max_concurrency)
+
+    def options_of(self, protocol: Protocol) -> CommonOptions:
+        """The run's options as `protocol`'s own `Options` (made once per options class)."""
+        cls = getattr(protocol, "Options", CommonOptions)
+        if cls not in self._options:
+            self._options[cls] = own_options(protocol, self.options)
+        return self._options[cls]
 
     # -- model calls -----------------------------------------------------------------------------
     async def call(self, role: str, kind: str, messages: list[dict], params: dict[str, Any], context: dict[str, Any],
@@ -306,7 +315,7 @@ class JobContext(Context):
         self.runner = runner
         self.job = job
         self.protocol = protocol
-        self.options = runner.options
+        self.options = runner.options_of(protocol)
         self.judge_debias = runner.judge_debias
 
     def _context(self, tag: str) -> dict[str, Any]:

@@ -44,23 +44,48 @@ class Records:
 
 @dataclass
 class LoadContext:
-    """Where a task reads from: `source` is local, hub or generator."""
+    """Where a task reads from: `source` is local, hub or generator. A task file's names are looked up
+    in the data directory first, then in `task_dir` (the folder of the task's YAML: a task pack's
+    package data), so a file the data directory names wins and a pack still runs without one."""
 
     task: str
     source: str
     data_dir: Path | None
+    task_dir: Path | None = None
+
+    def bases(self) -> list[Path]:
+        return [b for b in (self.data_dir, self.task_dir) if b is not None]
+
+    def looked_in(self) -> str:
+        """Where names are looked up, in words (every loader error about a missing file says it)."""
+        where = [f"the data directory {self.data_dir}" if self.data_dir else
+                 "no data directory (pass --data-dir or set OVERSIGHT_BENCH_DATA)"]
+        if self.task_dir is not None:
+            where.append(f"the task's folder {self.task_dir}")
+        return " and ".join(where)
 
     def path(self, rel: str) -> Path:
-        if self.data_dir is None:
+        """`rel` in the data directory, else in the task's folder where it is there (else where it would be)."""
+        bases = self.bases()
+        if not bases:
             raise BenchError(f"task {self.task}: no data directory; pass --data-dir or set OVERSIGHT_BENCH_DATA")
-        return self.data_dir / rel
+        return next((b / rel for b in bases if (b / rel).exists()), bases[0] / rel)
 
     def glob(self, patterns: list[str], exclude: list[str] = ()) -> list[Path]:
-        """Files matching the patterns under the data dir, sorted (stable across machines)."""
-        base = self.path(".")
-        skip = {p.resolve() for pat in exclude for p in base.glob(pat)}
-        found = {p.resolve() for pat in patterns for p in base.glob(pat) if p.is_file()}
-        return sorted(found - skip)
+        """Files matching the patterns, sorted (stable across machines): each pattern under the data
+        dir, or, where it matches nothing there, under the task's folder."""
+        bases = self.bases()
+        if not bases:
+            raise BenchError(f"task {self.task}: no data directory; pass --data-dir or set OVERSIGHT_BENCH_DATA")
+        found: set[Path] = set()
+        for pat in patterns:
+            for base in bases:
+                hits = {p.resolve() for p in base.glob(pat) if p.is_file()}
+                if hits:
+                    skip = {p.resolve() for ex in exclude for p in base.glob(ex)}
+                    found |= hits - skip
+                    break
+        return sorted(found)
 
 
 #: the data files read while `track_reads` is active (a set of resolved paths)
@@ -94,14 +119,21 @@ def _content_hash(key: tuple[str, int, int]) -> str:
     return h.hexdigest()
 
 
-def file_fingerprints(paths, data_dir: Path | None) -> dict[str, str]:
-    """name -> sha256 of the content of each file, named relative to the data dir when under it:
-    a copied or moved data dir with the same files gives the same fingerprint, other files do not.
+def file_fingerprints(paths, data_dir: Path | None, task_dir: Path | None = None) -> dict[str, str]:
+    """name -> sha256 of the content of each file, named relative to the data dir when under it (or
+    as `task:<name>` relative to the task's folder, a pack's own data): a copied or moved data dir or
+    pack with the same files gives the same fingerprint, other files do not.
     Hashed once per process per file (about 0.3 s for every dataset the paper uses)."""
     base = Path(data_dir).resolve() if data_dir else None
+    own = Path(task_dir).resolve() if task_dir else None
     out = {}
     for path in sorted(Path(p) for p in paths):
-        name = str(path.relative_to(base)) if base is not None and path.is_relative_to(base) else str(path)
+        if base is not None and path.is_relative_to(base):
+            name = str(path.relative_to(base))
+        elif own is not None and path.is_relative_to(own):
+            name = f"task:{path.relative_to(own)}"
+        else:
+            name = str(path)
         try:
             out[name] = _content_hash(_stat_key(path))
         except OSError as exc:

@@ -192,7 +192,9 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
     """Tokens of the longest prompt the judge would see for this transcript (None: cannot count)."""
     import asyncio
 
-    ctx = _capture_context(options)
+    from oversight_bench.protocol_options import own_options
+
+    ctx = _capture_context(own_options(protocol, options))
     asyncio.run(protocol.judge(ctx, job, turns))
     counts = [model.count_tokens(m) for m in ctx.prompts]
     if not counts or any(c is None for c in counts):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.locations import cache_root
@@ -98,6 +98,10 @@ class PaperTask(_Strict):
 
 
 class TaskConfig(_Strict):
+    """One task file. `lm_eval: NAME` (or `{task: NAME, include_path: DIR}`) is the shorthand for an
+    lm-eval multiple-choice task: the `lm_eval` loader reads it, and the file needs no fields of its own
+    beyond what it changes (`name`, `task_type`, `sample_size`...)."""
+
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     task_type: Literal["extractive", "closed", "multimodal"]
     description: str = ""
@@ -117,6 +121,32 @@ class TaskConfig(_Strict):
         "loader's `case`, else by the source (local, hub, generator), else `default`; null: the paper's data")
     paper: PaperTask | None = Field(None, description="the paper task this one is or stands for; null: not in the paper")
     in_default_run: bool = Field(False, description="run when a command names no tasks")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lm_eval(cls, data: Any) -> Any:
+        """`lm_eval: NAME`: the loader, fields and binary conversion of an lm-eval multiple-choice task
+        (the correct choice against one other, drawn at random per question: the paper's conversion)."""
+        if not isinstance(data, dict):
+            return data
+        if isinstance(data.get("task"), str) and "output_type" in data and "name" not in data and "fields" not in data:
+            data = {"lm_eval": {"task": data["task"], "include_path": "."}}  # an lm-eval task file itself (--include-path)
+        if "lm_eval" not in data:
+            return data
+        data = dict(data)
+        spec = data.pop("lm_eval")
+        spec = {"task": spec} if isinstance(spec, str) else spec
+        if not isinstance(spec, dict) or not isinstance(spec.get("task"), str):
+            raise ValueError("lm_eval: expected an lm-eval task name, or {task: NAME, include_path: DIR}")
+        data.setdefault("name", re.sub(r"[^a-z0-9_.-]+", "_", spec["task"].lower()))
+        data.setdefault("task_type", "closed")
+        data["loader"] = "lm_eval"
+        data.setdefault("source", {"generator": {}})
+        data["options"] = {**(data.get("options") or {}), **spec}
+        data.setdefault("fields", {"id": "id", "question": "question", "choices": "choices", "answer": "answer"})
+        data.setdefault("binary", {"mode": "choices", "answer_format": "index"})
+        data.setdefault("description", f"lm-eval task {spec['task']}: the correct choice against one other at random")
+        return data
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -354,30 +384,35 @@ class YamlTask:
                 have = [k for k in ("local", "hub", "generator") if getattr(src, k) is not None]
                 raise BenchError(f"{SOURCE_ENV}={forced!r} but task {self.name} has sources: {', '.join(have)}")
             return forced
-        if src.local is not None and data_dir is not None:
-            ctx = LoadContext(self.name, "local", data_dir)
+        ctx = LoadContext(self.name, "local", data_dir, self.task_dir)
+        if src.local is not None and ctx.bases():
             if ctx.glob(src.local.files, src.local.exclude):
                 return "local"
         if src.generator is not None:
             return "generator"
         if src.hub is not None:
             return "hub"
-        where = f"{data_dir}" if data_dir else "no data directory (pass --data-dir or set OVERSIGHT_BENCH_DATA)"
-        raise BenchError(f"task {self.name}: its local files {', '.join(src.local.files)} were not found in {where}")
+        raise BenchError(f"task {self.name}: its local files {', '.join(src.local.files)} were not found in {ctx.looked_in()}")
+
+    @property
+    def task_dir(self) -> Path | None:
+        """The folder of the task's YAML: its file names are looked up there after the data directory."""
+        return self.path.parent.resolve() if self.path is not None else None
 
     def local_hint(self, data_dir: Path | None) -> str:
         local = self.config.source.local
         if local is None:
             return "(this task has no local source)"
         base = str(data_dir) if data_dir else "<data dir>"
-        return ", ".join(f"{base}/{p}" for p in local.files)
+        own = f" (or {self.task_dir}/...)" if self.task_dir is not None else ""
+        return ", ".join(f"{base}/{p}" for p in local.files) + own
 
     def _pool(self, data_dir: Path | None) -> Pool:
         source = self.choose_source(data_dir)
         key = (str(data_dir.resolve()) if data_dir else None, source, str(cache_root()))
         if key in self._pools:
             return self._pools[key]
-        ctx = LoadContext(self.name, source, data_dir)
+        ctx = LoadContext(self.name, source, data_dir, self.task_dir)
         fields = self.config.fields
         with track_reads() as read:
             if source == "hub":
@@ -398,7 +433,7 @@ class YamlTask:
                 records = loader(self.config, ctx)
                 read_names = {}
         pool = self._convert(records, fields, source)
-        pool.files = {**file_fingerprints(read, data_dir), **read_names}
+        pool.files = {**file_fingerprints(read, data_dir, self.task_dir), **read_names}
         self._pools[key] = pool
         return pool
 

@@ -5,10 +5,10 @@ cannot be re-judged by another judge, unless it has one round (no question is as
 
 from __future__ import annotations
 
-from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, ProtocolOptions, Turn
+from oversight_bench.api import (BenchError, CommonOptions, Context, Decision, Job, Protocol, Turn, agent_article,
+                                 agent_turn, judge_decide, judge_examples, user_message)
 from protocol_plugins import prompts
-from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, judge_tool_blocks,
-                                     render_transcript, tool_text, user_message)
+from protocol_plugins.common import judge_tool_blocks, render_transcript, tool_text
 
 
 def assigned_index(job: Job) -> int:
@@ -30,7 +30,7 @@ class Consultancy(Protocol):
     def assignments(self) -> list[str | None]:
         return ["correct", "incorrect"]
 
-    def can_rejudge(self, options: ProtocolOptions) -> bool:
+    def can_rejudge(self, options: CommonOptions) -> bool:
         return options.rounds == 1  # the judge asks its questions between rounds
 
     async def play(self, ctx: Context, job: Job) -> list[Turn]:

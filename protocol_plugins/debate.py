@@ -10,11 +10,12 @@ debater model picks among its samples with the H.7 scorer prompt (`prompts.best_
 from __future__ import annotations
 
 import asyncio
+from typing import Literal
 
-from oversight_bench.api import Context, Decision, Job, Protocol, Turn, untag_passages
+from oversight_bench.api import (CommonOptions, Context, Decision, Job, Protocol, Turn, agent_article, agent_turn,
+                                 judge_decide, judge_examples, option, relabel, untag_passages, user_message)
 from protocol_plugins import prompts
-from protocol_plugins.common import (agent_article, agent_turn, judge_decide, judge_examples, judge_tool_blocks,
-                                     relabel, render_transcript, tool_text, user_message)
+from protocol_plugins.common import judge_tool_blocks, render_transcript, tool_text
 
 DEBATERS = {"Alice": 1, "Bob": 2}
 #: the names imported rooms keep (Michael et al. 2023, Khan et al. 2024): their debaters refer to each
@@ -33,8 +34,16 @@ def opponent_of(name: str) -> str:
     return "Bob" if name == "Alice" else "Alice"
 
 
+class DebateOptions(CommonOptions):
+    """Debate's own option (besides the common ones): whether the debaters speak at once."""
+
+    turn_style: Literal["simultaneous", "sequential"] = option("simultaneous", "simultaneous", "turn style {v} (paper: {p})",
+                                                               description="debaters speak at once (paper) or in turn")
+
+
 class Debate(Protocol):
     name = "debate"
+    Options = DebateOptions
     description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
     # a live judge's remarks between rounds (imported human-judged rooms) are kept, never shown to a re-judge

@@ -13,6 +13,7 @@ class OpenDebate(OpenRoleProtocol):
     name = "open_debate"
     description = "Debate whose protagonist is the debater defending the agent's own direct-QA answer."
     base = Debate()
+    Options = Debate.Options  # its transcripts are the assigned debate's
     has_debaters = True
     display_order = 60
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, Turn
-from protocol_plugins.common import judge_decide, judge_examples, judge_tool_blocks, qa_messages, tool_text
+from oversight_bench.api import BenchError, Context, Decision, Job, Protocol, Turn, judge_decide, judge_examples
+from protocol_plugins.common import judge_tool_blocks, qa_messages, tool_text
 
 
 class QAWithArticle(Protocol):

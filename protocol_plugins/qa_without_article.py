@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from oversight_bench.api import Context, Decision, Job, Protocol, Turn, parse_answer
-from protocol_plugins.common import judge_decide, judge_examples, judge_tool_blocks, qa_messages, tool_text
+from oversight_bench.api import (CommonOptions, Context, Decision, Job, Protocol, Turn, judge_decide, judge_examples,
+                                 option, parse_answer)
+from protocol_plugins.common import judge_tool_blocks, qa_messages, tool_text
+
+
+class QAOptions(CommonOptions):
+    """QA without article's own option: extra sampled answers for the majority-vote baseline."""
+
+    qa_samples: int = option(0, 0, "{v} extra sampled QA answers for a majority vote (paper: {p})", judge=True, ge=0, le=64,
+                             description="extra sampled judge answers on QA without article, for the "
+                             "compute-matched majority-vote baseline")
 
 
 class QAWithoutArticle(Protocol):
     name = "qa_without_article"
+    Options = QAOptions
     description = "Judge answers alone from the question and two answers (no article)."
     uses_agent = False
     baseline = True

@@ -24,9 +24,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from oversight_bench.api import BenchError, Context, Decision, Job, Turn, verified_passages
+from oversight_bench.api import (BenchError, Context, Decision, Job, Turn, agent_article, judge_decide, judge_examples,
+                                 relabel, user_message, verified_passages)
 from protocol_plugins import prompts
-from protocol_plugins.common import agent_article, judge_decide, judge_examples, relabel, user_message
 from protocol_plugins.debate import Debate
 
 

@@ -29,8 +29,10 @@ def register_loaders(register):
 @hookimpl
 def register_commands(cli):
     from task_configs.build_task import build_task
+    from task_configs.export_task import export_task
 
     cli.add_command(build_task)
+    cli.add_command(export_task)
 
 
 @hookimpl

@@ -161,7 +161,8 @@ def test_the_scheduler_takes_speaker_names_from_the_protocol(tmp_path):
 
     from model_adapters.scripted import ScriptedModel
     from oversight_bench.models import parse_spec, text_of
-    from oversight_bench.protocol import Decision, Job, Protocol, ProtocolOptions, Turn
+    from oversight_bench.protocol import Decision, Job, Protocol, Turn
+    from oversight_bench.protocol_options import all_options_model
     from oversight_bench.questions import Question
     from oversight_bench.scheduler import JobContext, Scheduler
     from oversight_bench.rundir.store import Store
@@ -192,7 +193,7 @@ def test_the_scheduler_takes_speaker_names_from_the_protocol(tmp_path):
     try:
         protocol = ProCon()
         runner = Scheduler(store, judge=models["judge"], agent=None, judge_name="j", agent_name="crossplay",
-                           options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": protocol},
+                           options=all_options_model()(best_of_n=1), seed=0, protocols={"procon": protocol},
                            debaters={"x": (models["x"], 1), "y": (models["y"], 3)})
         q = Question(id="1", task="t", task_type="closed", question="?", correct="a", incorrect="b")
         job = Job("procon", q, "correct_first", debaters=("x", "y"))
@@ -213,7 +214,7 @@ def test_the_scheduler_takes_speaker_names_from_the_protocol(tmp_path):
     try:
         other = ScriptedModel(parse_spec("scripted:default"))
         asyncio.run(Scheduler(rejudge, judge=other, agent=None, judge_name="j2", agent_name="crossplay",
-                              options=ProtocolOptions(best_of_n=1), seed=0, protocols={"procon": protocol}
+                              options=all_options_model()(best_of_n=1), seed=0, protocols={"procon": protocol}
                               ).execute(protocol, job, [Turn.from_dict(t) for t in stored]))
     finally:
         rejudge.close()

@@ -178,7 +178,8 @@ def test_list_flags_apply_to_tasks_only():
 
 def test_run_help_states_every_default():
     from oversight_bench.models import default_model
-    from oversight_bench.protocol import ProtocolOptions, default_protocols
+    from oversight_bench.protocol import default_protocols
+    from oversight_bench.protocol_options import all_options_model
     from oversight_bench.tasks import default_tasks
 
     res = cli("run", "--help")
@@ -189,7 +190,7 @@ def test_run_help_states_every_default():
     assert f"default {', '.join(default_tasks())}" in text
     assert f"default {', '.join(default_protocols())}" in text
     assert "default runs/default" in text and "128" in text and "default 0" in text
-    for name, field in ProtocolOptions.model_fields.items():
+    for name, field in all_options_model().model_fields.items():
         value = str(field.default).lower() if isinstance(field.default, bool) or field.default is None \
             else str(field.default)  # as typed on the command line: -o judge_tool=none
         flag = "--" + name.replace("_", "-")

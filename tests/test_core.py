@@ -69,25 +69,6 @@ def test_env_var_limits_plugins():
     assert "debate" in res.stdout and "qa_majority" not in res.stdout
 
 
-def test_name_clash_is_an_error():
-    from oversight_bench import hookimpl
-
-    reg = Registry()
-
-    class P:
-        name = "debate"
-
-    class A:
-        register_protocols = staticmethod(hookimpl(lambda register: register(P())))
-
-    class B:
-        register_protocols = staticmethod(hookimpl(lambda register: register(P())))
-
-    reg.add_module_plugin("a", "pkg-a", "1", module=A)
-    with pytest.raises(BenchError, match="clash"):
-        reg.add_module_plugin("b", "pkg-b", "1", module=B)
-
-
 @needs_example
 def test_third_party_plugin_listed_with_package_and_version():
     res = cli("list", "protocols")

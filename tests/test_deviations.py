@@ -1,5 +1,5 @@
 """Every setting that differs from the paper is declared, from data and options, never from a list
-kept by hand: the option rules come from the option model (`ProtocolOptions` field metadata), the
+kept by hand: the option rules come from the option model (`CommonOptions` and each protocol's `Options`, field metadata), the
 task subset from the run's tasks, dataset substitutions from the task files and their loaders'
 counts, the Elo prior and the treatment of invalid answers from the code that applies them."""
 
@@ -15,7 +15,8 @@ from helpers import DATA, REPO, cli
 from oversight_bench.config import RunConfig
 from oversight_bench.deviations import (deviations, elo_prior_deviation, invalid_answer_deviation, option_deviations,
                                         paper_tasks, task_deviations)
-from oversight_bench.protocol import NO_PAPER_VALUE, ProtocolOptions
+from oversight_bench.protocol import NO_PAPER_VALUE
+from oversight_bench.protocol_options import all_options_model
 
 IMAGES = "scripted:default,images=true"
 needs_data = pytest.mark.skipif(not (DATA / "mmlu").is_dir(), reason=f"no datasets at {DATA}")
@@ -34,7 +35,7 @@ def _bounds(field) -> tuple[typing.Any, typing.Any]:
 def non_paper_value(name: str) -> typing.Any:
     """A valid value of option `name` that is not the paper's, picked from the field's type and
     constraints (any value, the default, for an option the paper leaves unset)."""
-    field = ProtocolOptions.model_fields[name]
+    field = all_options_model().model_fields[name]
     paper = (field.json_schema_extra or {})["paper"]  # KeyError: the field says nothing of the paper
     if paper == NO_PAPER_VALUE:
         return field.default
@@ -50,13 +51,13 @@ def non_paper_value(name: str) -> typing.Any:
     return up if hi is None or up <= hi else paper - step if lo is None or paper - step >= lo else pytest.fail(name)
 
 
-@pytest.mark.parametrize("name", sorted(ProtocolOptions.model_fields))
+@pytest.mark.parametrize("name", sorted(all_options_model().model_fields))
 def test_every_option_says_what_the_paper_did_and_declares_any_other_value(name):
-    extra = ProtocolOptions.model_fields[name].json_schema_extra or {}
+    extra = all_options_model().model_fields[name].json_schema_extra or {}
     assert "paper" in extra, f"option {name} has no `paper` value in its metadata: say what the paper did (or NO_PAPER_VALUE)"
     assert "label" in extra, f"option {name} has no `label`: how its deviation reads"
     value = non_paper_value(name)
-    ProtocolOptions.model_validate({name: value})  # a value the option accepts
+    all_options_model().model_validate({name: value})  # a value the option accepts
     (line,) = option_deviations({name: value})
     assert str(value).lower() in line.lower() or isinstance(value, bool), line
     if extra["paper"] != NO_PAPER_VALUE:
@@ -64,7 +65,7 @@ def test_every_option_says_what_the_paper_did_and_declares_any_other_value(name)
 
 
 def test_judge_temperature_default_is_a_declared_reading():
-    assert "judge temperature 0.0" in " ".join(option_deviations(ProtocolOptions().model_dump()))
+    assert "judge temperature 0.0" in " ".join(option_deviations(all_options_model()().model_dump()))
 
 
 # -- which tasks ---------------------------------------------------------------------------------------------
@@ -230,7 +231,7 @@ def test_an_imported_store_declares_no_deviations():
     """The source of a suite holds others' transcripts and verdicts: no setting of ours made them."""
     from oversight_bench.deviations import recorded_deviations
 
-    imported = {"judge": "human:nyu-2023", "options": ProtocolOptions().model_dump(mode="json"), "tasks": ["quality"],
+    imported = {"judge": "human:nyu-2023", "options": all_options_model()().model_dump(mode="json"), "tasks": ["quality"],
                 "import": {"kind": "nyu-debate"}}
     assert recorded_deviations(imported) == []
     assert recorded_deviations({k: v for k, v in imported.items() if k != "import"})  # the same config made here would

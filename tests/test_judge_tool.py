@@ -24,7 +24,8 @@ from oversight_bench.deviations import deviations, option_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.judge_tools import CUT_MARK, MAX_CHARS, JudgeTool, ToolOutput, check_judge_tool, one_line
 from oversight_bench.models import parse_spec, text_of
-from oversight_bench.protocol import Job, ProtocolOptions
+from oversight_bench.protocol import Job
+from oversight_bench.protocol_options import all_options_model
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.rundir.store import Store
 from oversight_bench.scheduler import JobContext, Scheduler
@@ -75,7 +76,7 @@ def capture(tmp_path: Path, protocol: str, question: Question, order: str, **opt
     store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
     debias = options.pop("judge_debias", False)
     runner = Scheduler(store, judge=_scripted(_judge, options.pop("judge_options", "")), agent=_scripted(_agent),
-                       judge_name="judge", agent_name="agent", options=ProtocolOptions(**options), seed=1,
+                       judge_name="judge", agent_name="agent", options=all_options_model()(**options), seed=1,
                        protocols=PROTOCOLS, judge_debias=debias)
     assignment = "correct" if protocol == "consultancy" else None
     job = Job(protocol, question, order, assignment)
@@ -236,11 +237,11 @@ def test_the_option_is_a_declared_judge_deviation_and_absent_when_off():
     (line,) = option_deviations({"judge_tool": "execute"})
     assert "judge tool execute" in line and "outside the paper" in line
     assert option_deviations({"judge_tool": "execute"}, judge_only=True) == [line]  # a judge option: also on imports
-    assert "judge_tool" not in ProtocolOptions().model_dump(mode="json")  # runs without a tool keep their options
-    assert ProtocolOptions(judge_tool="execute").model_dump(mode="json")["judge_tool"] == "execute"
+    assert "judge_tool" not in all_options_model()().model_dump(mode="json")  # runs without a tool keep their options
+    assert all_options_model()(judge_tool="execute").model_dump(mode="json")["judge_tool"] == "execute"
     for off in ("none", "off", "", None, False):
-        assert ProtocolOptions(judge_tool=off).judge_tool is None
-    assert not any("judge tool" in d for d in deviations({"options": ProtocolOptions().model_dump(mode="json")}))
+        assert all_options_model()(judge_tool=off).judge_tool is None
+    assert not any("judge tool" in d for d in deviations({"options": all_options_model()().model_dump(mode="json")}))
     assert any("judge tool execute" in d for d in deviations({"options": {"judge_tool": "execute"}}))
 
 

@@ -44,7 +44,7 @@ def plugin_packages() -> dict[str, Path]:
     distribution's entry points, the example packs from their pyproject.toml."""
     builtin = _entry_point_packages(ep.value for ep in md.distribution("oversight-bench").entry_points if ep.group == GROUP)
     found = {name: REPO / name for name in builtin}
-    for pack in (REPO / "examples" / "task_pack", REPO / "tests" / "plugin_example"):
+    for pack in (REPO / "examples" / "task_pack", REPO / "examples" / "protocol_interactive_debate", REPO / "tests" / "plugin_example"):
         project = tomllib.loads((pack / "pyproject.toml").read_text(encoding="utf-8"))
         for name in _entry_point_packages(project["project"]["entry-points"][GROUP].values()):
             found[name] = pack / name
@@ -56,7 +56,7 @@ PLUGINS = plugin_packages()
 
 def test_every_plugin_package_is_found():
     assert {"protocol_plugins", "model_adapters", "task_configs", "human_judging", "transcript_suites",
-            "obench_capitals", "obench_example_plugin"} <= set(PLUGINS)
+            "obench_capitals", "obench_interactive_debate", "obench_example_plugin"} <= set(PLUGINS)
     assert all(p.is_dir() for p in PLUGINS.values()), PLUGINS
 
 

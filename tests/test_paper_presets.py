@@ -1,4 +1,4 @@
-"""The paper's defaults and presets: ProtocolOptions defaults are the paper's, every run declares its
+"""The paper's defaults and presets: the option models' defaults are the paper's, every run declares its
 deviations, and each configs/paper preset runs on scripted models at --limit 2 and `report` (or
 `elo`) draws its figure."""
 
@@ -14,7 +14,8 @@ from oversight_bench.config import RunConfig, expand_variants, load_run_config
 from oversight_bench.deviations import PAPER_OPTIONS, deviations, elo_prior_deviation, invalid_answer_deviation
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec
-from oversight_bench.protocol import NO_PAPER_VALUE, ProtocolOptions
+from oversight_bench.protocol import NO_PAPER_VALUE
+from oversight_bench.protocol_options import all_options_model
 
 PRESETS = REPO / "configs" / "paper"
 #: the tasks whose data here is not the paper's (their task files say how)
@@ -41,7 +42,7 @@ DECLARED_DEFAULTS = {"judge_temperature": (0.0, 1.0), "thinking_max_tokens": (10
 
 
 def test_defaults_are_the_papers():
-    opts = ProtocolOptions()
+    opts = all_options_model()()
     differ = {k: (getattr(opts, k), v) for k, v in PAPER_OPTIONS.items() if getattr(opts, k) != v}
     assert differ == DECLARED_DEFAULTS
     assert opts.rounds == 3 and opts.best_of_n == 4 and opts.answer_order == "both" and opts.truncate_words is False
@@ -56,13 +57,13 @@ def test_defaults_are_the_papers():
         "judge predict-mode verdict budget 24 tokens (paper: no cap)",
         "3 of the paper's 9 tasks (boolq, mmlu, prontoqa)",
         invalid_answer_deviation()]
-    paper = RunConfig(tasks=["all"], options=ProtocolOptions(judge_temperature=1.0))
+    paper = RunConfig(tasks=["all"], options=all_options_model()(judge_temperature=1.0))
     assert [d for d in deviations(paper) if "budget" not in d] == [invalid_answer_deviation()]
 
 
 def test_deviations_name_each_setting_that_differs():
     cfg = RunConfig(judge="scripted:default,debias=true", limit=16,
-                    options=ProtocolOptions(rounds=2, best_of_n=1, answer_order="random", truncate_words=True))
+                    options=all_options_model()(rounds=2, best_of_n=1, answer_order="random", truncate_words=True))
     devs = deviations(cfg)
     for text in ("rounds 2 (paper 3)", "best-of-N 1 (paper 4)", "answer order random (paper: both)",
                  "limit 16 questions/task (paper 128)", "arguments cut at the word limit (paper: asked, not cut)"):

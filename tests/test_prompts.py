@@ -20,7 +20,8 @@ import pytest
 
 from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.models import parse_spec, text_of
-from oversight_bench.protocol import Job, ProtocolOptions
+from oversight_bench.protocol import Job
+from oversight_bench.protocol_options import all_options_model
 from oversight_bench.questions import Image, Question
 from oversight_bench.scheduler import JobContext, Scheduler
 from oversight_bench.rundir.store import Store
@@ -302,7 +303,7 @@ def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[s
     open roles' own direct-QA answer is always asked in predict mode."""
     store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
     runner = Scheduler(store, judge=_model(_judge), agent=_model(_agent), judge_name="judge", agent_name="agent",
-                    options=ProtocolOptions(rounds=3, best_of_n=2, judge_mode=mode), seed=1, protocols=PROTOCOLS)
+                    options=all_options_model()(rounds=3, best_of_n=2, judge_mode=mode), seed=1, protocols=PROTOCOLS)
     q = QUESTIONS[task]
     assignment = "correct" if protocol == "consultancy" else None
     job = Job(protocol, q, "correct_first", assignment)

@@ -12,7 +12,8 @@ from model_adapters.scripted import ScriptedModel, prompt_script, register_scrip
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
 from oversight_bench.model_text import NO_ARGUMENT, process_turn
-from oversight_bench.protocol import Job, ProtocolOptions
+from oversight_bench.protocol import Job
+from oversight_bench.protocol_options import all_options_model
 from oversight_bench.questions import Image, Question
 from oversight_bench.scheduler import JobContext, Scheduler
 from oversight_bench.rundir.store import Store
@@ -83,7 +84,7 @@ class Bench:
         self.judge = judge or scripted(judge_fn(), judge_options)
         self.store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
         self.runner = Scheduler(self.store, judge=self.judge, agent=self.agent, judge_name="judge", agent_name="agent",
-                             options=ProtocolOptions(**options), seed=7, judge_debias=debias, few_shot_pool=pool,
+                             options=all_options_model()(**options), seed=7, judge_debias=debias, few_shot_pool=pool,
                              protocols=PROTOCOLS)  # sub_run (open roles) needs them
 
     def run(self, protocol, question=EXTRACTIVE, order="correct_first", assignment=None):

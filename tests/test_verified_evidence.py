@@ -19,7 +19,8 @@ from helpers import DATA, cli
 from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
-from oversight_bench.protocol import Job, ProtocolOptions, Turn
+from oversight_bench.protocol import Job, Turn
+from oversight_bench.protocol_options import all_options_model
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
 from oversight_bench.scheduler import JobContext, Scheduler
@@ -72,7 +73,7 @@ class Bench:
         self.judge = scripted(lambda prompt, n: ["Answer: 1"] * n, judge_options)
         self.store = Store.open(tmp_path / f"run{next(_ids)}", write=True)
         self.runner = Scheduler(self.store, judge=self.judge, agent=self.agent, judge_name="judge", agent_name="agent",
-                                options=ProtocolOptions(**{"rounds": 2, "best_of_n": 1, **options}), seed=3,
+                                options=all_options_model()(**{"rounds": 2, "best_of_n": 1, **options}), seed=3,
                                 judge_debias=debias, protocols=PROTOCOLS)
 
     def debate(self, order: str = "correct_first", question: Question = QUESTION) -> list[Turn]:

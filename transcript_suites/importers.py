@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench import __version__
-from oversight_bench.api import BenchError, ImportPlan, Job, ProtocolOptions, Question, Record, execute, provenance
+from oversight_bench.api import BenchError, ImportPlan, Job, Question, Record, execute, provenance, run_options_model
 
 NYU_JUDGE = "human:nyu-2023"
 _NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}
@@ -58,7 +58,7 @@ def _qid(prefix: str, *parts: str) -> str:
 def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict) -> dict:
     return {
         "judge": judge, "agent": agent, "tasks": [task], "task_types": ["extractive"], "protocols": protocols, "seed": None,
-        "options": ProtocolOptions().model_dump(mode="json"),
+        "options": run_options_model(protocols)().model_dump(mode="json"),
         **provenance(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "import": {"kind": kind, "source": str(source), "oversight_bench": __version__, **extra},

@@ -110,12 +110,15 @@ def assign_settings(runs: list[Run]) -> None:
     separate rows and bars instead of being averaged into one. Also `judge_tool` (the judge tool the
     decision's judge had, None: none) and `setting_besides_tool` (the setting but for the tool), which
     pair the arms with and without a tool (`report.judge_tool_rows`)."""
-    from oversight_bench.deviations import PAPER_OPTIONS
+    from oversight_bench.protocol_options import CommonOptions, all_options_model
 
+    # a protocol's own option that a run does not hold (none of its protocols has it) counts as its default
+    fields = all_options_model().model_fields
+    own = {k: f.default for k, f in fields.items() if k not in CommonOptions.model_fields}
     # cross-play runs have the fixed settings of App. E (one round, best-of-N per player): not an arm
-    opts = [r.config.get("options") if isinstance(r.config.get("options"), dict) and r.config.get("kind") != "crossplay"
+    opts = [own | r.config.get("options") if isinstance(r.config.get("options"), dict) and r.config.get("kind") != "crossplay"
             else None for r in runs]
-    keys = [k for k in PAPER_OPTIONS if len({repr(o.get(k)) for o in opts if o is not None}) > 1]
+    keys = [k for k in fields if len({repr(o.get(k)) for o in opts if o is not None}) > 1]
     for run, o in zip(runs, opts):
         label = ", ".join(f"{k}={o.get(k)}" for k in keys) if keys and o is not None else None
         others = [k for k in keys if k != "judge_tool"]

@@ -44,7 +44,12 @@ def check_identity(store: Store, config: dict[str, Any]) -> dict[str, Any]:
 
 
 def _compare(directory: Path, old: dict[str, Any], config: dict[str, Any], where: str) -> None:
+    from oversight_bench.protocol_options import same_options
+
     for key in (*IDENTITY_KEYS, *(k for k in OPTIONAL_IDENTITY_KEYS if k in old or k in config)):
+        if key == "options" and isinstance(old.get(key), dict) and isinstance(config.get(key), dict):
+            if same_options(old[key], config[key]):
+                continue
         if old.get(key) != config.get(key):
             raise BenchError(
                 f"{directory} already holds a run with a different {key} ({old.get(key)!r} {where}, now {config.get(key)!r}); "

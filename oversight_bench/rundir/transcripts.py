@@ -12,7 +12,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from oversight_bench.errors import BenchError, validation_error
-from oversight_bench.protocol import Job, ProtocolOptions, Turn
+from oversight_bench.protocol import Job, Turn
+from oversight_bench.protocol_options import CommonOptions, all_options_model, stored_options
 from oversight_bench.questions import Question
 from oversight_bench.rundir.jobs import job_of_record
 from oversight_bench.rundir.store import Store
@@ -32,12 +33,14 @@ class StoredRun:
     #: the directory as the user named it (a re-judging records it as its `source`)
     given: str = ""
 
-    def options(self, overrides: dict[str, Any] | None = None) -> ProtocolOptions:
-        """The options the transcripts were made with, with `overrides` (a re-judging's) on top."""
+    def options(self, overrides: dict[str, Any] | None = None, protocols: list[str] | None = None) -> CommonOptions:
+        """The options the transcripts were made with, with `overrides` (a re-judging's) on top, as
+        the options of the run's protocols (`protocols`: of these, e.g. the one `judge --as` names)."""
+        names = [*(self.config.get("protocols") or []), *(protocols or [])]
         try:
-            return ProtocolOptions.model_validate({**(self.config.get("options") or {}), **(overrides or {})})
+            return stored_options(names, self.config.get("options"), overrides)
         except ValidationError as exc:
-            raise validation_error(exc, "judge options", noun="option", model=ProtocolOptions) from None
+            raise validation_error(exc, "judge options", noun="option", model=all_options_model()) from None
 
     def rejudgeable(self, protocol: str) -> bool:
         """Whether another judge may decide this run's `protocol` transcripts: decided by how they were

@@ -14,6 +14,7 @@ BUILTIN = {
     "gsm8kqa": "task_configs.loaders.gsm8kqa",
     "prontoqa": "task_configs.loaders.prontoqa",
     "mmmu": "task_configs.loaders.mmmu",
+    "lm_eval": "task_configs.loaders.lm_eval",
 }
 
 

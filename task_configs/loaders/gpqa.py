@@ -60,7 +60,7 @@ def load(cfg, ctx: LoadContext) -> Records:
         raise BenchError(f"task {cfg.name}: options.subset must be one of {', '.join(SUBSETS)}, not {subset!r}")
     paths = ctx.glob(cfg.source.local.files)
     if not paths:
-        raise BenchError(f"task {cfg.name}: {', '.join(cfg.source.local.files)} not found under {ctx.data_dir}")
+        raise BenchError(f"task {cfg.name}: {', '.join(cfg.source.local.files)} not found in {ctx.looked_in()}")
     path: Path = paths[0]
     try:
         rows, bad = _rows(path, subset)

@@ -15,10 +15,11 @@ from task_configs.loaders.common import LoadContext, Records, read_many
 def load(cfg, ctx: LoadContext) -> Records:
     local = cfg.source.local
     if local is None:
-        raise BenchError(f"task {cfg.name}: the table loader needs source.local (files under the data directory)")
+        raise BenchError(f"task {cfg.name}: the table loader needs source.local (files under the data directory "
+                         f"or the task's folder)")
     paths = ctx.glob(local.files, local.exclude)
     if not paths:
-        raise BenchError(f"task {cfg.name}: no files match {', '.join(local.files)} under {ctx.data_dir}")
+        raise BenchError(f"task {cfg.name}: no files match {', '.join(local.files)} in {ctx.looked_in()}")
     rows, skipped = [], Counter()
     for path, (file_rows, bad) in zip(paths, read_many(paths, local.format)):
         if bad:

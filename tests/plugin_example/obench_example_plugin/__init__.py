@@ -113,7 +113,7 @@ def _tiny_suite_run(out):
     """Three synthetic questions per task with QA and one-round debate transcripts, judged by a
     simulated human who is right two times in three: a suite the size of a test, written as an
     import (already-complete records, no model calls)."""
-    from oversight_bench.api import ImportPlan, Job, ProtocolOptions, Question, Record, execute
+    from oversight_bench.api import ImportPlan, Job, Question, Record, execute, run_options_model
 
     rng = random.Random(0)
     tasks = {"quality": "extractive", "boolq": "extractive", "mmlu": "closed"}
@@ -138,7 +138,7 @@ def _tiny_suite_run(out):
                     records.append(Record(job, "human:example", "sim:agent", turns, decision))
     config = {"judge": "human:example", "agent": "sim:agent", "tasks": list(tasks), "seed": 0,
               "protocols": ["qa_without_article", "qa_with_article", "debate"],
-              "options": ProtocolOptions(rounds=1).model_dump(mode="json")}
+              "options": run_options_model(["qa_without_article", "qa_with_article", "debate"])(rounds=1).model_dump(mode="json")}
     execute(ImportPlan(str(out), config, questions, records), progress=False)
 
 

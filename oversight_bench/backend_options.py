@@ -1,0 +1,35 @@
+"""What every backend's options share (public: `oversight_bench.api.BackendOptions`). Each backend declares its own as `Options`, a pydantic model
+on its model class (simonw/llm style): the one place that names them, types them, bounds them and
+gives their defaults. The core checks a spec against it (`oversight_bench.models.check_spec`)
+before a run writes anything, and the adapter reads its settings from the same model
+(`parse_backend_options(self, spec)` in its constructor: the typed options, defaults filled in),
+so a default is written once.
+
+Only pydantic is imported by a backend's module at load time, so checking a spec never loads
+torch, llama_cpp or an HTTP client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from oversight_bench.errors import validation_error
+
+
+class BackendOptions(BaseModel):
+    """Unknown options are refused; numbers given where text is expected (a key `123456`) stay text."""
+
+    model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)
+
+    concurrency: int | None = Field(None, ge=1, description="a whole number >= 1 (calls in flight)")
+
+
+def parse_backend_options(model: Any, spec: Any) -> Any:
+    """`spec`'s options validated by `model.Options` (defaults filled in): a one-line BenchError
+    naming the option otherwise, for adapters built without `check_spec` (tests, library use)."""
+    try:
+        return model.Options.model_validate(spec.options)
+    except ValidationError as exc:
+        raise validation_error(exc, f"{spec.backend} model", noun="option", model=model.Options) from None

@@ -1,0 +1,172 @@
+"""A broken or clashing plugin is one warning, never the tool's end (issue 33 item 5, issue 37 item 6):
+`sys.exit()` at import, a hook that raises (even a one-line BenchError or SystemExit), a name another
+package registered first, a protocol option declared differently, a run option that is taken: each
+is caught for that plugin alone, named, shown in `list plugins`, and every command still works.
+`OVERSIGHT_BENCH_PLUGINS=` selects which third-party plugins load."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers import cli_subprocess
+from oversight_bench import hookimpl
+from oversight_bench.errors import BenchError
+from oversight_bench.registry import Registry
+
+
+def installed_plugin(root: Path, dist: str, module: str, source: str) -> dict[str, str]:
+    """A plugin package as pip would leave it (a dist-info with the entry point), on PYTHONPATH."""
+    info = root / f"{module}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[oversight_bench]\n{module.removeprefix('obench_')} = {module}\n")
+    (root / f"{module}.py").write_text(textwrap.dedent(source))
+    return {"PYTHONPATH": str(root)}
+
+
+def _errors(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:") or "Traceback" in line]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import sys\nsys.exit(3)\n", "BROKEN: SystemExit: 3"),
+    ("""
+     from oversight_bench import hookimpl
+     from oversight_bench.api import BenchError
+
+     @hookimpl
+     def register_protocols(register):
+         raise BenchError("one line from the plugin")
+     """, "BROKEN: register_protocols failed: BenchError: one line from the plugin"),
+    ("""
+     import sys
+     from oversight_bench import hookimpl
+
+     @hookimpl
+     def register_tasks(register):
+         sys.exit("bye")
+     """, "BROKEN: register_tasks failed: SystemExit: bye"),
+    ("""
+     from oversight_bench import hookimpl
+
+     @hookimpl
+     def register_run_options(add):
+         add("--rounds", type=int)
+     """, "BROKEN: register_run_options failed: BenchError: a plugin's option --rounds is already an option of `run`"),
+    ("""
+     from oversight_bench import hookimpl
+
+     @hookimpl
+     def register_commands(cli):
+         raise RuntimeError("cannot add")
+     """, "BROKEN: register_commands failed: RuntimeError: cannot add"),
+], ids=["exit_at_import", "hook_bencherror", "hook_exit", "run_option_taken", "command_hook_raises"])
+def test_a_broken_plugin_is_named_and_every_command_still_works(tmp_path, source, expected):
+    env = installed_plugin(tmp_path / "site", "obench-broken", "obench_broken", source)
+    listing = cli_subprocess("list", "plugins", env=env)
+    assert listing.returncode == 0, listing.stderr
+    line = next(l for l in listing.stdout.splitlines() if "obench-broken" in l)
+    assert expected in line, listing.stdout
+    assert re.search(r"warning: plugin broken \(obench-broken 0\.1\) failed to load", listing.stderr), listing.stderr
+    for args in (["list", "protocols"], ["run", "--help"], ["list", "tasks"]):
+        res = cli_subprocess(*args, env=env)
+        assert res.returncode == 0 and not _errors(res.stderr), (args, res.stderr)
+    res = cli_subprocess("run", "--help", env=env)
+    assert "--rounds" in res.stdout
+
+
+CLASH = """
+    from oversight_bench import hookimpl
+    from oversight_bench.api import CommonOptions, Decision, Protocol, option
+
+    class Base(Protocol):
+        async def play(self, ctx, job):
+            return []
+
+        async def judge(self, ctx, job, turns):
+            return Decision("", None, None)
+
+    class Debate(Base):
+        name = "debate"
+
+    class Mine(Base):
+        name = "clash_ok"
+
+    class RoundsAsText(CommonOptions):
+        rounds: str = option("three", "three", "rounds {v}")
+
+    class Wordy(Base):
+        name = "wordy"
+        Options = RoundsAsText
+
+    @hookimpl
+    def register_protocols(register):
+        register(Debate())
+        register(Mine())
+        register(Wordy())
+"""
+
+
+def test_a_clash_skips_the_clashing_registration_and_the_built_in_keeps_the_name(tmp_path):
+    env = installed_plugin(tmp_path / "site", "obench-clash", "obench_clash", CLASH)
+    res = cli_subprocess("list", "protocols", env=env)
+    assert res.returncode == 0, res.stderr
+    lines = {l.split()[0]: l for l in res.stdout.splitlines() if l.strip()}
+    assert "oversight-bench" in lines["debate"]  # found first on the path, the third party still does not take it
+    assert "clash_ok" in lines and "wordy" not in lines  # its other registration stands; the option clash is skipped
+    warnings = [l for l in res.stderr.splitlines() if l.startswith("warning:")]
+    assert len(warnings) == 2, res.stderr
+    assert ("warning: protocol 'debate' of obench-clash (plugin clash) skipped: oversight-bench registers that name "
+            "already") in warnings[0]
+    assert "protocol 'wordy' of obench-clash (plugin clash) skipped: its option 'rounds' is declared differently by " \
+           "protocol" in warnings[1] and "of oversight-bench" in warnings[1]
+    listing = cli_subprocess("list", "plugins", env=env)
+    assert listing.returncode == 0
+    assert "SKIPPED: protocol 'debate' of obench-clash" in listing.stdout
+    assert "SKIPPED: protocol 'wordy' of obench-clash" in listing.stdout
+    # every command works; the run's debate is the built-in one
+    out = tmp_path / "run"
+    res = cli_subprocess("run", "--tasks", "capitals", "--protocols", "debate,clash_ok", "--judge", "scripted:default",
+                         "--agent", "scripted:default", "--limit", "1", "--rounds", "1", "--best-of-n", "1",
+                         "--answer-order", "random", "--quiet", "--output", str(out), env=env)
+    assert res.returncode == 0, res.stderr
+
+
+def test_the_plugins_variable_selects_third_party_plugins(tmp_path):
+    env = installed_plugin(tmp_path / "site", "obench-clash", "obench_clash", CLASH)
+    none = cli_subprocess("list", "plugins", env={**env, "OVERSIGHT_BENCH_PLUGINS": ""})
+    assert none.returncode == 0 and "obench-clash" not in none.stdout and "warning" not in none.stderr
+    assert "oversight-bench" in none.stdout  # the built-ins always load
+    only = cli_subprocess("list", "protocols", env={**env, "OVERSIGHT_BENCH_PLUGINS": "obench-clash"})
+    assert "clash_ok" in only.stdout and "qa_majority" not in only.stdout
+
+
+def test_in_process_a_clash_is_recorded_not_raised():
+    class P:
+        name = "debate"
+
+    class A:
+        register_protocols = staticmethod(hookimpl(lambda register: register(P())))
+
+    class B:
+        register_protocols = staticmethod(hookimpl(lambda register: register(P())))
+
+    reg = Registry()
+    reg.add_module_plugin("a", "pkg-a", "1", module=A)
+    reg.add_module_plugin("b", "pkg-b", "1", module=B)
+    assert reg.entries["protocols"]["debate"].package == "pkg-a"
+    assert reg.plugins[1].skipped == ["protocol 'debate' of pkg-b (plugin b) skipped: pkg-a registers that name already"]
+    assert not reg.broken()
+
+    class C:
+        @staticmethod
+        @hookimpl
+        def register_loaders(register):
+            raise BenchError("bad")
+
+    reg.add_module_plugin("c", "pkg-c", "1", module=C)
+    assert reg.broken()[0].error == "register_loaders failed: BenchError: bad"
