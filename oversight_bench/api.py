@@ -11,7 +11,9 @@ Models (backends implement `Model`)
     Model, Spec, Capabilities, Completion, Message, text_of, parse_spec, build_model, redact_spec,
     ModelName (a bare model name and the roles it is the default for: hook `register_model_names`),
     ModelStatus (a named model's install state and size, which its plugin reports for `list models`),
-    note_retry (a backend re-sent a request: counted in the call's record and the progress display).
+    note_retry (a backend re-sent a request: counted in the call's record and the progress display),
+    note_usage (the tokens a server reported for a request: stored with the call),
+    note_no_probs (why a backend has no answer probability: stored with the call).
 Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
 Protocols (subclass `Protocol`; it sees the run only through `Context`)
@@ -59,7 +61,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("cache_dir", "CACHE_ENV"), "oversight_bench.locations"),
     **dict.fromkeys(("Model", "Spec", "Capabilities", "Completion", "Message", "ModelName", "ModelStatus", "text_of", "parse_spec",
                      "build_model", "redact_spec"), "oversight_bench.models"),
-    "note_retry": "oversight_bench.scheduler",
+    **dict.fromkeys(("note_retry", "note_usage", "note_no_probs"), "oversight_bench.scheduler"),
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
     **dict.fromkeys(("Protocol", "ProtocolOptions", "Context", "Job", "Turn", "Decision", "NO_PAPER_VALUE"),
                     "oversight_bench.protocol"),
