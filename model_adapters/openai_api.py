@@ -35,7 +35,9 @@ import contextvars
 import json
 import math
 import os
+import random
 import re
+import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -44,10 +46,11 @@ import orjson
 if TYPE_CHECKING:
     import openai
 
-from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec, replace_surrogates,
-                                 is_secret_name, note_retry, register_secret)
-from pydantic import ConfigDict, Field, model_validator
+from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
+                                 replace_surrogates, is_secret_name, note_no_probs, note_retry, note_usage, register_secret)
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from model_adapters._flow import AdaptiveLimit, Replicas
 from model_adapters.options import BackendOptions, parse_options
 
 #: set per call by the protocols (or by the options above), never by a spec
@@ -55,8 +58,27 @@ _HARNESS_PARAMS = {"model", "messages", "n", "max_tokens", "max_completion_token
                    "logprobs", "top_logprobs", "stream", "stream_options"}
 _EXTRA = "extra_body."
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
-#: the requests sent for the call in progress (a list, so the hooks can count into it)
-_SENT: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("openai_requests_sent", default=None)
+#: the reply being read for the request in progress: how many bytes it may hold, and what went wrong
+_REPLY: contextvars.ContextVar["_Reply | None"] = contextvars.ContextVar("openai_reply", default=None)
+#: a reply may hold this many bytes, plus `REPLY_BYTES_PER_TOKEN` per token asked for (and
+#: `LOGPROB_BYTES` per top logprob of each): a server that sends more is malformed, not stored
+REPLY_BASE_BYTES = 256 * 1024
+REPLY_BYTES_PER_TOKEN = 256
+LOGPROB_BYTES = 256
+#: statuses re-sent after a back-off (the SDK's own list): timeouts, conflicts, rate limits, server errors
+_RETRY_STATUS = {408, 409, 429}
+#: the most seconds a Retry-After is honoured for, and the back-off without one (doubling from 0.5 s)
+MAX_RETRY_AFTER_S = 60.0
+MAX_BACKOFF_S = 8.0
+#: how each server answered the probability probe: (server, model, top_logprobs) -> prefill or not
+_PROBS_FORM: dict[tuple[str, str, int], bool] = {}
+
+
+class _Reply:
+    __slots__ = ("limit", "too_big", "bytes")
+
+    def __init__(self, limit: int):
+        self.limit, self.too_big, self.bytes = limit, False, 0
 
 
 def clean_url(url: str) -> str:
@@ -91,11 +113,15 @@ class OpenAIModel(Model):
         model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
 
         concurrency: int = Field(8, ge=1, description="a whole number >= 1 (calls in flight)")
-        base_url: str | None = Field(None, description="an http(s) URL such as http://127.0.0.1:8000/v1")
+        base_url: str | None = Field(None, description="an http(s) URL such as http://127.0.0.1:8000/v1, or several "
+                                                        "servers of the model as URL1|URL2")
         api_key_env: str | None = Field(None, description="the name of an environment variable")
         api_key: str | None = Field(None, description="the key itself")
-        timeout: float = Field(120.0, gt=0, description="a number of seconds > 0")
+        timeout: float = Field(120.0, gt=0, le=86400, allow_inf_nan=False,
+                               description="a finite number of seconds > 0 (the whole request: connect, wait, body)")
         max_retries: int = Field(5, ge=0, description="a whole number >= 0")
+        rpm: int | None = Field(None, ge=1, description="a whole number >= 1 (requests per minute)")
+        tpm: int | None = Field(None, ge=1, description="a whole number >= 1 (tokens per minute, prompt + reply)")
         logprobs: bool = Field(False, description="true or false")
         images: bool = Field(False, description="true or false")
         prefill: bool = Field(False, description="true or false")
@@ -134,9 +160,13 @@ class OpenAIModel(Model):
                 raise BenchError(f"openai model {spec.model!r}: azure needs an API version; pass api_version=2024-10-21 or set $OPENAI_API_VERSION")
         else:
             base_url = o.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
-        self.base_url = str(base_url)
-        if urlsplit(self.base_url).scheme not in ("http", "https"):
-            raise BenchError(f"openai model {spec.model!r}: base_url {clean_url(self.base_url)!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
+        # `URL1|URL2|...`: replicas of one model; the first names it (its cache key and its name), the
+        # others only share the load (an execution setting: a resume may change them)
+        self.urls = [u.strip() for u in str(base_url).split("|") if u.strip()] or ["https://api.openai.com/v1"]
+        self.base_url = self.urls[0]
+        for url in self.urls:
+            if urlsplit(url).scheme not in ("http", "https"):
+                raise BenchError(f"openai model {spec.model!r}: base_url {clean_url(url)!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
         if not api_key:
             if "api.openai.com" in self.base_url:
                 raise BenchError(f"openai model {spec.model!r}: no API key; set ${key_env} or pass api_key_env=VAR")
@@ -147,17 +177,21 @@ class OpenAIModel(Model):
         self._api_key = None if api_key is None else str(api_key).strip()  # a key from a file often ends in a newline
         if self._api_key is not None and (not self._api_key.isprintable() or not self._api_key.isascii()):
             raise BenchError(f"openai model {spec.model!r}: the API key holds a control or non-ASCII character; expected the key alone, as the provider shows it")
-        if urlsplit(self.base_url).username is not None:
+        if any(urlsplit(u).username is not None for u in self.urls):
             import sys
 
             print(f"warning: {self.name}: the user:password@ part of base_url is not sent (the OpenAI client authenticates "
                   f"with the API key as a bearer token); give the key with api_key_env= or $OPENAI_API_KEY", file=sys.stderr)
         # A query in base_url (`...?api-version=1`) is sent with every request: the SDK would glue
         # the path after it. Its values may be secrets, so errors hide them.
-        self._query = dict(parse_qsl(urlsplit(self.base_url).query))
-        parts = urlsplit(self.base_url)
-        self._secrets = [s for s in [self._api_key, *self._query.values(), parts.username, parts.password]
-                         if s and s != "none" and len(s) >= 4]
+        self._queries = {u: dict(parse_qsl(urlsplit(u).query)) for u in self.urls}
+        self._query = self._queries[self.base_url]
+        self._secrets = [s for s in [self._api_key] if s and s != "none" and len(s) >= 4]
+        for u in self.urls:
+            parts = urlsplit(u)
+            self._secrets += [s for s in [*self._queries[u].values(), parts.username, parts.password] if s and len(s) >= 4]
+        for s in self._secrets:  # a server that echoes a request back cannot carry them into the store
+            register_secret(s)
         # A body value (pass-through or extra_body.) that is a configured secret, or is named like a
         # credential, is one wherever it shows: registered, and masked in the fingerprint (which
         # every stored request carries) as in the name. The request itself still sends it.
@@ -166,18 +200,26 @@ class OpenAIModel(Model):
                 register_secret(v)
                 self._secrets.append(str(v))
         self.timeout, self.max_retries, self.max_concurrency = o.timeout, o.max_retries, o.concurrency
+        self.rpm, self.tpm = o.rpm, o.tpm
         self.prefill, self.top_logprobs, self.max_tokens_field = o.prefill, o.top_logprobs, o.max_tokens_field
         self.organization, self.project = o.organization, o.project
         # a server that continues a final assistant message (prefill=true) continues a begun reply
         self.capabilities = Capabilities(images=o.images, logprobs=o.logprobs, multi_sample=True, continuation=self.prefill)
-        self.retries = 0  # requests the SDK re-sent (429/5xx/timeouts/dropped connections/cut-off bodies)
+        # what was sent: every request (`sent`) and the re-sends among them (`retries`: after a
+        # timeout, 429, 5xx, dropped connection or cut-off body, each after a back-off)
+        self.sent = 0
+        self.retries = 0
+        self.flow = AdaptiveLimit(self.max_concurrency, self.timeout)
+        self.replicas = Replicas(self.urls)
         # The cache key: the model and the base URL without credentials or query, as in every earlier
         # version (stored runs re-run without a call); pass-through parameters join it when set.
         self._fingerprint: dict[str, Any] = {"model": f"openai:{spec.model}", "base_url": clean_url(self.base_url)}
         if self.params:
             self._fingerprint["params"] = {k: MASK if str(v) in self._secrets else v for k, v in sorted(self.params.items())}
-        self._client: openai.AsyncOpenAI | None = None  # one per event loop (tests and CLI commands run several)
+        # one SDK client per replica and event loop (tests and CLI commands run several loops)
+        self._clients: dict[str, openai.AsyncOpenAI] = {}
         self._client_loop = None
+        self._limiters: tuple[Any, Any] = (None, None)
 
     def request_fingerprint(self) -> dict[str, Any]:
         return self._fingerprint
@@ -187,79 +229,166 @@ class OpenAIModel(Model):
             text = text.replace(secret, MASK)
         return _KEY_PATTERN.sub("***", text)
 
+    def traffic(self) -> dict[str, Any]:
+        """What this model sent, for the end of the run: requests, re-sends, the calls in flight it
+        settled at and its ceiling, and per replica the requests each got."""
+        out = {"sent": self.sent, "resent": self.retries, "settled_concurrency": self.flow.settled(),
+               "peak_in_flight": self.flow.peak, "ceiling": self.flow.ceiling, "decreases": self.flow.decreases}
+        if len(self.urls) > 1:
+            out["replicas"] = {clean_url(r.url): r.sent for r in self.replicas.items}
+        return out
+
     # -- the SDK client ---------------------------------------------------------------------------
-    def _sdk(self) -> openai.AsyncOpenAI:
+    def _sdk(self, url: str | None = None) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
+        if self._client_loop is not loop:
+            self._clients, self._client_loop = {}, loop
+            self._limiters = self._new_limiters()
+        url = url or self.base_url
+        client = self._clients.get(url)
+        if client is None:
             import httpx2
             import openai
 
-            parts = urlsplit(self.base_url)
+            parts = urlsplit(url)
             http = openai.DefaultAioHttpClient(
-                event_hooks={"request": [self._on_request], "response": [self._on_response]},
-                # the runner bounds the calls in flight; a smaller pool would queue them inside their timeout
+                event_hooks={"response": [self._on_response]},
+                # the adaptive window bounds the calls in flight; a smaller pool would queue them inside their timeout
                 limits=httpx2.Limits(max_connections=max(1000, self.max_concurrency), max_keepalive_connections=100))
+            # re-sends are made here (`_create`), after the window shrank and a back-off: never by the SDK
             common = dict(api_key=self._api_key, organization=self.organization,
                           project=self.project, timeout=self.timeout,
-                          max_retries=self.max_retries, default_query=self._query or None, http_client=http)
+                          max_retries=0, default_query=self._queries.get(url) or None, http_client=http)
             # user:password@ is not sent: the SDK authenticates with the key as a bearer token, and its
             # aiohttp transport refuses URL credentials beside that header (see __init__'s warning)
             bare = urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
             if self.azure:
-                self._client = openai.AsyncAzureOpenAI(azure_endpoint=bare, azure_deployment=self.spec.model,
-                                                       api_version=self.api_version, **common)
+                client = openai.AsyncAzureOpenAI(azure_endpoint=bare, azure_deployment=self.spec.model,
+                                                 api_version=self.api_version, **common)
             else:
-                self._client = openai.AsyncOpenAI(base_url=bare, **common)
-            self._client_loop = loop
-        return self._client
+                client = openai.AsyncOpenAI(base_url=bare, **common)
+            self._clients[url] = client
+        return client
 
-    async def _on_request(self, request) -> None:
-        """Every request the SDK sends for a call after its first is a retry."""
-        sent = _SENT.get()
-        if sent is not None:
-            sent[0] += 1
-            if sent[0] > 1:
-                self.retries += 1
-                note_retry()
+    def _new_limiters(self) -> tuple[Any, Any]:
+        """`rpm=` and `tpm=` as aiolimiter's leaky buckets (one per event loop, as the clients)."""
+        if self.rpm is None and self.tpm is None:
+            return None, None
+        from aiolimiter import AsyncLimiter
+
+        return (AsyncLimiter(self.rpm, 60) if self.rpm else None, AsyncLimiter(self.tpm, 60) if self.tpm else None)
 
     async def _on_response(self, response) -> None:
-        """A 200 whose body is not JSON is a broken transfer: raised inside the SDK's send, it is
-        re-sent like a dropped connection."""
+        """The body, read here with a bound (`_Reply.limit`: a reply far beyond what was asked is not
+        read into memory, let alone stored); a 200 whose body is not JSON is a broken transfer."""
+        import httpx2
+
+        box = _REPLY.get()
+        chunks, size = [], 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if box is not None and size > box.limit:
+                box.too_big, box.bytes = True, size
+                raise httpx2.DecodingError(f"the reply exceeds {box.limit} bytes", request=response.request)
+            chunks.append(chunk)
+        body = b"".join(chunks)
+        response._content = body  # as `aread` would have kept it (httpx reads no further)
         if response.status_code == 200:
-            body = await response.aread()
             try:
                 _loads(body)
             except ValueError:
-                import httpx2
-
                 raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes, cut off?)",
                                           request=response.request) from None
 
+    def _reply_limit(self, body: dict[str, Any]) -> int:
+        tokens = int(body.get(self.max_tokens_field) or 0) * int(body.get("n") or 1)
+        per = REPLY_BYTES_PER_TOKEN + (LOGPROB_BYTES * self.top_logprobs if body.get("logprobs") else 0)
+        return REPLY_BASE_BYTES + tokens * per
+
     async def _create(self, body: dict[str, Any]) -> dict:
-        """POST one chat completion through the SDK; its errors become one key-free line."""
+        """POST one chat completion: through the adaptive window, the rate limits and the healthiest
+        replica, within `timeout` for the whole request; re-sent after a back-off on a timeout, 429,
+        5xx, dropped connection or cut-off body (up to `max_retries` times). Errors are one key-free line."""
         import httpx2
         import openai
 
-        sent = [0]
-        token = _SENT.set(sent)
-        try:
-            # the body as bytes: the SDK would deep-copy and re-serialise a dict on every attempt
-            content = orjson.dumps({"model": self.spec.model, **self.params, **body})
-            response = await self._sdk().post("/chat/completions", cast_to=httpx2.Response, content=content)
-        except openai.APIError as exc:
-            raise self._error(exc, sent[0]) from None
-        finally:
-            _SENT.reset(token)
-        data = _loads(response.content)
-        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
-            raise MalformedResponse(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
-        return data
+        # the body as bytes: the SDK would deep-copy and re-serialise a dict on every attempt
+        content = orjson.dumps({"model": self.spec.model, **self.params, **body})
+        limit = self._reply_limit(body)
+        kind = (bool(body.get("logprobs")), body.get(self.max_tokens_field))
+        attempts = 0
+        while True:
+            attempts += 1
+            replica, wait = self.replicas.pick()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            client = self._sdk(replica.url)
+            rpm, tpm = self._limiters
+            if rpm is not None:
+                await rpm.acquire()
+            if tpm is not None:
+                await tpm.acquire(min(float(self.tpm), len(content) / 4 + limit / REPLY_BASE_BYTES + int(body.get(self.max_tokens_field) or 0)))
+            slot = await self.flow.acquire()
+            retry_after: float | None = None
+            failure: Exception
+            box = _Reply(limit)
+            token = _REPLY.set(box)
+            replica.in_flight += 1
+            replica.sent += 1
+            self.sent += 1
+            if attempts > 1:
+                self.retries += 1
+                note_retry()
+            try:
+                async with slot:
+                    try:
+                        async with asyncio.timeout(self.timeout):
+                            response = await client.post("/chat/completions", cast_to=httpx2.Response, content=content)
+                    except TimeoutError:
+                        self.flow.loss(slot)
+                        failure = RuntimeError(f"{self.name}: APITimeoutError: no answer within {self.timeout:g} s")
+                    except openai.APIStatusError as exc:
+                        if exc.status_code not in _RETRY_STATUS and exc.status_code < 500:
+                            raise self._error(exc, attempts) from None
+                        self.flow.loss(slot)
+                        retry_after = _retry_after(exc.response.headers)
+                        failure = exc
+                    except openai.APIConnectionError as exc:
+                        if box.too_big:
+                            raise MalformedResponse(f"{self.name}: the reply holds more than {limit} bytes (at least {box.bytes}) for "
+                                                    f"{body.get(self.max_tokens_field)} tokens asked; expected a chat completion of that size") from None
+                        if _timed_out(exc):
+                            self.flow.loss(slot)
+                        elif len(self.urls) > 1:
+                            self.replicas.failed(replica)  # a dead replica is no sign of congestion at the others
+                        else:
+                            self.flow.loss(slot)
+                        failure = exc
+                    else:
+                        data = _loads(response.content)
+                        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+                            raise MalformedResponse(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
+                        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+                        ptoks, ctoks = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+                        self.flow.answered(slot, kind, 1 + ctoks + ptoks / 20)
+                        self.replicas.ok(replica)
+                        note_usage(ptoks, ctoks)
+                        return data
+            finally:
+                replica.in_flight -= 1
+                _REPLY.reset(token)
+            if attempts > self.max_retries:
+                raise (self._error(failure, attempts) if isinstance(failure, openai.APIError)
+                       else RuntimeError(self.redact(f"{failure}{_after(attempts)}")))
+            # back off out of the window: the re-send waits for a slot of the (now smaller) window
+            await asyncio.sleep(retry_after if retry_after is not None
+                                else min(MAX_BACKOFF_S, 0.5 * 2 ** (attempts - 1)) * (1 - 0.25 * random.random()))
 
     def _error(self, exc: openai.APIError, attempts: int) -> Exception:
         """The SDK's error as one line: its class name, the HTTP status and the server's message."""
         import openai
 
-        after = f" (after {attempts} attempts)" if attempts > 1 else ""
+        after = _after(attempts)
         if isinstance(exc, openai.APIStatusError):
             body = exc.body
             msg = body.get("message") if isinstance(body, dict) else body if isinstance(body, str) else None
@@ -366,13 +495,108 @@ class OpenAIModel(Model):
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
         if not self.capabilities.logprobs:
             return None
-        data = await self._create(self.build_probs_request(messages, prefix))
-        return self.parse_probs(data, prefix, tuple(choices), self.prefill)
+        prefill = _PROBS_FORM.get(self._probe_key(), self.prefill)
+        data = await self._create(self._probs_request(messages, prefix, prefill))
+        probs = self.parse_probs(data, prefix, tuple(choices), prefill)
+        if probs is None:
+            note_no_probs(why_no_probs(data, prefix, tuple(choices), prefill, self.top_logprobs))
+        return probs
+
+    def _probe_key(self) -> tuple[str, str, int]:
+        return clean_url(self.base_url), self.spec.model, self.top_logprobs
+
+    def _probs_request(self, messages, prefix: str, prefill: bool) -> dict[str, Any]:
+        was, self.prefill = self.prefill, prefill
+        try:
+            return self.build_probs_request(messages, prefix)
+        finally:
+            self.prefill = was
+
+    async def check_ready(self, *, probs: bool = False) -> str | None:
+        """Before a run's first judge call in probs mode: one short probe (once per server and model
+        in a process) of which request form gives answer probabilities here, the configured one
+        (`prefill=`) first. Returns a note when the other form is used; raises a one-line BenchError
+        naming the fix when neither gives them."""
+        if not probs or not self.capabilities.logprobs:
+            return None
+        key = self._probe_key()
+        if key in _PROBS_FORM:
+            return None
+        why = {}
+        for prefill in (self.prefill, not self.prefill):
+            data = await self._create(self._probs_request(_PROBE, "Answer: ", prefill))
+            if self.parse_probs(data, "Answer: ", ("1", "2"), prefill) is not None:
+                _PROBS_FORM[key] = prefill
+                if prefill != self.prefill:
+                    return (f"{self.name}: answer probabilities come only with prefill={str(prefill).lower()} from this server "
+                            f"(probed); the run uses that form (add prefill={str(prefill).lower()} to the spec to skip the probe)")
+                return None
+            why[prefill] = why_no_probs(data, "Answer: ", ("1", "2"), prefill, self.top_logprobs)
+        raise BenchError(f"{self.name}: the server gives no answer probabilities (probed: with prefill=true {why[True]}; "
+                         f"with prefill=false {why[False]}); use a server that returns top logprobs (vLLM, llama.cpp's server) "
+                         f"or -o judge_mode=predict")
 
     async def aclose(self) -> None:
-        client, self._client = self._client, None
-        if client is not None and self._client_loop is asyncio.get_running_loop():
-            await client.close()
+        clients, self._clients = list(self._clients.values()), {}
+        if clients and self._client_loop is asyncio.get_running_loop():
+            for client in clients:
+                await client.close()
+
+
+#: the probe's judge question: few-shot, so that even a 135M model answers "Answer: N"
+def _probe_q(q: str, a: str, b: str) -> str:
+    return f"Question: {q}\nAnswer 1: {a}\nAnswer 2: {b}\nReply with 'Answer: 1' or 'Answer: 2'."
+
+
+_PROBE = [{"role": "user", "content": _probe_q("Is water wet?", "No", "Yes")}, {"role": "assistant", "content": "Answer: 2"},
+          {"role": "user", "content": _probe_q("Is the sun hot?", "Yes", "No")}, {"role": "assistant", "content": "Answer: 1"},
+          {"role": "user", "content": _probe_q("Is Paris the capital of France?", "Yes", "No")}]
+
+
+def why_no_probs(data: dict, prefix: str, choices: tuple[str, ...], prefilled: bool, top: int) -> str:
+    """Why `OpenAIModel.parse_probs` found no probability in `data`, in a few words."""
+    first = (data.get("choices") or [{}])[0] if isinstance(data.get("choices"), list) else {}
+    first = first if isinstance(first, dict) else {}
+    text = ((first.get("message") or {}).get("content") or "") if isinstance(first.get("message"), dict) else ""
+    block = first.get("logprobs") if isinstance(first.get("logprobs"), dict) else {}
+    content = block.get("content") if isinstance(block.get("content"), list) else []
+    shown = repr(_one_line(text)[:40])
+    if not content:
+        return f"the server returned no logprobs (reply {shown})"
+    if not any(isinstance(t, dict) and t.get("top_logprobs") for t in content):
+        return f"the server returned no top_logprobs (reply {shown})"
+    if prefilled or not prefix.strip() or prefix.strip() in text:
+        return f"neither {' nor '.join(choices)} among the top {top} tokens at the answer (reply {shown})"
+    return f"the reply never wrote {prefix.strip()!r} (reply {shown})"
+
+
+def _count(value: Any) -> int:
+    """A token count from a server's usage (0 for anything that is not a whole number >= 0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _after(attempts: int) -> str:
+    return f" (after {attempts} attempts)" if attempts > 1 else ""
+
+
+def _timed_out(exc: BaseException) -> bool:
+    while exc is not None:
+        if isinstance(exc, TimeoutError):
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def _retry_after(headers) -> float | None:
+    """The seconds a 429 or 503 asks to wait (`retry-after-ms`, `retry-after`), bounded; None if none."""
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            value = float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(value) and value >= 0:
+            return min(value, MAX_RETRY_AFTER_S)
+    return None
 
 
 def _shaped(value: Any, kind: type, what: str) -> Any:

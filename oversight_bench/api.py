@@ -12,6 +12,8 @@ Models (backends implement `Model`)
     ModelName (a bare model name and the roles it is the default for: hook `register_model_names`),
     ModelStatus (a named model's install state and size, which its plugin reports for `list models`),
     note_retry (a backend re-sent a request: counted in the call's record and the progress display),
+    note_usage (the tokens a server reported for a request: stored with the call),
+    note_no_probs (why a backend has no answer probability: stored with the call),
     BackendOptions (subclass it as a backend's `Options`), parse_backend_options(model, spec) (its typed values).
 Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
@@ -73,7 +75,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("cache_dir", "CACHE_ENV"), "oversight_bench.locations"),
     **dict.fromkeys(("Model", "Spec", "Capabilities", "Completion", "Message", "ModelName", "ModelStatus", "text_of", "parse_spec",
                      "build_model", "redact_spec"), "oversight_bench.models"),
-    "note_retry": "oversight_bench.scheduler",
+    **dict.fromkeys(("note_retry", "note_usage", "note_no_probs"), "oversight_bench.scheduler"),
     **dict.fromkeys(("BackendOptions", "parse_backend_options"), "oversight_bench.backend_options"),
     **dict.fromkeys(("agent_turn", "argue", "pick_most_persuasive", "agent_article", "user_message", "ARGUMENT_HEADER"),
                     "oversight_bench.agent_turns"),

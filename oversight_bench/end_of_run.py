@@ -97,6 +97,10 @@ def print_summary(outcome, next_command: str | None = None) -> None:
             out.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")
     for reason, count in sorted(getattr(s, "failures", {}).items(), key=lambda kv: -kv[1]):
         out.print(f"failed {count} job(s): {redact_text(reason)}", markup=False, soft_wrap=True)
+    for name, t in sorted((getattr(s, "traffic", None) or {}).items()):
+        out.print(f"{redact_text(name)}: {t.get('sent', 0)} requests sent, {t.get('resent', 0)} re-sent; settled at "
+                  f"{t.get('settled_concurrency')} in flight (ceiling {t.get('ceiling')}, peak {t.get('peak_in_flight')})",
+                  markup=False, soft_wrap=True)
     out.print(f"jobs: {s.jobs_done} done, {s.jobs_skipped} already stored, {s.jobs_failed} failed; "
               f"model calls: {s.calls}, cache hits: {s.cache_hits}, invalid answers: {s.invalid}")
     if next_command and not s.jobs_failed:

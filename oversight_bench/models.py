@@ -322,6 +322,17 @@ class Model(abc.ABC):
     async def aclose(self) -> None:
         """Release resources (servers, engines)."""
 
+    async def check_ready(self, *, probs: bool = False) -> str | None:
+        """Called once before a run writes anything (`probs`: it reads answer probabilities): raise a
+        one-line BenchError naming the fix when this model cannot serve the run; a returned text is a
+        note for the user (a form of request chosen by a probe, say)."""
+        return None
+
+    def traffic(self) -> dict[str, Any] | None:
+        """What a backend behind a server sent during the run (requests, re-sends, the concurrency it
+        settled at), reported and stored at the end of the run; None where there is nothing to say."""
+        return None
+
     def request_fingerprint(self) -> dict[str, Any]:
         """What identifies this model in a cache key (secrets excluded)."""
         return {"model": self.name}

@@ -179,6 +179,9 @@ def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = p
     started = start(plan, log=log)
     try:
         stats = plan.run(started, progress)
+        if stats.traffic:  # what each server-backed model sent, kept with the run (the latest run's)
+            started.config["traffic"] = stats.traffic
+            started.store.write_config(started.config)
         return Outcome(stats, summarize(started.store, started.judge_name), started.skipped, str(started.store.dir),
                        started.config["deviations"])
     finally:
@@ -200,6 +203,8 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
         judge_text, debias, judge_name = plan.judge, False, plan.judge
     config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
     cast = plan.models(build_model(judge_text), judge_text) if plan.model_judge else None
+    if cast is not None and (debias or plan.options.judge_mode == "probs"):
+        _check_ready(cast, log)  # a server that gives no probabilities: one line, before anything is written
     run_dir: WritableRun | None = None
     shared: SharedCalls | None = None
     try:
@@ -241,6 +246,23 @@ def declare(plan: Plan, config: dict[str, Any], prepared: Prepared) -> None:
     if prepared.substitutions:
         config["data_substitutions"] = prepared.substitutions
     config["deviations"] = plan.deviations(config)
+
+
+def _check_ready(cast: Cast, log: Callable[[str], None]) -> None:
+    """The judge's `Model.check_ready` for probabilities (a probe of its server, for `openai:`)."""
+    async def probe() -> str | None:
+        try:
+            return await cast.judge.check_ready(probs=True)
+        finally:
+            await cast.judge.aclose()  # its clients belong to this event loop
+
+    try:
+        note = asyncio.run(probe())
+    except BaseException:
+        _close_models(cast)
+        raise
+    if note:
+        log(f"note: {note}")
 
 
 def _close_models(cast: Cast) -> None:
@@ -372,8 +394,12 @@ def _run(runner: Scheduler, work: Iterable, total: int | None, progress: bool, d
 
 
 async def _drive(runner: Scheduler, work, total, workers, on_progress) -> Stats:
+    models = {id(m): m for m in (*runner.models.values(), *(d[0] for d in runner.debaters.values())) if m}.values()
     try:
         return await runner.run(work, total=total, workers=workers, on_progress=on_progress)
     finally:
-        for m in {id(m): m for m in (*runner.models.values(), *(d[0] for d in runner.debaters.values())) if m}.values():
+        for m in models:
+            traffic = m.traffic()
+            if traffic:
+                runner.stats.traffic[m.name] = traffic
             await m.aclose()

@@ -39,6 +39,8 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     #: why jobs failed: one-line reason -> number of jobs (the end-of-run summary lists them)
     failures: Counter = field(default_factory=Counter)
+    #: per model name, what its backend sent (`Model.traffic`: requests, re-sends, settled concurrency)
+    traffic: dict[str, dict] = field(default_factory=dict)
 
 
 @dataclass
@@ -47,6 +49,10 @@ class _Attempts:
 
     stats: Stats
     n: int = 1
+    #: tokens the server reported for the call's requests (`note_usage`), None when none was noted
+    usage: list[int] | None = None
+    #: why a choice_probs call has no probability (`note_no_probs`)
+    why: str | None = None
 
 
 _ATTEMPTS: contextvars.ContextVar[_Attempts | None] = contextvars.ContextVar("oversight_bench_attempts", default=None)
@@ -59,6 +65,25 @@ def note_retry() -> None:
     if box is not None:
         box.n += 1
         box.stats.retries += 1
+
+
+def note_usage(prompt_tokens: int, completion_tokens: int) -> None:
+    """Backends call this with the usage a server reported for each request of a call (a call of
+    several requests adds them up): stored with the call, probability calls included."""
+    box = _ATTEMPTS.get()
+    if box is not None:
+        if box.usage is None:
+            box.usage = [0, 0]
+        box.usage[0] += int(prompt_tokens)
+        box.usage[1] += int(completion_tokens)
+
+
+def note_no_probs(why: str) -> None:
+    """Backends call this when `choice_probs` returns None: the call's record keeps why (no
+    logprobs, the answer token not among the top ones, ...), so an empty probability is never silent."""
+    box = _ATTEMPTS.get()
+    if box is not None:
+        box.why = " ".join(str(why).split())[:300]
 
 
 #: questions whose judge-tool output a run keeps in memory (the oldest are dropped beyond it)
@@ -177,7 +202,11 @@ class Scheduler:
                             else:
                                 probs = await model.choice_probs(messages, **params)
                                 response = {"probs": probs}
+                                if probs is None:
+                                    response["why"] = attempts.why or "the backend gave no probability"
                                 ptoks, ctoks = 0, 0
+                            if attempts.usage is not None:  # what the server billed, every request of the call
+                                ptoks, ctoks = attempts.usage
                             latency = time.perf_counter() - t0
                         break
                     except MalformedResponse as exc:
@@ -397,4 +426,4 @@ class JobContext(Context):
         return bool(m and m.capabilities.images)
 
 
-__all__ = ["Scheduler", "JobContext", "Stats", "derive_seed", "failure_reason", "note_retry"]
+__all__ = ["Scheduler", "JobContext", "Stats", "derive_seed", "failure_reason", "note_no_probs", "note_retry", "note_usage"]
