@@ -31,7 +31,9 @@ def register_tasks(register):
 
 @hookspec
 def register_protocols(register):
-    """Call register(protocol) for each protocol (a `oversight_bench.protocol.Protocol`)."""
+    """Call register(protocol) for each protocol (an `oversight_bench.api.Protocol`; its options are its
+    `Options`, a subclass of `api.CommonOptions`). A name another package registered first, or an option
+    another protocol declares differently, is skipped with a warning (the plugin's other names stand)."""
 
 
 @hookspec
