@@ -525,7 +525,11 @@ class OpenAIModel(Model):
         why = {}
         for prefill in (self.prefill, not self.prefill):
             data = await self._create(self._probs_request(_PROBE, "Answer: ", prefill))
-            if self.parse_probs(data, "Answer: ", ("1", "2"), prefill) is not None:
+            try:
+                found = self.parse_probs(data, "Answer: ", ("1", "2"), prefill)
+            except MalformedResponse:  # the probe cannot tell: the run's own calls meet it, re-send and fail their jobs
+                return None
+            if found is not None:
                 _PROBS_FORM[key] = prefill
                 if prefill != self.prefill:
                     return (f"{self.name}: answer probabilities come only with prefill={str(prefill).lower()} from this server "

@@ -87,10 +87,10 @@ class RunConfig(SharedConfig):
     @classmethod
     def _run_options(cls, v: Any, info: ValidationInfo) -> Any:
         """The options as the run's protocols declare them (each protocol's `Options`), validated here once."""
-        if isinstance(v, CommonOptions):
-            v = v.model_dump()
         names = info.data.get("protocols")
         model = run_options_model(names) if isinstance(names, list) else CommonOptions
+        if isinstance(v, CommonOptions):  # another protocol's option counts only where it was set, not as a default
+            v = {k: x for k, x in v.model_dump().items() if k in model.model_fields or k in v.model_fields_set}
         return model.model_validate(v) if isinstance(v, dict) else v
 
     @field_validator("variants")

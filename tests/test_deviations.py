@@ -16,6 +16,7 @@ from oversight_bench.config import RunConfig
 from oversight_bench.deviations import (deviations, elo_prior_deviation, invalid_answer_deviation, option_deviations,
                                         paper_tasks, task_deviations)
 from oversight_bench.protocol import NO_PAPER_VALUE
+from oversight_bench.protocol_options import OUTSIDE_PAPER
 from oversight_bench.protocol_options import all_options_model
 
 IMAGES = "scripted:default,images=true"
@@ -60,7 +61,9 @@ def test_every_option_says_what_the_paper_did_and_declares_any_other_value(name)
     all_options_model().model_validate({name: value})  # a value the option accepts
     (line,) = option_deviations({name: value})
     assert str(value).lower() in line.lower() or isinstance(value, bool), line
-    if extra["paper"] != NO_PAPER_VALUE:
+    if extra["paper"] == OUTSIDE_PAPER:  # a plugin protocol's own option: declared at every value, its default too
+        assert option_deviations({name: all_options_model().model_fields[name].default}) != []
+    elif extra["paper"] != NO_PAPER_VALUE:
         assert option_deviations({name: extra["paper"]}) == []  # the paper's value: nothing to declare
 
 

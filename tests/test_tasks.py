@@ -466,7 +466,7 @@ def test_example_pack_loader_and_yaml(monkeypatch):
     if "capitals" not in reg.names("loaders"):  # the pack's loader, as its entry point would register it
         reg.add_module_plugin("capitals", "obench-capitals", "test", module=obench_capitals)
     tasks = load_yaml_tasks(Path(obench_capitals.__file__).parent)
-    assert [t.name for t in tasks] == ["capitals"]
+    assert [t.name for t in tasks] == ["capitals", "elements"]  # each YAML beside its own data file
     try:
         qs = tasks[0].load(None, 5, 0).questions
     finally:
@@ -474,7 +474,7 @@ def test_example_pack_loader_and_yaml(monkeypatch):
     assert len(qs) == 5 and all(q.question.startswith("What is the capital of") and q.correct != q.incorrect for q in qs)
     registered = []
     obench_capitals.register_tasks(register=registered.append)
-    assert [t.name for t in registered] == ["capitals"]
+    assert [t.name for t in registered] == ["capitals", "elements"]
 
 
 def test_example_pack_entry_point_when_installed(tmp_path):
