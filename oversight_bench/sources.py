@@ -71,6 +71,20 @@ class LoadContext:
             raise BenchError(f"task {self.task}: no data directory; pass --data-dir or set OVERSIGHT_BENCH_DATA")
         return next((b / rel for b in bases if (b / rel).exists()), bases[0] / rel)
 
+    def file(self, rel: str) -> Path:
+        """`path(rel)` of a file the loader needs: one line naming the file and where it looked when it is nowhere."""
+        path = self.path(rel)
+        if not path.is_file():
+            raise BenchError(f"task {self.task}: {rel} not found in {self.looked_in()}")
+        return path
+
+    def files(self, patterns: list[str], exclude: list[str] = ()) -> list[Path]:
+        """`glob` of the files a loader needs: one line naming the patterns and where it looked when none match."""
+        found = self.glob(patterns, exclude)
+        if not found:
+            raise BenchError(f"task {self.task}: no files match {', '.join(patterns)} in {self.looked_in()}")
+        return found
+
     def glob(self, patterns: list[str], exclude: list[str] = ()) -> list[Path]:
         """Files matching the patterns, sorted (stable across machines): each pattern under the data
         dir, or, where it matches nothing there, under the task's folder."""

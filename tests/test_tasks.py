@@ -683,3 +683,17 @@ def test_cached_files_are_read_without_importing_datasets(tmp_path):
             for _ in range(2)]
     rows = "([{'q': 'x', 'a': '1'}, {'q': 'y', 'a': '2'}], 0) ([{'q': 'x', 'mixed': [1, 'a']}], 0) ([{'q': 'z'}], 0)"
     assert runs == [f"{rows} True True\n", f"{rows} False False\n"]
+
+
+@pytest.mark.parametrize("name", ["boolq", "mmlu", "quality", "gpqa", "mmmu", "gsm8kqa", "truthfulqa"])
+def test_every_builtin_loader_names_the_missing_file_and_where_it_looked(tmp_path, name):
+    """An empty data directory (no hub here): each task's error is one line naming what it needed and
+    the folders it looked in. (PrOntoQA falls back to its generator, and says so.)"""
+    from oversight_bench.tasks import resolve_tasks
+
+    (task,) = resolve_tasks([name])
+    with pytest.raises(BenchError) as err:
+        task.load(tmp_path, 2, 0)
+    line = str(err.value)
+    assert "\n" not in line and str(tmp_path) in line and "task_configs" in line, line
+    assert any(w in line for w in ("not found in", "no files match", "use the local files")), line

@@ -173,7 +173,7 @@ def _built_rows(paths: list[Path], golds: dict[str, tuple[str, float]]) -> tuple
 
 def load_golds(ctx: LoadContext, split: str = "test") -> dict[str, tuple[str, float]]:
     """question text -> (stable id, ground truth) for a GSM8K split."""
-    rows, _ = read_rows(ctx.path(f"gsm8k/{split}.jsonl"), "jsonl")
+    rows, _ = read_rows(ctx.file(f"gsm8k/{split}.jsonl"), "jsonl")
     out = {}
     for i, r in enumerate(rows):
         gold = gold_answer(r.get("answer", ""))

@@ -51,7 +51,7 @@ def _image(path: str, size: int, mtime: int) -> Image | None:
 
 def load(cfg, ctx: LoadContext) -> Records:
     rows, skipped, read = [], Counter(), 0
-    for path in ctx.glob(cfg.source.local.files, cfg.source.local.exclude):
+    for path in ctx.files(cfg.source.local.files, cfg.source.local.exclude):
         file_rows, bad = read_rows(path, "jsonl")
         skipped["malformed_row"] += bad
         read += len(file_rows)

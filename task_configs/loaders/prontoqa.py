@@ -88,7 +88,7 @@ def load(cfg, ctx: LoadContext) -> Records:
         return Records(rows, notes=["PrOntoQA questions generated (no data directory)"],
                        facts={"hops": "-".join(map(str, hops)), "seed": seed})
     rows, skipped, facts = [], Counter(), {"logic_llm": 0, "reasoners": 0}  # rows per copy, for `substitution`
-    for path in ctx.glob(cfg.source.local.files, cfg.source.local.exclude):
+    for path in ctx.files(cfg.source.local.files, cfg.source.local.exclude):
         file_rows, bad = read_rows(path, "json")
         skipped["malformed_row"] += bad
         for r in file_rows:

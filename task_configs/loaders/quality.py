@@ -134,7 +134,7 @@ def detokenize(tokens: list[str]) -> str:
 
 
 def _khan_th(ctx: LoadContext) -> list[dict]:
-    rows, _ = read_rows(ctx.path(KHAN_TH), "csv")
+    rows, _ = read_rows(ctx.file(KHAN_TH), "csv")
     return [{
         "id": f"th/{r['question_set_id']}/{_h(r['question'], 8)}", "question": r["question"], "correct": r["correct answer"],
         "incorrect": r["negative answer"], "article": r["story"],
@@ -143,8 +143,8 @@ def _khan_th(ctx: LoadContext) -> list[dict]:
 
 
 def _michael(ctx: LoadContext) -> list[dict]:
-    questions, _ = read_rows(ctx.path(NYU_QUESTIONS), "jsonl")
-    articles, _ = read_rows(ctx.path(NYU_ARTICLES), "jsonl")
+    questions, _ = read_rows(ctx.file(NYU_QUESTIONS), "jsonl")
+    articles, _ = read_rows(ctx.file(NYU_ARTICLES), "jsonl")
     texts = {a["article_key"]: a["tokens"] for a in articles}
     plain: dict = {}  # article key -> text: 342 questions share 100 articles, detokenized once each
     out = []
@@ -167,7 +167,7 @@ _LEVAL_Q = re.compile(r"^(?P<q>.*?)\n\s*\(A\)(?P<a>.*?)\n\s*\(B\)(?P<b>.*?)\n\s*
 
 
 def _leval(ctx: LoadContext) -> tuple[list[dict], Counter]:
-    stories, _ = read_rows(ctx.path(LEVAL), "jsonl")
+    stories, _ = read_rows(ctx.file(LEVAL), "jsonl")
     out, skipped = [], Counter()
     for story in stories:
         for inst, gold in zip(story.get("instructions", []), story.get("outputs", [])):
@@ -199,7 +199,7 @@ def load(cfg, ctx: LoadContext) -> Records:
     for subset in subsets:
         if subset == "khan_tl":
             if not tl_path.exists():
-                raise BenchError(f"task {cfg.name}: subset khan_tl needs {tl_path}")
+                raise BenchError(f"task {cfg.name}: subset khan_tl needs {cfg.options.get('tl_file', TL_FILE)}, not found in {ctx.looked_in()}")
             sets, bad = read_rows(Path(tl_path), "jsonl")
             skipped["malformed_row"] += bad
             part, filtered, sk = khan_tl_questions(sets, int(cfg.options.get("tl_limit", 400)))
