@@ -280,11 +280,13 @@ def list_cmd(what, data_dir, include_path):
         return
     reg = get_registry()
     if what == "plugins":
+        wide = [max((len(x) for x in col), default=0) for col in zip(*((p.name, p.package, p.version) for p in reg.plugins))]
+        w_name, w_pkg, w_ver = (wide + [0, 0, 0])[:3]
         for p in reg.plugins:
             state = f"BROKEN: {p.error}" if p.error else ", ".join(p.hooks) or "(no hooks)"
-            click.echo(f"{p.name:<14} {p.package} {p.version:<10} {state}")
+            click.echo(f"{p.name:<{w_name}}  {p.package:<{w_pkg}}  {p.version:<{w_ver}}  {state}")
             for line in p.skipped:  # a clash: the name stays with the first package
-                click.echo(f"{'':<14} SKIPPED: {line}")
+                click.echo(f"{'':<{w_name}}  SKIPPED: {line}")
         return
     if what == "models":
         for line in _model_lines():
