@@ -38,7 +38,7 @@ import os
 import random
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import orjson
@@ -111,6 +111,19 @@ class OpenAIModel(Model):
         `extra_body.NAME=VALUE`: passed through into every request body."""
 
         model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
+        #: how calls are made, not what they ask: a resume may change these (and the replicas after
+        #: the first in `base_url`, see `identity_options`). The key is sent as a header only.
+        EXECUTION_ONLY: ClassVar[frozenset[str]] = frozenset(
+            {"concurrency", "timeout", "max_retries", "rpm", "tpm", "api_key", "api_key_env"})
+
+        @classmethod
+        def identity_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+            """`base_url=URL1|URL2|...` is identified by its first server, which names the model and its
+            cache key; the others only share the load."""
+            out = super().identity_options(options)
+            if isinstance(out.get("base_url"), str) and "|" in out["base_url"]:
+                out["base_url"] = next((u.strip() for u in out["base_url"].split("|") if u.strip()), "")
+            return out
 
         concurrency: int = Field(8, ge=1, description="a whole number >= 1 (calls in flight)")
         base_url: str | None = Field(None, description="an http(s) URL such as http://127.0.0.1:8000/v1, or several "

@@ -5,13 +5,17 @@ before a run writes anything, and the adapter reads its settings from the same m
 (`parse_backend_options(self, spec)` in its constructor: the typed options, defaults filled in),
 so a default is written once.
 
+Each `Options` also says which of its options are execution settings (`EXECUTION_ONLY`: how
+calls are made, never what they ask or answer, such as the calls in flight or a timeout): a resume
+may change those (`identity_options`, which the run's identity compares), and nothing else.
+
 Only pydantic is imported by a backend's module at load time, so checking a spec never loads
 torch, llama_cpp or an HTTP client.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,7 +27,17 @@ class BackendOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)
 
+    #: options that change how calls are made, not a request or its answer: a resumed run may change them
+    EXECUTION_ONLY: ClassVar[frozenset[str]] = frozenset({"concurrency"})
+
     concurrency: int | None = Field(None, ge=1, description="a whole number >= 1 (calls in flight)")
+
+    @classmethod
+    def identity_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The options (as a spec gives them) that name what this model is asked and answers: all but
+        the execution settings. Two specs whose identity options are equal give the same outputs, so
+        a run started with one may resume with the other."""
+        return {k: v for k, v in options.items() if k not in cls.EXECUTION_ONLY}
 
 
 def parse_backend_options(model: Any, spec: Any) -> Any:

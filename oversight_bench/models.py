@@ -246,6 +246,33 @@ def _spec_secrets(spec: Spec) -> set[str]:
     return {s for s in found if len(s) >= 4 and s != MASK}
 
 
+def identity_spec(name: str) -> str:
+    """A model's name (a redacted spec) without its execution settings (`BackendOptions.EXECUTION_ONLY`
+    of its backend's `Options`, and what its `identity_options` drops): what a resumed run must
+    share with the run it continues. A name that is not a spec of an installed backend (a human
+    judge, a plugin that is gone) stands for itself."""
+    from oversight_bench.registry import get_registry
+
+    try:
+        spec = parse_spec(name)
+        options_model = getattr(get_registry().get("models", spec.backend), "Options", None)
+    except (BenchError, ValueError, LookupError):
+        return name
+    identify = getattr(options_model, "identity_options", None)
+    options = identify(spec.options) if identify else spec.options
+    return str(Spec(spec.backend, spec.model, dict(sorted(options.items()))))  # their order changes no request
+
+
+def execution_changes(old: str, new: str) -> list[str]:
+    """The options in which two names of one model (`identity_spec` equal) differ: its execution
+    settings that a resume changed, by name."""
+    try:
+        a, b = parse_spec(old).options, parse_spec(new).options
+    except BenchError:
+        return []
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+
+
 def split_debias(spec_text: str) -> tuple[str, bool]:
     """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
     probabilities): a judging strategy, not a backend option, so it is taken off the spec and kept

@@ -211,6 +211,10 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
         shared = SharedCalls(plan.cache_from, plan.output) if plan.cache_from else None
         run_dir = WritableRun(plan.output, fresh=plan.fresh_output, what=plan.desc)
         prior = run_dir.check_identity(config)
+        changed = run_dir.keep_names(config)  # other execution settings only: the run keeps its models' names
+        if changed:
+            judge_name, plan.agent_name = config["judge"], config.get("agent", plan.agent_name)
+            log(f"resuming with other execution settings ({'; '.join(changed)}): they change no output")
         prepared = plan.questions(run_dir.store, prior, log)
         config.update(provenance(), **prepared.config)
         # any plan's tasks (`run` and `judge` check theirs before loading); recorded: which tool, from which package

@@ -14,6 +14,8 @@ from oversight_bench.rundir.store import Store
 IDENTITY_KEYS = ("kind", "judge", "judge_debias", "agent", "seed", "tasks", "protocols", "options", "source")
 #: compared too where a plan stores them (cross-play's players)
 OPTIONAL_IDENTITY_KEYS = ("debaters",)
+#: the keys that hold model names: compared without the models' execution settings (`identity_spec`)
+MODEL_KEYS = ("judge", "agent")  # (cross-play plans its games by its debaters' names: those stay exact)
 
 
 def identity_of(config: dict[str, Any], data: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -50,10 +52,12 @@ def _compare(directory: Path, old: dict[str, Any], config: dict[str, Any], where
         if key == "options" and isinstance(old.get(key), dict) and isinstance(config.get(key), dict):
             if same_options(old[key], config[key]):
                 continue
+        if key in MODEL_KEYS and same_models(old.get(key), config.get(key)):
+            continue
         if old.get(key) != config.get(key):
             raise BenchError(
-                f"{directory} already holds a run with a different {key} ({old.get(key)!r} {where}, now {config.get(key)!r}); "
-                f"use the same settings to resume, or another --output"
+                f"{directory} already holds a run with a different {key}{_which(key, old.get(key), config.get(key))} "
+                f"({old.get(key)!r} {where}, now {config.get(key)!r}); use the same settings to resume, or another --output"
             )
     before, now = old.get("task_versions") or {}, config.get("task_versions") or {}
     for name, fp in now.items():
@@ -63,6 +67,55 @@ def _compare(directory: Path, old: dict[str, Any], config: dict[str, Any], where
                 f"task {name} changed since {directory} was started (version {was.get('version')!r} -> {fp.get('version')!r}, "
                 f"YAML hash {was.get('sha256')} -> {fp.get('sha256')}); restore the task YAML, or use another --output"
             )
+
+
+def same_models(old: Any, new: Any) -> bool:
+    """Whether two model names (or lists of them) name the same models: equal but for execution
+    settings (calls in flight, timeouts, retries, rate limits, further replicas), which change no
+    output."""
+    from oversight_bench.models import identity_spec
+
+    if isinstance(old, str) and isinstance(new, str):
+        return old == new or identity_spec(old) == identity_spec(new)
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return all(same_models(a, b) for a, b in zip(old, new))
+    return old == new
+
+
+def _which(key: str, old: Any, new: Any) -> str:
+    """For two names of one backend's model: which options that change a request differ (" (option
+    top_p)"); the execution settings, which may differ, are not named."""
+    from oversight_bench.models import identity_spec, parse_spec
+
+    if key not in MODEL_KEYS or not isinstance(old, str) or not isinstance(new, str):
+        return ""
+    try:
+        a, b = parse_spec(identity_spec(old)), parse_spec(identity_spec(new))
+    except BenchError:
+        return ""
+    if (a.backend, a.model) != (b.backend, b.model):
+        return ""
+    names = sorted(k for k in set(a.options) | set(b.options) if a.options.get(k) != b.options.get(k))
+    return f" (option{'s' if len(names) > 1 else ''} {', '.join(names)})" if names else ""
+
+
+def keep_names(store: Store, config: dict[str, Any]) -> list[str]:
+    """A resume whose models differ from the run's only in execution settings keeps the names the
+    run was started with (its records, done jobs and identity carry them): `config`'s model keys are
+    set back to the stored ones. Returns what changed, one "role: option, ..." each (for a note)."""
+    from oversight_bench.models import execution_changes
+
+    recorded = store.read_identity() or store.read_config() or {}
+    changed = []
+    for key in MODEL_KEYS:
+        was, now = recorded.get(key), config.get(key)
+        if was is None or now is None or was == now or not same_models(was, now):
+            continue
+        pairs = zip(was, now) if isinstance(was, list) else [(was, now)]
+        opts = sorted({o for a, b in pairs for o in execution_changes(a, b)})
+        changed.append(f"{key}: {', '.join(opts)}")
+        config[key] = was
+    return changed
 
 
 def check_data(store: Store, data: dict[str, dict[str, str]]) -> None:

@@ -10,7 +10,7 @@ from typing import Any, Iterable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
-from oversight_bench.rundir.identity import check_data, check_identity
+from oversight_bench.rundir.identity import check_data, check_identity, keep_names
 from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store
 
 
@@ -71,6 +71,10 @@ class WritableRun:
     def check_identity(self, config: dict[str, Any]) -> dict[str, Any]:
         """The resumed run's stored config ({}: a new run); refused when its settings differ."""
         return check_identity(self.store, config)
+
+    def keep_names(self, config: dict[str, Any]) -> list[str]:
+        """See `identity.keep_names`: after `check_identity` passed."""
+        return keep_names(self.store, config)
 
     def check_data(self, data: dict[str, dict[str, str]]) -> None:
         check_data(self.store, data)
