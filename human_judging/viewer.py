@@ -35,7 +35,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, read_input_bytes, redact_text,
-                                refuse_output_inside, render_passages, split_thinking)
+                                refuse_foreign_output, refuse_output_inside, render_passages, split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -784,6 +784,14 @@ def default_cells(index: Index) -> dict[str, dict[str, Any]]:
     return cells
 
 
+#: the names an export writes at its top: an earlier export's folder holds only these
+EXPORTED = re.compile(r"^(view\.css|index\.html|list-[0-9]+\.html|rooms|questions|cells|cells\.json)$")
+
+
+def _exported(name: str) -> bool:
+    return bool(EXPORTED.match(name))
+
+
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
@@ -801,8 +809,7 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
     try:
         out = Path(output)
         refuse_output_inside(out, index.dirs, "view", flag="--export")
-        if out.exists() and not out.is_dir():
-            raise BenchError(f"--export {out} is not a folder")
+        refuse_foreign_output(out, "view --export", _exported, "cells.json", flag="--export", what="export")
         try:
             for sub in ("rooms", "questions", "cells"):
                 (out / sub).mkdir(parents=True, exist_ok=True)
