@@ -812,10 +812,10 @@ class Store:
         row = (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
                context.get("question_id"), context.get("assignment"), context.get("answer_order"),
                # the request carries the backend's fingerprint (a base_url, say): no registered secret
-               # may stay in it (about 5-10 us a call, only while secrets are registered); the
-               # response is the model's text, which never saw a secret
+               # may stay in it (about 5-10 us a call, only while secrets are registered); nor in the
+               # response, which a server echoing its request (key, query credential) fills with them
                scrub_known(request if isinstance(request, str) else dumps(request)),
-               dumps(response),
+               scrub_known(dumps(response)),
                prompt_tokens, completion_tokens, latency_s, attempts, time.time())
         if self._writer is not None:
             self._pending[key] = response
