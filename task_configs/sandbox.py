@@ -557,28 +557,55 @@ def _run_unsafe(code: str, *, job: dict, hard: float) -> SandboxResult:
 def _tree_cpu(root: int) -> float:
     """CPU seconds used so far by `root` and every process below it (a sandbox's: its init reaps
     orphans, so none leaves the tree), those already reaped included (their parents' cutime/cstime).
-    Read from /proc, so it counts the same with or without a cgroup."""
-    children: dict[int, list[int]] = {}
-    times: dict[int, int] = {}
+    Read from /proc, so it counts the same with or without a cgroup: the tree is walked through each
+    task's `children` list (a few files, not all of /proc), else found by one scan of /proc."""
+    if not os.path.exists(f"/proc/{root}/task/{root}/children"):
+        return _scan_tree_cpu(root)
+    total, stack, seen = 0, [root], set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += _stat_ticks(pid)
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                    stack.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return total / _CLK_TCK
+
+
+def _stat_ticks(pid: int) -> int:
+    """utime + stime + cutime + cstime of `pid`, in clock ticks (0: gone)."""
     try:
-        names = os.listdir("/proc")
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return sum(int(x) for x in f.read().rsplit(b")", 1)[1].split()[11:15])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _scan_tree_cpu(root: int) -> float:
+    children: dict[int, list[int]] = {}
+    try:
+        names = [n for n in os.listdir("/proc") if n.isdigit()]
     except OSError:
         return 0.0
     for name in names:
-        if not name.isdigit():
-            continue
         try:
             with open(f"/proc/{name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
+                children.setdefault(int(f.read().rsplit(b")", 1)[1].split()[1]), []).append(int(name))
+        except (OSError, IndexError, ValueError):
             continue
-        pid = int(name)
-        children.setdefault(int(fields[1]), []).append(pid)
-        times[pid] = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
     total, stack = 0, [root]
     while stack:
         pid = stack.pop()
-        total += times.get(pid, 0)
+        total += _stat_ticks(pid)
         stack.extend(children.get(pid, ()))
     return total / _CLK_TCK
 
