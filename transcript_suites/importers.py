@@ -285,9 +285,8 @@ def _squash(text: str) -> str:
 def _spans_article(q: str, squashed_article: str) -> bool:
     """Whether a marked quote is a span of the article the import carries, all whitespace aside (as
     written, or its core as `_quoted` takes it): the rule every imported `<v_passage>` is held to at
-    the end (`_write`). NYU quotes are spans of
-    their room's own copy of the story, which can be tokenised differently ("ship ?") from the copy
-    the question keeps."""
+    the end (`_write`). NYU quotes are spans of their room's own copy of the story, which can be
+    tokenised differently ("ship ?") from the copy the question keeps."""
     return any(core and core in squashed_article for core in (_squash(q), re.sub(r"\s+", "", _core(q))))
 
 
