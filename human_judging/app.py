@@ -9,7 +9,10 @@ a form's assignment id must be that judge's open one, so no judge sees or decide
 The study token (`--token`) is the organiser's: it opens `/organiser` (`?token=` once, which becomes
 a cookie, or `Authorization: Bearer`), never a judge's pages.
 
-Security: forms carry a per-session CSRF token (sign-in: a double-submit cookie); cookies are
+Security: forms carry a per-session CSRF token (sign-in: a double-submit cookie whose value only
+this server can have issued: a nonce and its HMAC under the server's own random key and its port,
+so a cookie planted by a page on another loopback port, where cookies are shared, signs no one in;
+the `__Host-` prefix needs https, which a loopback study does not have); cookies are
 HttpOnly and SameSite=Strict; the pages run no script and a Content-Security-Policy forbids any.
 Transcript text is escaped by Jinja2's autoescape (passages by `render_passages`, which escapes
 first). The browser only ever gets an opaque assignment id: no job key, answer order, assignment or
@@ -19,6 +22,8 @@ correctness reaches it.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import re
 import secrets
 import sys
@@ -89,6 +94,19 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
     """The ASGI app over `study`; `token` opens the organiser's page (none: no organiser page).
     `allowed_hosts` guards against DNS rebinding (loopback names by default)."""
     locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per judge
+    server_key = secrets.token_bytes(32)  # this server's: a sign-in token no other server (or page) can make
+
+    def _mac(request: Request, nonce: str) -> str:
+        port = (request.scope.get("server") or ("", 0))[1]
+        return hmac.new(server_key, f"{port}:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def signin_token(request: Request) -> str:
+        nonce = secrets.token_urlsafe(18)
+        return f"{nonce}.{_mac(request, nonce)}"
+
+    def issued_here(request: Request, token: str) -> bool:
+        nonce, _, mac = token.partition(".")
+        return bool(nonce and mac) and secrets.compare_digest(mac.encode(), _mac(request, nonce).encode())
 
     def session_of(request: Request):
         return study.session(request.cookies.get(SESSION))
@@ -112,7 +130,7 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
             return RedirectResponse("/judge", status_code=303)
         if study.judges():
             return _page("signin.html", personal=True)
-        csrf = secrets.token_urlsafe(24)
+        csrf = signin_token(request)
         resp = _page("signin.html", csrf=csrf, error=request.query_params.get("error"))
         resp.set_cookie(PRE_CSRF, csrf, httponly=True, samesite="strict")
         return resp
@@ -121,8 +139,9 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         if study.judges():
             return PlainTextResponse("forbidden: judges of this study sign in with their personal link", status_code=403)
         form = await request.form()
-        if not secrets.compare_digest(str(form.get("csrf", "")).encode(), request.cookies.get(PRE_CSRF, "").encode()) \
-                or not request.cookies.get(PRE_CSRF):
+        cookie = request.cookies.get(PRE_CSRF, "")
+        if not secrets.compare_digest(str(form.get("csrf", "")).encode(), cookie.encode()) or not cookie \
+                or not issued_here(request, cookie):  # a cookie another port's page set: not this server's
             return PlainTextResponse("forbidden: the form's CSRF token does not match; reload the page", status_code=403)
         name = str(form.get("name", "")).strip()
         if not NAME.match(name):

@@ -35,7 +35,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, read_input_bytes, redact_text,
-                                refuse_output_inside, render_passages, split_thinking)
+                                refuse_foreign_output, refuse_output_inside, render_passages, split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -626,6 +626,7 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
     from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, Response
+    from starlette.concurrency import run_in_threadpool
     from starlette.routing import Route
 
     from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders
@@ -637,7 +638,7 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
 
     async def listing(request: Request) -> Response:
         if not index.ready.is_set():
-            rooms = index.preview(PAGE_SIZE)
+            rooms = await run_in_threadpool(index.preview, PAGE_SIZE)  # its own connection
             return HTMLResponse(render("viewer/list.html", links=links, static=False, indexing=True, rooms=rooms,
                                        n=len(rooms), total=None, page=1, n_pages=1, params={}, labels=index.labels,
                                        flags=FLAGS, facets={}, seconds=0))
@@ -647,19 +648,32 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
                                                                               "sort", "page")}
         return HTMLResponse(render("viewer/list.html", links=links, static=False, **list_context(index, params)))
 
-    async def room_page(request: Request) -> Response:
+    # a room or question page waits for the index and reads the stores: in a worker thread, so the
+    # event loop (and with it the list, answered from `preview` while indexing) is never held up
+    reading = threading.Lock()  # the stores' connections are read by one page at a time, as before
+
+    def room_sync(room_id: str) -> Response:
         index.ready.wait()
-        room = index.by_id.get(request.path_params["room"])
+        room = index.by_id.get(room_id) if index.error is None else None
         if room is None:
             return HTMLResponse(render("viewer/missing.html", links=links, what="room"), status_code=404)
-        return HTMLResponse(render("viewer/room.html", links=links, v=index.room_view(room)))
+        with reading:
+            view = index.room_view(room)
+        return HTMLResponse(render("viewer/room.html", links=links, v=view))
 
-    async def question_page(request: Request) -> Response:
+    def question_sync(key: str) -> Response:
         index.ready.wait()
-        view = index.question_view(request.path_params["key"])
+        with reading:
+            view = index.question_view(key) if index.error is None else None
         if view is None:
             return HTMLResponse(render("viewer/missing.html", links=links, what="question"), status_code=404)
         return HTMLResponse(render("viewer/question.html", links=links, v=view))
+
+    async def room_page(request: Request) -> Response:
+        return await run_in_threadpool(room_sync, request.path_params["room"])
+
+    async def question_page(request: Request) -> Response:
+        return await run_in_threadpool(question_sync, request.path_params["key"])
 
     async def style(request: Request) -> Response:
         return Response((TEMPLATES / "viewer" / "view.css").read_text(), media_type="text/css")
@@ -784,6 +798,14 @@ def default_cells(index: Index) -> dict[str, dict[str, Any]]:
     return cells
 
 
+#: the names an export writes at its top: an earlier export's folder holds only these
+EXPORTED = re.compile(r"^(view\.css|index\.html|list-[0-9]+\.html|rooms|questions|cells|cells\.json)$")
+
+
+def _exported(name: str) -> bool:
+    return bool(EXPORTED.match(name))
+
+
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
@@ -801,8 +823,7 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
     try:
         out = Path(output)
         refuse_output_inside(out, index.dirs, "view", flag="--export")
-        if out.exists() and not out.is_dir():
-            raise BenchError(f"--export {out} is not a folder")
+        refuse_foreign_output(out, "view --export", _exported, "cells.json", flag="--export", what="export")
         try:
             for sub in ("rooms", "questions", "cells"):
                 (out / sub).mkdir(parents=True, exist_ok=True)

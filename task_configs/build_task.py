@@ -63,7 +63,7 @@ async def build_gsm8kqa(model, items: list[tuple[str, str, float]], *, k: int, t
     from task_configs.loaders.gsm8kqa import classify
 
     sem = asyncio.Semaphore(max(1, concurrency))
-    counts = {"pair": 0, "no_pair": 0}
+    counts = {"pair": 0, "no_pair": 0, "retry": 0}
     output.parent.mkdir(parents=True, exist_ok=True)
     model_name = redact_spec(model.spec)
 
@@ -78,6 +78,9 @@ async def build_gsm8kqa(model, items: list[tuple[str, str, float]], *, k: int, t
                "n_correct": len(kinds["correct"]), "n_incorrect": len(kinds["incorrect"]), "n_failed": len(kinds["failed"])}
         if kinds["correct"] and kinds["incorrect"]:
             row.update(status="pair", correct=kinds["correct"][0], incorrect=kinds["incorrect"][0])
+        elif any(r.transient for r in results):  # the sandbox gave no verdict on some program: not a
+            counts["retry"] += 1  # question without a pair, just not built yet; a later run tries again
+            return
         else:
             row.update(status="no_pair")
         counts[row["status"]] += 1
@@ -148,4 +151,6 @@ def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, 
             await model.aclose()
 
     counts = asyncio.run(go())
-    click.echo(f"built {counts['pair']} program pairs ({counts['no_pair']} questions had no correct+incorrect pair) -> {out}")
+    click.echo(f"built {counts['pair']} program pairs ({counts['no_pair']} questions had no correct+incorrect pair) -> {out}"
+               + (f"; {counts['retry']} question(s) not written, the sandbox gave no verdict on a program: run the "
+                  "same command again" if counts["retry"] else ""))

@@ -4,8 +4,8 @@ program runs in the bubblewrap sandbox, and the judge's prompt shows its result 
 The programs run exactly as the task's loader runs them (`loaders.gsm8kqa.execute_cached`: the same
 time, CPU and memory limits and the same on-disk cache by program hash), so the judge sees what the
 loader classified, and a program the loader already ran is not run again. A program that fails
-(an error, a timeout, memory, no answer) is shown as that failure. A result the machine rather
-than the program may have caused (`SandboxResult.transient`) is no verdict: the job fails and is
+(an error, a timeout, memory, no answer) is shown as that failure. A sandbox whose program never
+started (`SandboxResult.transient`, the supervisor's word only) is no verdict: the job fails and is
 tried again when the run is resumed. Without bubblewrap an unexecuted program is refused in one line,
 as everywhere else (`OVERSIGHT_BENCH_UNSAFE_EXEC=1` runs it without isolation, with a warning).
 """

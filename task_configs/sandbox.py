@@ -21,21 +21,23 @@ Limits, per sandbox (see `limits_backend`):
 - CPU time (RLIMIT_CPU), file size, open files: rlimits set by the launcher; wall time: the
   supervisor.
 
-The result is one JSON object the launcher writes to the sandbox's stdout; the supervisor reads at
-most `_RESULT_BYTES`, parses it without converting big numbers, and checks every field's type and
-size: anything else is that program's failure. A failure the program did not cause itself (the
-machine out of memory or processes, while its own cgroup limits were not reached) is marked
-`transient`, so callers do not keep it as the program's verdict.
+- CPU time and wall time over every process of the sandbox: the supervisor sums the CPU time of the
+  whole process tree under bwrap (`_tree_cpu`: its init reaps orphans, so every process stays in
+  it, the reaped ones in their parents' cutime) every 50 ms and kills the whole sandbox past
+  `cpu_seconds` (+0.5 s), and past `timeout` (+0.5 s) from the program's first instruction (not
+  `timeout` + the 10 s start-up grace, which a program ignoring its alarm used to get).
 
-Known limit (root): started by root, the sandbox has no user namespace of its own (the launcher drops
-to its private uid in the host's user namespace, which bwrap's `--disable-userns` cannot restrict: that
-needs `--unshare-user`, which would map the sandbox's uid to root outside), so where the kernel allows
-unprivileged user namespaces a program can still `unshare(CLONE_NEWUSER)`. Inside one it holds
-capabilities over only the namespaces it owns (a tmpfs it mounts there is counted by its cgroup), but
-the kernel's user-namespace code is reachable. Not root, bwrap's `--disable-userns` forbids nested
-ones. Where that matters, run as a normal user, or set `user.max_user_namespaces=0` (or
-`kernel.unprivileged_userns_clone=0`) on the host; a seccomp filter refusing CLONE_NEWUSER would close it
-here and is not written yet.
+The result is one JSON object the launcher writes to the sandbox's stdout after a STARTED byte; the
+supervisor reads at most `_RESULT_BYTES`, parses it without converting big numbers, and checks
+every field's type and size: anything else is that program's failure. `transient` (no verdict:
+callers do not keep it) comes only from the supervisor, for a sandbox whose program never started
+(bwrap or the launcher failed, the cgroup could not be made); nothing the program writes can claim
+it, and a program that exhausts its own memory or processes, with or without a cgroup, has failed.
+
+Seccomp (`seccomp_filter`, bwrap's `--seccomp`): new user namespaces (`unshare`/`clone` with
+CLONE_NEWUSER; `clone3` fails with ENOSYS so glibc uses `clone`) and the keyring calls are refused,
+so neither a nested user namespace (as root bwrap's `--disable-userns` cannot apply) nor a key left
+in the uid's keyring for a later owner of the same uid is possible.
 
 No bwrap (or no namespaces) means no execution: `BenchError` says how to install it.
 `--unsafe-exec` (env OVERSIGHT_BENCH_UNSAFE_EXEC=1) runs programs without isolation instead
@@ -66,11 +68,17 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench.api import BenchError
+from task_configs import seccomp_filter
 
 UNSAFE_ENV = "OVERSIGHT_BENCH_UNSAFE_EXEC"
 STATUSES = ("ok", "error", "timeout", "memory", "no_answer")
 _WORKER = Path(__file__).with_name("sandbox_worker.py")
 _RESULT_BYTES = 1 << 20
+STARTED = b"#"  # the launcher's first byte on the result channel: the program starts (sandbox_worker.STARTED)
+_WALL_SLACK_S = 0.5  # past the program's own timeout (its launcher's alarm fires first), the supervisor kills
+_CPU_SLACK_S = 0.5  # likewise past its CPU seconds, counted over every process of the sandbox
+_CPU_POLL_S = 0.05
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
 _STARTUP_GRACE = 10.0  # seconds for bwrap + interpreter start on top of the program's own timeout
 _TMPFS_BYTES = 64 * 1024 * 1024
 _SHM_BYTES = 16 * 1024 * 1024
@@ -93,8 +101,8 @@ class SandboxResult:
     answer: Any = None
     stdout: str = ""
     error: str = ""
-    #: the machine, not the program, may have caused this outcome (it ran out of memory or processes
-    #: while the sandbox's own limits were not reached, or the sandbox could not start): no verdict
+    #: the program never started (the sandbox, its cgroup or its filter could not be made, bwrap or
+    #: the launcher failed): no verdict. Set by the supervisor only, never from the program's result
     transient: bool = False
 
     @property
@@ -447,18 +455,6 @@ class _Cgroup:
     def enter_argv(self) -> list[str]:
         return ["/bin/sh", "-c", _enter_script(len(self.dirs)) + 'exec "$@"', "sh", *map(str, self.dirs)]
 
-    def limits_hit(self) -> tuple[bool, bool]:
-        """(memory, processes): whether the sandbox reached its own limit on each."""
-        if self.kind == "cgroup2":
-            mem, pids = _read_counts(self.dirs[0] / "memory.events"), _read_counts(self.dirs[0] / "pids.events")
-            return mem.get("max", 0) + mem.get("oom_kill", 0) > 0, pids.get("max", 0) > 0
-        mem = _read_counts(self.dirs[0] / "memory.oom_control")
-        try:
-            failcnt = int((self.dirs[0] / "memory.failcnt").read_text())
-        except (OSError, ValueError):
-            failcnt = 0
-        return failcnt + mem.get("oom_kill", 0) > 0, _read_counts(self.dirs[1] / "pids.events").get("max", 0) > 0
-
     def oom_killed(self) -> bool:
         name = "memory.events" if self.kind == "cgroup2" else "memory.oom_control"
         return _read_counts(self.dirs[0] / name).get("oom_kill", 0) > 0 if self.dirs else False
@@ -529,12 +525,17 @@ def _run_bwrap(code: str, *, job: dict, hard: float) -> SandboxResult:
                 cgroup = _Cgroup(job["memory_mb"], _NPROC + 2)  # + bwrap and its init
             except OSError as exc:
                 return SandboxResult("error", error=f"sandbox: cannot make its cgroup: {exc}", transient=True)
+        try:
+            filter_fd = seccomp_filter.memfd()  # no new user namespace, no keyring (see seccomp_filter)
+        except OSError as exc:
+            return SandboxResult("error", error=f"sandbox: cannot make its seccomp filter: {exc}", transient=True)
         info_r, info_w = os.pipe()  # bwrap's --info-fd: the init's pid; _supervise closes info_w
         try:
             argv = [*(cgroup.enter_argv() if cgroup else []), *_bwrap_prefix(), "--info-fd", str(info_w),
+                    *(("--seccomp", str(filter_fd)) if filter_fd is not None else ()),
                     sys.executable, "-I", "-S", "-c", _worker_source()]
             return _supervise(argv, {**job, "code": code}, hard, cwd="/", env={"PATH": _ENV["PATH"]},
-                              info=(info_r, info_w), cgroup=cgroup)
+                              info=(info_r, info_w, *(() if filter_fd is None else (filter_fd,))), cgroup=cgroup)
         finally:
             os.close(info_r)
     finally:
@@ -551,6 +552,62 @@ def _run_unsafe(code: str, *, job: dict, hard: float) -> SandboxResult:
         return _supervise(argv, {**job, "code": code}, hard, cwd=root, env={**_ENV, "HOME": root, "TMPDIR": root})
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _tree_cpu(root: int) -> float:
+    """CPU seconds used so far by `root` and every process below it (a sandbox's: its init reaps
+    orphans, so none leaves the tree), those already reaped included (their parents' cutime/cstime).
+    Read from /proc, so it counts the same with or without a cgroup: the tree is walked through each
+    task's `children` list (a few files, not all of /proc), else found by one scan of /proc."""
+    if not os.path.exists(f"/proc/{root}/task/{root}/children"):
+        return _scan_tree_cpu(root)
+    total, stack, seen = 0, [root], set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += _stat_ticks(pid)
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                    stack.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return total / _CLK_TCK
+
+
+def _stat_ticks(pid: int) -> int:
+    """utime + stime + cutime + cstime of `pid`, in clock ticks (0: gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return sum(int(x) for x in f.read().rsplit(b")", 1)[1].split()[11:15])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _scan_tree_cpu(root: int) -> float:
+    children: dict[int, list[int]] = {}
+    try:
+        names = [n for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return 0.0
+    for name in names:
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                children.setdefault(int(f.read().rsplit(b")", 1)[1].split()[1]), []).append(int(name))
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += _stat_ticks(pid)
+        stack.extend(children.get(pid, ()))
+    return total / _CLK_TCK
 
 
 def _init_pidfd(raw: bytes, bwrap_pid: int) -> int | None:
@@ -573,7 +630,7 @@ def _init_pidfd(raw: bytes, bwrap_pid: int) -> int | None:
 
 
 def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
-               info: tuple[int, int] | None = None, cgroup: _Cgroup | None = None) -> SandboxResult:
+               info: tuple[int, ...] | None = None, cgroup: _Cgroup | None = None) -> SandboxResult:
     """Start one sandbox, feed it the job, read its result (bounded in bytes and time), kill all it started."""
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -582,11 +639,13 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
         return SandboxResult("error", error=f"sandbox: could not start: {exc}", transient=True)
     finally:
         if info:
-            os.close(info[1])
+            for fd in info[1:]:  # the sandbox's ends (the --info-fd write end, the filter): bwrap has them now
+                os.close(fd)
     pidfd = None
     pending = memoryview(json.dumps(job).encode())
     out, err, info_raw, overflow, timed_out = bytearray(), bytearray(), bytearray(), False, False
     deadline = time.monotonic() + hard
+    started, cpu_used, next_poll = False, 0.0, 0.0
     os.set_blocking(proc.stdin.fileno(), False)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdin, selectors.EVENT_WRITE)
@@ -600,7 +659,7 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
             if left <= 0:
                 timed_out = True
                 break
-            for key, _ in sel.select(left):
+            for key, _ in sel.select(min(left, _CPU_POLL_S)):
                 if key.fileobj is proc.stdin:
                     try:
                         pending = pending[os.write(key.fd, pending[:65536]):]
@@ -623,8 +682,17 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
                     overflow = True
                 del err[4096:]
                 del info_raw[4096:]
+            if not started and out[:1] == STARTED:  # the program's first instruction: its wall clock starts
+                started = True
+                deadline = min(deadline, time.monotonic() + job["timeout"] + _WALL_SLACK_S)
+            if time.monotonic() >= next_poll:  # every process of the sandbox, its children and theirs
+                cpu_used, next_poll = max(cpu_used, _tree_cpu(proc.pid)), time.monotonic() + _CPU_POLL_S
+                if cpu_used > job["cpu"] + _CPU_SLACK_S:
+                    timed_out = True  # killed now, not waited for
+                    break
     finally:
         sel.close()
+        cpu_used = max(cpu_used, _tree_cpu(proc.pid))  # before anything is killed: all it used
         if not (timed_out or overflow):  # output closed: let bwrap report the exit status itself
             try:
                 proc.wait(timeout=5)
@@ -647,51 +715,50 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
         for f in (proc.stdin, proc.stdout, proc.stderr):
             if not f.closed:
                 f.close()
-    memory_hit, pids_hit = cgroup.limits_hit() if cgroup else (False, False)
-    if cgroup is not None and cgroup.oom_killed() and not out:
+    if not started:  # the program never ran: whatever failed, it was not the program (no verdict)
+        said = [ln.strip() for ln in err.decode(errors="replace").splitlines() if ln.strip()]
+        why = said[-1][:300] if said else ("no start within %gs" % hard if timed_out else f"exit status {rc}")
+        return SandboxResult("error", error=f"sandbox: {why}", transient=True)
+    raw = bytes(out[1:])  # a program that wrote on the channel too spoiled its own result: not one object
+    if cpu_used > job["cpu"] + _CPU_SLACK_S:
+        return SandboxResult("timeout", error=f"CPU time over {job['cpu']}s (all its processes: {cpu_used:.1f}s)")
+    if cgroup is not None and cgroup.oom_killed() and not raw:
         return SandboxResult("memory", error=f"memory over {job['memory_mb']} MB (killed)")
     if timed_out:
         return SandboxResult("timeout", error=f"wall time over {job['timeout']}s")
     if overflow:
         return SandboxResult("error", error=f"result larger than {_RESULT_BYTES} bytes")
-    res, resource = _parse(bytes(out), rc, err.decode(errors="replace"), job)
-    if res.status == "memory" and memory_hit:
-        return res
-    if resource and not (memory_hit or pids_hit):  # the machine ran out, not the sandbox: no verdict
-        return SandboxResult(res.status, res.answer, res.stdout, res.error, transient=True)
-    return res
+    return _parse(raw, rc, job)
 
 
-_FIELDS = {"status", "answer", "error", "stdout", "resource"}
+_FIELDS = {"status", "answer", "error", "stdout"}
 
 
 def _no_constant(name: str):
     raise ValueError(name)
 
 
-def _parse(raw: bytes, rc: int, err: str, job: dict) -> tuple[SandboxResult, bool]:
-    """Check the launcher's JSON: exactly its fields, each of the expected type and size; numbers are
-    read as floats (never as unbounded ints), and anything else is the program's own failure.
-    Returns the result and whether the program said it failed for want of memory or processes."""
-    malformed = SandboxResult("error", error="malformed result"), False
-    if not raw:
-        said = [ln.strip() for ln in err.splitlines() if ln.strip()]
-        if said:  # bwrap or the launcher failed before the program ran (the program has no stderr)
-            return SandboxResult("error", error=f"sandbox: {said[-1][:300]}", transient=True), False
+def _parse(raw: bytes, rc: int, job: dict) -> SandboxResult:
+    """Check the launcher's JSON (all that followed STARTED): exactly its fields, each
+    of the expected type and size; numbers are read as floats (never as unbounded ints), and anything
+    else is the program's own failure. Nothing in it can make the result `transient` (a program can
+    write its own result): only the supervisor marks that, for a sandbox whose program never ran."""
+    malformed = SandboxResult("error", error="malformed result")
+    if not raw:  # the program ran and died without a result: its own doing
         if rc in (128 + 24, 128 + 9, -24, -9):  # SIGXCPU / SIGKILL at the hard CPU limit
-            return SandboxResult("timeout", error=f"CPU time over {job['cpu']}s"), False
-        return SandboxResult("error", error=f"program ended without a result (exit status {rc})"), False
+            return SandboxResult("timeout", error=f"CPU time over {job['cpu']}s")
+        return SandboxResult("error", error=f"program ended without a result (exit status {rc})")
     try:
         d = json.loads(raw.decode("utf-8"), parse_int=float, parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError, OverflowError, MemoryError):
         return malformed
     if not isinstance(d, dict) or set(d) != _FIELDS:
         return malformed
-    status, answer, error, stdout, resource = (d[k] for k in ("status", "answer", "error", "stdout", "resource"))
+    status, answer, error, stdout = (d[k] for k in ("status", "answer", "error", "stdout"))
     valid = (isinstance(status, str) and status in STATUSES and isinstance(error, str) and len(error) <= 500
-             and isinstance(stdout, str) and len(stdout) <= job["max_output"] and isinstance(resource, bool)
+             and isinstance(stdout, str) and len(stdout) <= job["max_output"]
              and (answer is None or isinstance(answer, bool) or (isinstance(answer, float) and math.isfinite(answer))
                   or (isinstance(answer, str) and len(answer) <= 1000)))
     if not valid:
         return malformed
-    return SandboxResult(status, answer, stdout, error), resource
+    return SandboxResult(status, answer, stdout, error)

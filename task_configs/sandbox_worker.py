@@ -9,9 +9,13 @@ write one JSON object with its answer to the result channel. Where a cgroup boun
 processes, the job asks for no rlimit on them. The program can rewrite all of this (it runs in
 this interpreter), but then it can only spoil or forge its own result: every program has its own
 sandbox, and the supervisor validates what comes back.
+
+The result channel carries STARTED (one byte, written just before the program's first instruction:
+the supervisor's wall clock for the program starts there, and a sandbox that never sent it failed
+before the program ran), then the JSON object. Nothing in the result says whether the machine or
+the program was to blame: only the supervisor decides that, from what it saw itself.
 """
 
-import errno
 import importlib
 import importlib.util
 import io
@@ -24,6 +28,7 @@ import site
 import sys
 import types
 
+STARTED = b"#"  # the first byte on the result channel: the program is about to run
 NUMPY_MB = 160  # room for numpy on top of the program's budget (it maps ~120 MB), as when pre-imported
 
 class _Timeout(BaseException):
@@ -42,19 +47,6 @@ def _plain(value):
         return str(f)
     except Exception:
         return repr(value)[:200]
-
-
-def _for_want_of_resources(exc):
-    """Whether the program failed for want of memory, processes or threads (which the machine, not the
-    program, may have run out of: the supervisor decides, from the sandbox's own counters)."""
-    for _ in range(8):
-        if exc is None:
-            return False
-        if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno in (
-                errno.EAGAIN, errno.ENOMEM, errno.ENFILE)) or "can't start new thread" in str(exc):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
 
 
 def _answer(env, stdout):
@@ -118,7 +110,7 @@ def main():
     site.setquit()
     site.setcopyright()
     site.sethelper()
-    out = {"status": "ok", "answer": None, "error": "", "stdout": "", "resource": False}
+    out = {"status": "ok", "answer": None, "error": "", "stdout": ""}
     code, max_out = job["code"], job["max_output"]
     if job.get("uid") is not None:
         _drop_privileges(job["uid"])
@@ -147,6 +139,7 @@ def main():
     os.close(devnull)
     buf = io.StringIO()
     sys.stdout = sys.stderr = buf
+    os.write(result_fd, STARTED)  # the program starts now: the supervisor's clock for it too
     try:
         signal.setitimer(signal.ITIMER_REAL, job["timeout"])
         env = {"__name__": "__main__", "__builtins__": __builtins__}
@@ -161,16 +154,15 @@ def main():
     except _Timeout as exc:
         out.update(status="timeout", error=str(exc))
     except MemoryError:
-        out.update(status="memory", error="MemoryError", resource=True)
+        out.update(status="memory", error="MemoryError")
     except BaseException as exc:
-        out.update(status="error", error=f"{type(exc).__name__}: {exc}"[:500], resource=_for_want_of_resources(exc))
+        out.update(status="error", error=f"{type(exc).__name__}: {exc}"[:500])
     signal.setitimer(signal.ITIMER_REAL, 0)
     out["stdout"] = buf.getvalue()[:max_out]
     try:
         data = json.dumps(out).encode()
     except BaseException:
-        data = json.dumps({"status": "error", "answer": None, "error": "unserializable result", "stdout": "",
-                           "resource": False}).encode()
+        data = json.dumps({"status": "error", "answer": None, "error": "unserializable result", "stdout": ""}).encode()
     while data:
         data = data[os.write(result_fd, data):]
     os._exit(0)

@@ -320,9 +320,7 @@ def test_a_run_still_being_written_is_not_published(run, tmp_path):
     import fcntl
     import os
 
-    from oversight_bench.rundir.store import LOCK_NAME
-
-    fd = os.open(run / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(run, os.O_RDONLY | os.O_DIRECTORY)  # a writer's lock: the run folder itself (issue 37.1)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         res = cli("leaderboard", str(run), "--output", str(tmp_path / "board"))

@@ -15,10 +15,8 @@ verified by construction; llm_debate quotes are checked by exact substring) or `
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import hashlib
-import json
 import re
 import lzma
 import tarfile
@@ -28,6 +26,7 @@ from typing import Any
 
 from oversight_bench import __version__
 from oversight_bench.api import BenchError, ImportPlan, Job, Question, Record, execute, provenance, run_options_model
+from transcript_suites.untrusted import finite_belief, read_csv_rows, read_file, read_json, read_member, reverify, sub_pairs
 
 NYU_JUDGE = "human:nyu-2023"
 _NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}
@@ -67,7 +66,12 @@ def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: lis
 
 def _write(output: str | Path, config: dict, questions: list[Question], records: list[Record],
            skipped: dict[str, dict[str, int]]) -> None:
-    """The import's records into a new run directory, through the one pipeline."""
+    """The import's records into a new run directory, through the one pipeline; every turn's shown
+    text re-verified against the article the import carries first (`reverify`)."""
+    norm = {q.id: _squash(q.article or "") for q in questions}
+    for r in records:
+        for t in r.turns:
+            t["shown"] = reverify(t.get("shown"), norm.get(r.job.question.id, ""), _spans_article)
     execute(ImportPlan(str(output), config, questions, records, skipped), progress=False)
 
 
@@ -99,15 +103,15 @@ def _read_nyu(path: Path) -> tuple[dict[str, dict], dict[str, dict]]:
             raise BenchError(f"{path} is not the NYU debate dataset: expected {p.name} there (julianmichael/debate pub/)")
     meta = {}
     try:
-        lines = meta_p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = read_file(meta_p, "NYU metadata").decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
         raise BenchError(f"{meta_p}: cannot read it ({exc}); expected UTF-8 JSON lines") from None
     for i, line in enumerate(lines, start=1):
         if line.strip():
             try:
-                m = json.loads(line)
+                m = read_json(line, f"{meta_p} line {i}", "a JSON object with a 'name'")
                 meta[m["name"]] = m
-            except (ValueError, KeyError, TypeError) as exc:
+            except (KeyError, TypeError) as exc:
                 raise BenchError(f"{meta_p} line {i}: cannot read it ({_why(exc)}); expected a JSON object with a 'name'") from None
     rooms = {}
     name = None
@@ -116,7 +120,7 @@ def _read_nyu(path: Path) -> tuple[dict[str, dict], dict[str, dict]]:
             for member in tar.getmembers():
                 name = member.name
                 if member.isfile() and member.name.startswith("debates/official/") and member.name.endswith(".json"):
-                    rooms[Path(member.name).stem] = json.load(tar.extractfile(member))
+                    rooms[Path(member.name).stem] = read_json(read_member(tar, member), f"{tar_p} at {name}", "a JSON room")
     except (tarfile.TarError, EOFError, OSError, ValueError, lzma.LZMAError) as exc:
         at = f" at {name}" if name else ""
         raise BenchError(f"{tar_p}{at}: cannot read it ({_why(exc)}); expected the NYU tar.xz of JSON rooms") from None
@@ -208,7 +212,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                                       "content": text, "shown": shown, "defends": int(key) + 1,
                                       "extra": {"turn_style": kind, "author": sp.get("speaker"),
                                                 "model": "gpt-4" if not is_human else "human"}})
-            p = [float(x) for x in final]
+            p = finite_belief(final, f"{path / 'debates_official.tar.xz'}: room {name}")
             ans = None if abs(p[0] - p[1]) < 1e-9 else (1 if p[0] > p[1] else 2)
             decision = {
                 "raw": f"final belief {p}", "answer": ans, "correct": None if ans is None else ans == ci0 + 1,
@@ -253,7 +257,7 @@ def nyu_counts(records: list[Record]) -> dict[str, Any]:
 
 # -- Khan et al. llm_debate CSV ----------------------------------------------------------------------
 
-_QUOTE = re.compile(r"<(v_|u_)?quote>(.*?)</(v_|u_)?quote>", re.S)
+_QUOTE = re.compile(r"<(/?)(?:v_|u_)?quote>")  # paired by `sub_pairs`: <quote>...</quote>, either mark
 _STRIP = " \t\n\"'“”‘’."
 
 
@@ -262,6 +266,28 @@ def _norm(text: str) -> str:
     typography should not make a faithful quote unverified."""
     text = text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"}))
     return re.sub(r"\s+", " ", text).strip()
+
+
+def _core(q: str) -> str:
+    return _norm(q).strip(_STRIP).strip(".… ").strip(_STRIP)
+
+
+def _quoted(q: str, norm_article: str) -> bool:
+    """The import's rule: a quote is in the (normalised) article, up to an ellipsis at either end."""
+    core = _core(q)
+    return bool(core) and core in norm_article
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", _norm(text))
+
+
+def _spans_article(q: str, squashed_article: str) -> bool:
+    """Whether a marked quote is a span of the article the import carries, all whitespace aside (as
+    written, or its core as `_quoted` takes it): the rule every imported `<v_passage>` is held to at
+    the end (`_write`). NYU quotes are spans of their room's own copy of the story, which can be
+    tokenised differently ("ship ?") from the copy the question keeps."""
+    return any(core and core in squashed_article for core in (_squash(q), re.sub(r"\s+", "", _core(q))))
 
 
 def verify_quotes(text: str, article: str) -> str:
@@ -274,14 +300,11 @@ def verify_quotes(text: str, article: str) -> str:
     two rules agree (made-up, changed, empty and forged quotes) and where they differ (layout)."""
     norm_article = _norm(article)
 
-    def sub(m: re.Match) -> str:
-        q = m.group(2)
-        core = _norm(q).strip(_STRIP).strip(".… ").strip(_STRIP)
-        ok = bool(core) and core in norm_article
-        tag = "v_passage" if ok else "u_passage"
+    def sub(_open: re.Match, q: str, _close: re.Match) -> str:
+        tag = "v_passage" if _quoted(q, norm_article) else "u_passage"
         return f"<{tag}>{q}</{tag}>"
 
-    return _QUOTE.sub(sub, text)
+    return sub_pairs(text, _QUOTE, sub)  # linear: a lazy regex is quadratic in unclosed tags
 
 
 def _argument(text: str) -> str:
@@ -330,23 +353,15 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
     path = Path(path)
     if not path.is_file():
         raise BenchError(f"llm-debate path {path} is not a file; expected a CSV with a 'transcript' column (e.g. data0.csv)")
-    csv.field_size_limit(1 << 30)
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        try:
-            if not reader.fieldnames or "transcript" not in reader.fieldnames:
-                raise BenchError(f"{path}: no 'transcript' column; expected the Khan et al. llm_debate CSV format")
-            rows = list(reader)
-        except (csv.Error, UnicodeDecodeError) as exc:
-            raise BenchError(f"{path} line {reader.line_num}: cannot read it ({_why(exc)}); expected a UTF-8 CSV") from None
+    rows = read_csv_rows(path, "transcript", "the Khan et al. llm_debate CSV format (UTF-8)")
     skipped: Counter = Counter()
     questions, jobs = {}, []
     row_no, row = 0, {}
     try:
         for row_no, row in enumerate(rows, start=1):
             try:
-                t = json.loads(row["transcript"])
-            except (json.JSONDecodeError, TypeError):
+                t = read_json(row["transcript"], f"{path} row {row_no}", "a transcript")
+            except (BenchError, TypeError):
                 skipped["unreadable transcript"] += 1
                 continue
             story = row.get("story") or t.get("story") or ""

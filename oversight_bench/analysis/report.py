@@ -79,7 +79,7 @@ from oversight_bench.analysis.load import Run, judge_fields, load_runs
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
-from oversight_bench.rundir.store import refuse_output_inside
+from oversight_bench.rundir.store import refuse_foreign_output, refuse_output_inside
 
 SCHEMA = "oversight-bench/report/v1"
 
@@ -929,6 +929,14 @@ def _clean(o: Any) -> Any:
     return o
 
 
+#: every name a report writes into its folder: an earlier report's folder (finished, or cut short by
+#: a full disk: report.json comes last) holds only these, and anything else there is refused
+REPORT_FILES = frozenset({"report.md", "report.json", "groups.csv", "permutation_tests.csv", "derived_tests.csv",
+                          "open_role.csv", "position_bias.csv", "consultancy_split.csv", "judge_tool.csv",
+                          "fig2_accuracy.png", "figB1_accuracy_by_task.png", "fig3_open_role.png", "fig4_elo.png",
+                          "figA_ablation.png", "figA8_position_bias.png", "figA9_consultancy.png", "reliability.png"})
+
+
 def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *, n_resamples: int = stats.N_RESAMPLES,
                  figures: bool = True) -> dict[str, Any]:
     """Analyse run directories; with `output` (never inside one of them), write report.json, report.md,
@@ -936,6 +944,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     dirs = list(dirs)
     if output is not None:
         refuse_output_inside(output, dirs, "report")
+        refuse_foreign_output(output, "report", REPORT_FILES.__contains__, None, what="report")
     runs = load_runs(dirs, with_turns=True)
     report = _clean(analyse(runs, n_resamples=n_resamples))
     if output is None:

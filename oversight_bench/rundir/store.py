@@ -31,7 +31,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
 import orjson
@@ -43,6 +43,8 @@ from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, V1_TABLES,
 
 DB_NAME = "results.sqlite"
 CONFIG_NAME = "config.json"
+#: the lock file of earlier versions (the lock is now the run folder itself, `lock_directory`); an
+#: old one left in a folder is no file of anyone's run
 LOCK_NAME = ".lock"
 
 #: writes handed to the store's writer at once, at most
@@ -154,13 +156,30 @@ def locked_error(directory: Path) -> BenchError:
                       f"same command again once that process has finished (finished records are saved)")
 
 
+def lock_directory(directory: Path) -> int:
+    """Take the run folder's writer lock: an OS lock (`flock`) on the folder itself, held open for the
+    whole run. No file stands for it, so deleting one (an old `.lock`) cannot let a second writer in;
+    the kernel drops it when the process ends, however it ends. Returns the descriptor holding it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise BenchError(f"cannot write to output directory {directory}: {exc.strerror}; expected a writable folder") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise BenchError(f"output directory {directory} is in use by another oversight-bench process; "
+                         f"wait for it to finish or choose another --output") from None
+    return fd
+
+
 def in_use(directory: str | Path) -> bool:
     """Whether a writer (run, judge, resume) holds the directory's lock now: its records are still
     coming, so what is there is not yet the run's result."""
     try:
-        fd = os.open(Path(directory) / LOCK_NAME, os.O_RDONLY)
+        fd = os.open(Path(directory), os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
-        return False  # no lock file: never opened for writing by this version, or not a run
+        return False  # not a folder: nothing writes it
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         return False
@@ -186,6 +205,29 @@ def refuse_output_inside(output: str | Path, run_dirs: Iterable[str | Path], com
         if out == run or run in out.parents:
             raise BenchError(f"{command}: {flag} {output} is inside run directory {d}, which it reads; readers never write "
                              f"into a run: expected a folder outside every run given")
+
+
+def refuse_foreign_output(output: str | Path, command: str, own: Callable[[str], bool], marker: str | None, *,
+                          flag: str = "--output", what: str = "output") -> None:
+    """A reader's output folder must be missing, empty, or an earlier output of the same command: it
+    holds only names `own` accepts (what the command itself writes there, and so may overwrite) and,
+    unless `marker` is None (an output cut short by a full disk is rewritten too), `marker`. Anything
+    else, `/` and a home folder included, is refused in one line before anything is written: a
+    command writes its pages into a folder, never over someone else's files."""
+    out = Path(output)
+    if not (out.exists() or out.is_symlink()):
+        return
+    if not out.is_dir():
+        raise BenchError(f"{command}: {flag} {output} is not a folder; expected a new or empty folder")
+    try:
+        names = {p.name for p in out.iterdir()}
+    except OSError as exc:
+        raise BenchError(f"{command}: cannot read {flag} {output}: {exc.strerror}; expected a new or empty folder") from None
+    foreign = sorted(n for n in names if not own(n))
+    if names and (foreign or (marker is not None and marker not in names)):
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "") if foreign else f"no {marker}"
+        raise BenchError(f"{command}: {flag} {output} is not empty and is no earlier {what} ({shown}); expected a "
+                         f"new or empty folder, or one an earlier '{command}' wrote")
 
 
 def _busy(exc: BaseException) -> bool:
@@ -546,6 +588,22 @@ def check_speakers(job_key: str, protocol: Any, turns: list[dict]) -> None:
                          f"have; expected {', '.join(allowed)}")
 
 
+def _names(directory: Path) -> set[str]:
+    try:
+        return {p.name for p in directory.iterdir()}
+    except OSError:
+        return set()
+
+
+def remove_new_store_files(directory: Path, found: set[str]) -> None:
+    """Remove the store files (results.sqlite and its -wal, -shm, -journal) that are in `directory`
+    but not in `found`: called with the folder's lock held, they are the caller's own."""
+    for name in _names(directory) - found:
+        if name == DB_NAME or name.startswith(DB_NAME + "-"):
+            with contextlib.suppress(OSError):
+                (directory / name).unlink()
+
+
 class Store:
     """A run directory's database. `Store.open(dir)` reads, strictly read-only (`connect_readonly`);
     only the run-directory package opens one with `write=True` (a command's start, an import,
@@ -554,6 +612,9 @@ class Store:
 
     def __init__(self, directory: Path, conn: sqlite3.Connection, lock_fd: int | None):
         self.dir = directory
+        #: opened for writing: the folder's names when its lock was taken (anything else there now is
+        #: this process's, since no other writer can have been in it since)
+        self.found: set[str] = set()
         self.conn = conn
         self._lock_fd = lock_fd
         self._writer: _Writer | None = None
@@ -565,20 +626,14 @@ class Store:
     def open(cls, directory: str | Path, *, write: bool = False) -> "Store":
         directory = Path(directory)
         lock_fd = None
+        found: set[str] = set()  # the folder's names once locked: what this open did not create
         if write:
             try:
                 directory.mkdir(parents=True, exist_ok=True)
-                lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as exc:
                 raise BenchError(f"cannot write to output directory {directory}: {exc.strerror}; expected a writable folder") from None
-            try:
-                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(lock_fd)
-                raise BenchError(
-                    f"output directory {directory} is in use by another oversight-bench process; "
-                    f"wait for it to finish or choose another --output"
-                ) from None
+            lock_fd = lock_directory(directory)
+            found = _names(directory)
         elif not (directory / DB_NAME).exists():
             raise BenchError(f"{directory} is not a run directory: expected {directory / DB_NAME} (written by 'oversight-bench run')")
         db = directory / DB_NAME
@@ -616,17 +671,25 @@ class Store:
             if conn is not None:
                 conn.close()
             if lock_fd is not None:
+                remove_new_store_files(directory, found)  # still locked: any new store file is this open's
                 os.close(lock_fd)
             if isinstance(exc, (OSError, sqlite3.Error)) and (error := store_error(directory, exc)) is not None:
                 raise error from None
             raise
-        return cls(directory, conn, lock_fd)
+        store = cls(directory, conn, lock_fd)
+        store.found = found
+        return store
 
     def close(self) -> None:
         try:
             self.end_batching()
         finally:
             self._close()
+
+    def detach_lock(self) -> int | None:
+        """Hand the folder's lock to the caller, who closes it: kept past `close` to undo a start."""
+        fd, self._lock_fd = self._lock_fd, None
+        return fd
 
     def _close(self) -> None:
         self.conn.close()
@@ -749,10 +812,10 @@ class Store:
         row = (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
                context.get("question_id"), context.get("assignment"), context.get("answer_order"),
                # the request carries the backend's fingerprint (a base_url, say): no registered secret
-               # may stay in it (about 5-10 us a call, only while secrets are registered); the
-               # response is the model's text, which never saw a secret
+               # may stay in it (about 5-10 us a call, only while secrets are registered); nor in the
+               # response, which a server echoing its request (key, query credential) fills with them
                scrub_known(request if isinstance(request, str) else dumps(request)),
-               dumps(response),
+               scrub_known(dumps(response)),
                prompt_tokens, completion_tokens, latency_s, attempts, time.time())
         if self._writer is not None:
             self._pending[key] = response

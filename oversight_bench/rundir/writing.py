@@ -4,14 +4,14 @@ write (`begin`); a start abandoned before it leaves the output folder as it foun
 
 from __future__ import annotations
 
-import shutil
+import os
 from pathlib import Path
 from typing import Any, Iterable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
 from oversight_bench.rundir.identity import check_data, check_identity, keep_names
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store
+from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store, remove_new_store_files
 
 
 def check_output(output: Any, *, fresh: bool = False, what: str = "run") -> Path:
@@ -41,30 +41,51 @@ def _entries(path: Path) -> set[str]:
         return set()
 
 
-def _first_missing(path: Path) -> Path | None:
-    """The outermost folder of `path` that does not exist yet (None: it exists)."""
+def _make_folders(path: Path) -> list[Path]:
+    """Create `path` and any missing folders above it, one at a time; return those this call made,
+    outermost first (a folder another process made meanwhile is theirs, not in the list)."""
     path = path.absolute()
-    if path.exists():
-        return None
-    while not path.parent.exists() and path.parent != path:
+    missing = []
+    while not path.exists() and path.parent != path:
+        missing.append(path)
         path = path.parent
-    return path
+    made = []
+    for folder in reversed(missing):
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            _remove_empty(made)
+            raise BenchError(f"cannot write to output directory {folder}: {exc.strerror}; expected a writable folder") from None
+        made.append(folder)
+    return made
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove `folders` innermost first while each is empty: a folder that holds anything (another
+    command's run written beside this one meanwhile) stays, and so does every folder above it."""
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 class WritableRun:
     """A run directory opened for writing (its lock held). Until `begin` nothing of the run is
-    written but what the start's checks need; `abandon` then removes what this start created (a
-    folder it made, or the store files and lock it added to an existing folder)."""
+    written but what the start's checks need; `abandon` then removes what this start created and
+    nothing else: the store files that appeared while it held the lock, then each folder it made
+    while that folder is empty (never `rmtree`: two runs started into one new parent share it)."""
 
     def __init__(self, output: Any, *, fresh: bool = False, what: str = "run"):
         out = check_output(output, fresh=fresh, what=what)
-        self._created = _first_missing(out)
-        self._before = None if self._created is not None else {p.name for p in out.iterdir()}
+        self._made = _make_folders(out)
         self.started = False
         try:
             self.store = Store.open(out, write=True)
         except BaseException:
-            self._undo(out)
+            _remove_empty(self._made)
             raise
         self.dir = self.store.dir
 
@@ -91,19 +112,16 @@ class WritableRun:
         self.store.put_questions(questions)
 
     def close(self) -> None:
-        """Close the store; a start that never reached `begin` is undone."""
+        """Close the store; a start that never reached `begin` is undone, its store files removed
+        while the lock is still held (so they can only be this start's), its folders after."""
+        if self.started:
+            self.store.close()
+            return
+        lock = self.store.detach_lock()
         try:
             self.store.close()
+            remove_new_store_files(self.dir, self.store.found)
         finally:
-            if not self.started:
-                self._undo(self.dir)
-
-    def _undo(self, out: Path) -> None:
-        if self._created is not None:
-            shutil.rmtree(self._created, ignore_errors=True)
-            return
-        if self._before is None or not out.is_dir():
-            return
-        for p in out.iterdir():
-            if p.name not in self._before and (p.name.startswith(DB_NAME) or p.name == LOCK_NAME):
-                p.unlink(missing_ok=True)
+            if lock is not None:
+                os.close(lock)
+            _remove_empty(self._made)
