@@ -134,8 +134,14 @@ def _why(exc: BaseException) -> str:
 _GARBAGE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
-def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool = False, task: str = "quality") -> dict[str, Any]:
-    """Write the NYU rooms with a live verdict into a new run directory; return counts."""
+def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool = False, task: str = "quality",
+                      both_orders: bool = False) -> dict[str, Any]:
+    """Write the NYU rooms with a live verdict into a new run directory; return counts.
+
+    `both_orders`: each debate is stored a second time, unjudged, with the answers in the other
+    order and the debaters' names swapped with them (`mirrored`), so a re-judge meets every debate in
+    both orders and under both names (the `nyu-2023` suite does). Consultancies are not mirrored:
+    another judge cannot stand in for the live one the consultant answered."""
     path = Path(path)
     if not path.is_dir():
         raise BenchError(f"NYU debate path {path} is not a folder; expected quality/michael2023_debates/")
@@ -222,16 +228,20 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
             }
             job = Job(protocol, questions[qid], answer_order, assignment, variant=name)
             jobs.append(Record(job, NYU_JUDGE, "human" if is_human else "gpt-4", turns, decision))
+            if both_orders and is_debate:
+                jobs.append(mirrored(jobs[-1]))
     except _GARBAGE as exc:
         raise BenchError(f"{path / 'debates_official.tar.xz'}: room {name}: cannot read it ({_why(exc)}); "
                          f"expected the NYU debate room format") from None
     if not jobs:
         raise BenchError(f"no NYU rooms with a live verdict found in {path}" + (" with --paper-only" if paper_only else ""))
-    counts = nyu_counts(jobs)
+    counts = nyu_counts([r for r in jobs if not r.decision["extra"].get("mirrored")])
     counts["skipped"] = dict(skipped)
     counts["questions"] = len(questions)
+    if both_orders:
+        counts["mirrored"] = sum(1 for r in jobs if r.decision["extra"].get("mirrored"))
     _write(output, _base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
-                                {"paper_only": paper_only, "counts": counts}),
+                                {"paper_only": paper_only, "both_orders": both_orders, "counts": counts}),
            list(questions.values()), jobs, {task: dict(skipped)})
     return counts
 
@@ -297,20 +307,83 @@ def _parse_khan_answer(ans: str, names: dict) -> int | None:
     return {"A": 1, "B": 2, "1": 1, "2": 2}[m.group(1)]
 
 
+#: "Debater A" in any case, with any space, hyphen or underscore before the letter ("debater-b's", "DEBATER A:")
+_DEBATER = re.compile(r"\b(debater)([\s_-]*)([AB]|[ab](?![^\W\d_]))(?![^\W\d_])", re.I)
+#: an answer named by the letter of the debater defending it, as the source's interface labelled them:
+#: "option B", "answer (a)", "(A)", and a bare capital "B" or a bare "A" that is not the article
+#: ("A is", "A." but not "A man")
+_LABEL = re.compile(r"\b((?:answers?|options?|choices?)\s+\(?)([AB])(?![^\W\d_])|\(([ABab])\)"
+                    r"|(?<![\w'’-])(?-i:(B|A(?=\s+(?:is|was|seems|has|says|does|and|or|are|would|could|should|makes)\b"
+                    r"|[^\w\s'’]|\s*$)))(?![\w'’]|-\w)", re.I)
+#: the article's own words, which no swap may change: quotes as the source and the checker mark them
+_QUOTED = re.compile(r"(<(v_passage|u_passage|quote|v_quote|u_quote)>.*?</\2>)", re.S)
+
+
+def _other(letter: str) -> str:
+    return {"A": "B", "B": "A", "a": "b", "b": "a"}[letter]
+
+
+def swap_debater_names(text: str) -> str:
+    """`text` with Debater A and Debater B trading names, and the answers they defend trading letters:
+    every "Debater A" (any case, "Debater A's", "debater-a") becomes "Debater B" and back, and an
+    answer named by its letter ("option B", "(A)", "I believe B") the other letter. The mirror of a
+    room needs both: its debaters trade answer positions, and in the sources a debater's name and its
+    answer's letter go together (Michael et al.'s interface labels the answers A and B). Quotes of the
+    article (`<v_passage>`, `<u_passage>`, `<quote>`) are left as they are."""
+    if not text:
+        return text
+    pieces = _QUOTED.split(text)  # [outside, quote, tag name, outside, ...]
+    return "".join(_swap_outside(p) if i % 3 == 0 else p for i, p in enumerate(pieces) if i % 3 != 2)
+
+
+def _swap_outside(text: str) -> str:
+    text = _DEBATER.sub(lambda m: m.group(1) + m.group(2) + _other(m.group(3)), text)
+
+    def label(m: re.Match) -> str:
+        if m.group(2):
+            return m.group(1) + _other(m.group(2))
+        if m.group(3):
+            return f"({_other(m.group(3))})"
+        return _other(m.group(4))
+
+    # the debater names already swapped must not be swapped back: labels are looked for outside them
+    parts = re.split(r"(\bdebater[\s_-]*[AB]\b)", text, flags=re.I)
+    return "".join(p if i % 2 else _LABEL.sub(label, p) for i, p in enumerate(parts))
+
+
+def _swap_speaker(name: str) -> str:
+    return {"Debater A": "Debater B", "Debater B": "Debater A"}.get(name, name)
+
+
 def mirrored(record: Record) -> Record:
-    """The same debate shown with the answers in the other order: each debater keeps its name and its
-    words, and defends the same answer text, now under the other number (the judge is told "Debater B
-    argues for answer 1 and Debater A argues for answer 2"); within a round the debater of answer 1
-    speaks first, as in the original. A verdict of the original's judge belongs to the original order
-    only, so the mirror is unjudged. Sound only for arguments that name no answer by its position
-    (the Khan et al. 2024 debaters name answers by their text and each other as Debater A/B)."""
+    """The same debate shown with the answers in the other order and the debaters' names swapped with
+    them: the debater who argued for answer 1 as "Debater A" now argues for answer 2 as "Debater B",
+    and every mention of either name (and of an answer by its letter) in every turn, the judge's
+    included, is swapped (`swap_debater_names`). So a judge that prefers the name "Debater A" is right
+    in exactly half of a suite's rooms, as one that prefers answer 1 is: the sources give the correct
+    answer to one name (Khan et al.: "Debater A" in all 40). Within a simultaneous round the debater
+    of answer 1 speaks first, as in the original; sequential turns keep their order (the second
+    speaker saw the first). A verdict of the original's judge belongs to the original order only, so
+    the mirror is unjudged (its live judge's beliefs are swapped with the answers)."""
     job = record.job
+
+    def swap(t: dict) -> dict:
+        extra = dict(t.get("extra") or {})
+        if isinstance(extra.get("belief"), list) and len(extra["belief"]) == 2:
+            extra["belief"] = extra["belief"][::-1]
+        return {**t, "defends": None if t["defends"] is None else 3 - t["defends"], "speaker": _swap_speaker(t["speaker"]),
+                "content": swap_debater_names(t["content"]), "shown": swap_debater_names(t["shown"]), "extra": extra}
+
     order = "correct_second" if job.answer_order == "correct_first" else "correct_first"
-    turns = [{**t, "defends": None if t["defends"] is None else 3 - t["defends"]} for t in record.turns]
-    turns.sort(key=lambda t: (t["round"], t["role"] == "judge", t["defends"] or 0))  # stable: judge turns stay last
+    turns = [swap(t) for t in record.turns]
+    simultaneous = lambda t: (t.get("extra") or {}).get("turn_style") != "sequential"  # noqa: E731
+    turns.sort(key=lambda t: (t["round"], t["role"] == "judge", (t["defends"] or 0) if simultaneous(t) else 0))  # stable
     ci = 3 - record.decision["correct_index"]
     d = record.decision
-    extra = {**d["extra"], "unjudged": True, "mirrored": True, "room": f"{d['extra'].get('room', job.variant)} (answers swapped)"}
+    extra = {**d["extra"], "unjudged": True, "mirrored": True, "names_swapped": True,
+             "room": f"{d['extra'].get('room', job.variant)} (answers and names swapped)"}
+    if isinstance(extra.get("debaters"), dict):
+        extra["debaters"] = {_swap_speaker(k): v for k, v in extra["debaters"].items()}
     decision = {"raw": "", "answer": None, "correct": None, "probs": None, "correct_index": ci,
                 "answers": list(reversed(d["answers"])), "extra": extra}
     return Record(Job(job.protocol, job.question, order, job.assignment, variant=job.variant, agent=job.agent,
