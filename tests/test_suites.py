@@ -218,6 +218,55 @@ def test_nyu_suite_slice(registry, tmp_path):
     assert "nyu-2023       654 rooms, 247 questions" in res.output and "consultancy 172 rooms/123 q (static)" in res.output
 
 
+@pytest.mark.skipif(not NYU.exists(), reason="NYU debate data not available")
+def test_nyu_debates_are_rejudged_with_the_live_judges_questions(registry):
+    """Michael et al.'s debates are interactive: the live judge's questions and remarks stay in the
+    transcript a re-judge reads, labelled as the source's judge ("Original judge (after round N)"),
+    the prompt says whose they are, and the live judge's verdict is not shown. A debate without
+    judge turns (khan-2024) gets the paper's prompt, without that note."""
+    import asyncio
+
+    from oversight_bench.registry import get_registry
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import _capture_context, get_suite
+
+    debate = get_registry().get("protocols", "debate")
+    src = read_run(get_suite("nyu-2023").materialize())
+    rooms = [(d, ts) for d, ts in src.transcripts() if d["protocol"] == "debate"]
+    asked = [(d, ts) for d, ts in rooms if any(t.role == "judge" for t in ts)]
+    assert len(asked) > len(rooms) / 2  # most rooms: the judge spoke between rounds
+
+    def prompt(d, turns) -> str:
+        ctx = _capture_context(src.options({"judge_mode": "predict"}))
+        asyncio.run(debate.judge(ctx, src.job(d), turns))
+        return ctx.prompts[0][0]["content"]
+
+    d, turns = next((d, ts) for d, ts in asked if not d["extra"].get("mirrored"))
+    text = prompt(d, turns)
+    assert "This debate was judged live by another judge, who did not see the article either and put questions" in text
+    assert 'shown in the transcript as "Original judge (after round N)"' in text and "decide for yourself" in text
+    judge_turns = [t for t in turns if t.role == "judge"]
+    for t in judge_turns:
+        when = f"after round {t.round}" if t.round else "before round 1"
+        assert f"Original judge ({when}):\n{t.shown}" in text
+    assert "Judge (question after round" not in text and d["raw"] not in text  # the verdict is not shown
+    transcript = text[text.index("The transcript of the debate:"):]
+    first_q = transcript.index(f"Original judge (after round {judge_turns[0].round})")
+    assert transcript.index(f"(round {judge_turns[0].round})") < first_q  # where it was said: after that round
+    # the mirror's judge turns are the same words with the debaters' names swapped
+    from transcript_suites.importers import swap_debater_names
+
+    md, mturns = next((x, ts) for x, ts in asked if x["extra"].get("mirrored") and x["extra"]["room"].startswith(d["extra"]["room"]))
+    assert [t.shown for t in mturns if t.role == "judge"] == [swap_debater_names(t.shown) for t in judge_turns]
+    assert "judged live by another judge" in prompt(md, mturns)
+    if KHAN.exists():
+        k = read_run(get_suite("khan-2024").materialize())
+        kd, kturns = k.transcripts()[0]
+        ctx = _capture_context(k.options({"judge_mode": "predict"}))
+        asyncio.run(debate.judge(ctx, k.job(kd), kturns))
+        assert "judged live" not in ctx.prompts[0][0]["content"]
+
+
 def test_context_check_without_a_limit_is_free(registry, tmp_path):
     from oversight_bench.rundir import read_run
     from oversight_bench.suites import check_context, get_suite, select_rooms
