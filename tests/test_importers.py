@@ -161,6 +161,40 @@ def test_nyu_import_in_both_orders_mirrors_the_debates_only(tmp_path):
     assert all((t["speaker"] == "Debater A") == (t["defends"] == 1) for t in mt if t["role"] == "debater")
 
 
+@needs_khan
+@needs_nyu
+def test_an_import_records_the_sources_settings_not_our_defaults(tmp_path):
+    """An imported run's config says how the source made its transcripts (as its rows show or its
+    authors report, else "unknown"), never our option defaults (before: rounds 3, best-of-4 and both
+    orders for every import, the NYU rooms included), and declares what differs from the paper."""
+    from transcript_suites.importers import KHAN_2024_REPORTED
+
+    import_llm_debate(KHAN, tmp_path / "khan", both_orders=True, suite="khan-2024", reported=KHAN_2024_REPORTED)
+    import_nyu_debate(NYU, tmp_path / "nyu", paper_only=True, both_orders=True)
+    configs = {}
+    for name in ("khan", "nyu"):
+        store = Store.open(tmp_path / name)
+        try:
+            configs[name] = store.read_config()
+        finally:
+            store.close()
+    khan, nyu = configs["khan"], configs["nyu"]
+    assert khan["options"] == {} and nyu["options"] == {}
+    ks = khan["import"]["source_settings"]
+    assert ks["rounds"] == "3" and ks["turn_style"] == "simultaneous" and ks["best_of_n"] == 4
+    assert ks["word_limit"] == "unknown" and ks["judge"] == "none recorded"
+    assert ks["answer_order"].startswith("correct answer first in 40 of 40 debates as published")
+    assert khan["deviations"] == khan["import"]["differences"]
+    assert any("gpt-4o-2024-08-06" in d for d in khan["deviations"]) and not any("rounds" in d for d in khan["deviations"])
+    ns = nyu["import"]["source_settings"]
+    assert ns["rounds"].startswith("as each live judge chose: ") and ns["best_of_n"] == "unknown"
+    assert "sequential" in ns["turn_style"] and "simultaneous" in ns["turn_style"]
+    assert "in 221 of 241 debates it did" in ns["judge"] and "second in 139 of 241" in ns["answer_order"]
+    assert nyu["deviations"] == nyu["import"]["differences"]
+    assert any("debaters are people and GPT-4" in d for d in nyu["deviations"])
+    assert any("interactive debate" in d for d in nyu["deviations"])
+
+
 def test_missing_paths_are_user_errors(tmp_path):
     with pytest.raises(BenchError, match="michael2023"):
         import_nyu_debate(tmp_path / "nope", tmp_path / "out")

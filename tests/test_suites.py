@@ -213,7 +213,7 @@ def test_nyu_suite_slice(registry, tmp_path):
     assert result["suite"]["protocols"]["debate"] == {"rooms": 482, "questions": 171, "mode": "re-judged"}
     assert result["suite"]["protocols"]["consultancy"]["mode"] == "static"
     assert _roles(out) == {"judge"}
-    assert not any(Path(REPO).glob("**/nyu-2023-2"))  # the cache never lands in the repository
+    assert not any(Path(REPO).glob("**/nyu-2023-3"))  # the cache never lands in the repository
     res = run_cli("list", "suites")
     assert "nyu-2023       654 rooms, 247 questions" in res.output and "consultancy 172 rooms/123 q (static)" in res.output
 
@@ -316,7 +316,7 @@ def test_khan_suite_slice(registry, tmp_path):
     row = result["rows"][0]
     assert row["rooms"] == 6 and row["reference"] is None and row["judge"]["per_judgment"]["n"] == 6
     assert _roles(out) == {"judge"}
-    assert not any(Path(REPO).glob("**/khan-2024-2"))  # the cache never lands in the repository
+    assert not any(Path(REPO).glob("**/khan-2024-3"))  # the cache never lands in the repository
     res = run_cli("list", "suites")
     assert "khan-2024      80 rooms, 40 questions · debate 80 rooms/40 q (re-judged)" in res.output
 

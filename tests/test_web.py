@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 import re
 import signal
 import warnings
@@ -196,6 +197,13 @@ def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_p
         assert r["extra"]["human"]["time_s"] >= 0
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["kind"] == "judge" and cfg["source"] == str(source) and cfg["options"]["judge_mode"] == "predict"
+    # a person has no sampling settings: the source's model-judge temperature and budgets are not
+    # inherited, neither in the options recorded nor in the deviations declared
+    src_cfg = json.loads((Path(source) / "config.json").read_text())
+    assert "judge_temperature" in src_cfg["options"] and any(d.startswith("judge temperature") for d in src_cfg["deviations"])
+    assert not {"judge_temperature", "judge_max_tokens", "predict_max_tokens", "qa_samples"} & set(cfg["options"])
+    assert not any(d.startswith(("judge temperature", "judge predict-mode", "judge question and")) for d in cfg["deviations"])
+    assert cfg["options"]["rounds"] == 2  # the live agent's own options stay
     live = [t for t in turns if t["protocol"] == "consultancy"]
     assert [t["role"] for t in live] == ["consultant", "judge", "consultant"]
     assert live[1]["shown"] == "Why do you claim that?" and live[1]["extra"] == {"kind": "question"}

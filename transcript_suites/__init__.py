@@ -28,7 +28,7 @@ def _nyu_importer(out: Path) -> None:
 
 
 NYU_2023 = ImportedSuite(
-    name="nyu-2023", version="2",  # 2: each debate also mirrored, answers and debater names swapped
+    name="nyu-2023", version="3",  # 3: the source's settings recorded, not our option defaults  # 2: each debate also mirrored, answers and debater names swapped
     description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms "
                 "only, each debate also in the other answer order with the debaters' names swapped (unjudged)",
     source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
@@ -38,16 +38,16 @@ NYU_2023 = ImportedSuite(
 
 
 def _khan_importer(out: Path) -> None:
-    from transcript_suites.importers import import_llm_debate
+    from transcript_suites.importers import KHAN_2024_REPORTED, import_llm_debate
 
     src = data_dir() / "quality" / "khan2024_TH_first40" / "data0.csv"
     if not src.is_file():
         raise BenchError(f"suite khan-2024 needs the Khan et al. 2024 debate CSV at {src}; set {DATA_ENV} to the datasets folder")
-    import_llm_debate(src, out, both_orders=True, suite="khan-2024")
+    import_llm_debate(src, out, both_orders=True, suite="khan-2024", reported=KHAN_2024_REPORTED)
 
 
 KHAN_2024 = ImportedSuite(
-    name="khan-2024", version="2",  # 2: the mirror swaps the debaters' names with the answers
+    name="khan-2024", version="3",  # 3: the source's settings recorded, not our option defaults  # 2: the mirror swaps the debaters' names with the answers
     description="Khan et al. 2024 QuALITY debates (GPT-4o best-of-4 debaters, 3 simultaneous rounds), the first 40 "
                 "questions of their human-experiment set T_H, each debate in both answer orders, the debaters' names "
                 "swapped with the answers (the correct debater is \"Debater A\" in half the rooms)",

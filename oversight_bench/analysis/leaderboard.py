@@ -981,7 +981,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
             c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
-            c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd])})
+            c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd], p)})
             if row["kind"] == "model":
                 refs = []
                 for h in humans:
