@@ -264,10 +264,13 @@ class Study:
         if protocol not in self.protocols:
             return f"the protocol {protocol} is not installed here"
         rounds = (stored.config.get("options") or {}).get("rounds")
-        why = (f"their LLM judge asked the consultant questions between its {rounds} rounds, so they hold what "
-               "that judge wrote (only one-round consultancy can be judged again)"
-               if protocol == "consultancy" and rounds else
-               "their LLM judge wrote part of them, so another judge cannot decide them")
+        if "import" in stored.config:  # others' transcripts: their own live judge spoke in them (nyu-2023's people)
+            why = "their source's live judge asked questions in them, so another judge cannot stand in for it"
+        elif protocol == "consultancy" and rounds:
+            why = (f"their LLM judge asked the consultant questions between its {rounds} rounds, so they hold what "
+                   "that judge wrote (only one-round consultancy can be judged again)")
+        else:
+            why = "their LLM judge wrote part of them, so another judge cannot decide them"
         return why + (f"; judge it live instead: --live {protocol} --agent SPEC" if protocol in LIVE_PROTOCOLS else "")
 
     def _live_items(self, live, questions) -> list[Item]:

@@ -132,6 +132,28 @@ def test_serve_takes_a_suite_instead_of_a_run(source, tmp_path, monkeypatch):
     assert res.exit_code == 2 and "unknown suite" in res.output
 
 
+def test_a_study_of_imported_rooms_says_whose_judge_spoke_and_records_no_model_settings(tmp_path, monkeypatch):
+    """On nyu-2023 (people's debates with live human judges): consultancies are left out because their
+    live judge asked questions (not "their LLM judge"), and the study's config holds no model-judge
+    sampling settings and no agent options of ours (the import recorded none)."""
+    if not (DATA / "quality" / "michael2023_debates").is_dir():
+        pytest.skip("needs the NYU debates")
+    from oversight_bench.suites import get_suite
+
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
+    study = make_study(get_suite("nyu-2023").materialize(), tmp_path / "out", agent=None, live=[], option_overrides={})
+    try:
+        (skip,) = study.skipped
+        assert skip["protocol"] == "consultancy" and skip["count"] == 172
+        assert skip["reason"].startswith("their source's live judge asked questions in them")
+    finally:
+        study.close()
+    cfg = json.loads((tmp_path / "out" / "config.json").read_text())
+    assert not {"judge_temperature", "judge_max_tokens", "predict_max_tokens", "rounds", "best_of_n"} & set(cfg["options"])
+    assert not any(d.startswith("judge temperature") for d in cfg["deviations"])
+    assert any(d.startswith("source transcripts (Michael et al. 2023)") for d in cfg["deviations"])
+
+
 def test_serve_refuses_lan_without_token(source, tmp_path):
     register_plugin()
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--host", "0.0.0.0")
