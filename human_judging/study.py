@@ -34,7 +34,7 @@ from pydantic import ValidationError
 from oversight_bench.api import (ORDERS, BenchError, Capabilities, Completion, Job, JobContext, Model, Plan, Prepared,
                                   Protocol, CommonOptions, Question, Scheduler, Spec, StoredRun, Turn, build_model,
                                   check_capabilities, get_registry, judge_identity, read_run, redact_spec, rejudge_jobs,
-                                  start, stored_options, validation_error)
+                                  start, stored_options, validation_error, JUDGE_SAMPLING)
 
 STUDY_DB = "human_study.sqlite"
 LIVE_PROTOCOLS = ("consultancy", "debate")
@@ -144,8 +144,12 @@ class HumanStudyPlan(Plan):
         self.protocol_names, self.live = protocols, live
 
     def identity(self) -> dict[str, Any]:
-        return (judge_identity(self.source, self.agent_name, self.options, self.protocol_names)
-                | {"human_study": {"live": list(self.live), "study_seed": self.study_seed}})
+        """The study's config: the source's judging with the judges people. A person has no sampling
+        settings, so the model judge's (temperature, token budgets, extra QA samples) are not recorded,
+        and its deviations never declare them (a live agent's own options stay)."""
+        ident = judge_identity(self.source, self.agent_name, self.options, self.protocol_names)
+        ident["options"] = {k: v for k, v in ident["options"].items() if k not in JUDGE_SAMPLING}
+        return ident | {"human_study": {"live": list(self.live), "study_seed": self.study_seed}}
 
     def questions(self, store, prior, log) -> Prepared:
         held = list(self.source.questions.values())
@@ -260,10 +264,13 @@ class Study:
         if protocol not in self.protocols:
             return f"the protocol {protocol} is not installed here"
         rounds = (stored.config.get("options") or {}).get("rounds")
-        why = (f"their LLM judge asked the consultant questions between its {rounds} rounds, so they hold what "
-               "that judge wrote (only one-round consultancy can be judged again)"
-               if protocol == "consultancy" and rounds else
-               "their LLM judge wrote part of them, so another judge cannot decide them")
+        if "import" in stored.config:  # others' transcripts: their own live judge spoke in them (nyu-2023's people)
+            why = "their source's live judge asked questions in them, so another judge cannot stand in for it"
+        elif protocol == "consultancy" and rounds:
+            why = (f"their LLM judge asked the consultant questions between its {rounds} rounds, so they hold what "
+                   "that judge wrote (only one-round consultancy can be judged again)")
+        else:
+            why = "their LLM judge wrote part of them, so another judge cannot decide them"
         return why + (f"; judge it live instead: --live {protocol} --agent SPEC" if protocol in LIVE_PROTOCOLS else "")
 
     def _live_items(self, live, questions) -> list[Item]:

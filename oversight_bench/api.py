@@ -23,7 +23,8 @@ Protocol options (a protocol's `Options`: subclass `CommonOptions`, declare each
     CommonOptions (the settings every protocol shares), option(default, paper=..., label=...),
     NO_PAPER_VALUE (the paper sets no value: a token cap), OUTSIDE_PAPER (the paper has no such option),
     options_model(protocols) / run_options_model(names) (a run's options: its protocols' together),
-    own_options(protocol, options) (a run's options as one protocol's), stored_options (a stored run's).
+    own_options(protocol, options) (a run's options as one protocol's), stored_options (a stored run's),
+    JUDGE_SAMPLING (the judge options that are a model's sampling settings: a person judging has none).
 Agent turns and the judge's decision (what makes a protocol's turns the paper's; the built-ins use these)
     agent_turn (think, then argue, each in its budget, forced continuation, cut marks; best-of-N with
     the H.7 pick where a `pick_prompt` is given), argue, pick_most_persuasive, ARGUMENT_HEADER,
@@ -84,7 +85,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
     **dict.fromkeys(("Protocol", "Context", "Job", "Turn", "Decision"), "oversight_bench.protocol"),
     **dict.fromkeys(("CommonOptions", "option", "NO_PAPER_VALUE", "OUTSIDE_PAPER", "options_model", "run_options_model",
-                     "own_options", "stored_options"), "oversight_bench.protocol_options"),
+                     "own_options", "stored_options", "JUDGE_SAMPLING"), "oversight_bench.protocol_options"),
     **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
     **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
                     "oversight_bench.questions"),

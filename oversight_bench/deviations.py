@@ -49,11 +49,18 @@ _VALUE_LABELS = {
 _LEGACY_AGENT_CAP = "agent output cap {v} tokens for thinking and argument together, no forced argument (paper: no cap)"
 
 
-def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_only: bool = False) -> list[str]:
+#: the one option besides the judge's that a run without agents (QA) uses: which order its questions show
+_NO_AGENT_KEEPS = ("answer_order",)
+
+
+def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_only: bool = False,
+                      no_agent: bool = False) -> list[str]:
     """Each option in `opts` whose value is not the paper's, worded by the option's own label; an
     option the paper leaves unset (token caps) is declared at any value. Options a stored run does
     not hold (written before they existed) are not guessed. `judge_only`: the transcripts were
-    imported (made by others), so only the options that shape the judge's requests are this run's."""
+    imported (made by others), so only the options that shape the judge's requests are this run's.
+    `no_agent`: the jobs had no agent (QA), so only the judge's options and the answer order were used
+    (an agent budget no job spent is no deviation of theirs)."""
     out: list[str] = []
     fields = all_options_model().model_fields
     paper = paper_options()
@@ -65,6 +72,8 @@ def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_on
         meta = option_meta(fields[key]) if key in fields else {"judge": False, "label": ""}
         if key not in opts or (judge_only and not meta["judge"]):
             continue
+        if no_agent and not meta["judge"] and key not in _NO_AGENT_KEEPS:
+            continue
         value = opts[key]
         if value == paper_value and paper_value not in (NO_PAPER_VALUE, OUTSIDE_PAPER):
             continue
@@ -72,9 +81,9 @@ def option_deviations(opts: dict[str, Any], *, kind: str | None = None, judge_on
         line = label.format(v=value, p=paper_value)
         out.append(line if paper_value != OUTSIDE_PAPER or OUTSIDE_PAPER in line else f"{line} ({OUTSIDE_PAPER})")
     for key in opts:  # an option of a protocol not installed here: its run's config.json said more
-        if key not in fields and key != "agent_max_tokens" and not judge_only:
+        if key not in fields and key != "agent_max_tokens" and not judge_only and not no_agent:
             out.append(f"{key}={opts[key]} ({OUTSIDE_PAPER}: an option of a protocol not installed here)")
-    if "agent_max_tokens" in opts:
+    if "agent_max_tokens" in opts and not no_agent:
         out.append(_LEGACY_AGENT_CAP.format(v=opts["agent_max_tokens"]))
     return out
 
@@ -87,6 +96,15 @@ def protocol_deviations(protocols: Any) -> list[str]:
     known = registered_protocols() if names else {}
     return [f"protocol {n} is not the paper's: {known[n].outside_paper}" for n in names
             if n in known and getattr(known[n], "outside_paper", "")]
+
+
+def uses_no_agent(protocols: Any) -> bool:
+    """Whether every one of these protocols is installed and runs no agent (`Protocol.uses_agent`: QA)."""
+    from oversight_bench.protocol import registered_protocols
+
+    names = [n.strip() for n in protocols.split(",")] if isinstance(protocols, str) else list(protocols or [])
+    known = registered_protocols() if names else {}
+    return bool(names) and all(n in known and not getattr(known[n], "uses_agent", True) for n in names)
 
 
 def _get(config: Any, key: str, default: Any = None) -> Any:
@@ -185,8 +203,11 @@ def deviations(config: Any) -> list[str]:
     source = _get(config, "source_config")
     # transcripts imported from others (a suite): only the judge's own settings are this run's
     imported = isinstance(source, dict) and "import" in source
-    out = option_deviations(opts, kind=_get(config, "kind"), judge_only=imported)
+    out = option_deviations(opts, kind=_get(config, "kind"), judge_only=imported,
+                            no_agent=uses_no_agent(_get(config, "protocols")))
     out += protocol_deviations(_get(config, "protocols"))
+    if imported:  # how the source made the transcripts, as its import found it
+        out += list((source["import"] or {}).get("differences") or [])
     judge = _get(config, "judge")
     if isinstance(judge, str):
         _, debias = judge_of_record(judge, _get(config, "judge_debias"))
@@ -204,11 +225,21 @@ def deviations(config: Any) -> list[str]:
     return out
 
 
-def recorded_deviations(config: dict[str, Any]) -> list[str]:
+def recorded_deviations(config: dict[str, Any], protocol: str | None = None) -> list[str]:
     """A stored run's settings that differ from the paper's: as its config.json recorded them, or
-    computed for a run written before they were recorded; imported transcripts have none."""
+    computed for a run written before they were recorded; imported transcripts declare what their
+    importer found (an import written before that declares nothing). `protocol`: the lines that
+    apply to that protocol's jobs only: one that runs no agent (QA) used no agent option, so a
+    mixed run's agent budgets are not its deviations."""
     if "deviations" in config:
-        return list(config["deviations"])
-    if "import" in config:  # transcripts and verdicts made by others (a suite's source), not by our settings
+        out = list(config["deviations"])
+    elif "import" in config:  # transcripts and verdicts made by others (a suite's source), not by our settings
         return []
-    return deviations(config) if config.get("kind") in (None, "run", "judge", "crossplay") else []
+    else:
+        out = deviations(config) if config.get("kind") in (None, "run", "judge", "crossplay") else []
+    opts = config.get("options")
+    if protocol is not None and isinstance(opts, dict) and uses_no_agent([protocol]):
+        unused = set(option_deviations(opts, kind=config.get("kind"))) - set(option_deviations(opts, kind=config.get("kind"),
+                                                                                                 no_agent=True))
+        out = [d for d in out if d not in unused]
+    return out

@@ -16,8 +16,9 @@ from oversight_bench.redact import redact_text
 CAPTION = ("questions: those with a valid answer; accuracy: each question's valid answers averaged, then the mean "
            "over questions with the paper's 95% CI ([–]: one question, no interval); invalid: unparsed answers of "
            "all answers; invalid = wrong: accuracy with invalid answers counted wrong; % of agent turns without an "
-           "argument, forced (thinking budget spent) or cut (argument budget spent), – unknown; ans. 1: the "
-           "judge's share of answer 1; ⚑ fails the quality bar")
+           "argument, forced (thinking budget spent) or cut (argument budget spent), – unknown; u-quote args: % of "
+           "arguments mostly unverified quotes; ans. 1: the judge's share of answer 1 (plain 1: a debiased judge's, "
+           "each order alone); ⚑ fails the quality bar")
 
 
 def accuracy_cell(m: float | None, lo: float | None, hi: float | None) -> str:
@@ -43,8 +44,12 @@ def _columns(rows: list[dict]) -> list[tuple[str, Callable[[dict], str]]]:
             ("invalid\nanswers", lambda r: f"{r['n_invalid']}/{r['n_records']}"),
             ("invalid\n= wrong %", lambda r: pct(r.get("accuracy_invalid_wrong")))]
     if any(quality(r).get("n_agent_turns") for r in rows):
-        cols += [("no\narg %", q("argumentless_rate")), ("forced\n%", q("forced_rate")), ("cut\n%", q("cut_rate"))]
-    cols += [("ans.\n1 %", lambda r: pct(quality(r).get("answer1_share"))),
+        cols += [("no\narg %", q("argumentless_rate")), ("forced\n%", q("forced_rate")), ("cut\n%", q("cut_rate")),
+                 ("u-quote\nargs %", q("unverified_args_rate"))]
+    cols += [("ans.\n1 %", lambda r: pct(quality(r).get("answer1_share")))]
+    if any(quality(r).get("n_plain") for r in rows):  # a debiased judge: its plain per-order share beside it
+        cols += [("plain\n1 %", lambda r: pct(quality(r).get("plain_answer1_share")) if quality(r).get("n_plain") else "")]
+    cols += [
              ("⚑", lambda r: "⚑" if r.get("flagged") else "")]
     return cols
 

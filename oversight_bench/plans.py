@@ -236,8 +236,13 @@ def derived_protocol(name: str) -> Protocol:
 def judge_identity(source: StoredRun, agent_name: str, options: CommonOptions, protocols: set[str]) -> dict[str, Any]:
     """The stored config of a run judging `source`'s transcripts (its judge added by the pipeline)."""
     c = source.config
+    opts = options.model_dump(mode="json")
+    if "import" in c:  # others made the transcripts: only the options that shape this judge's requests are this run's
+        from oversight_bench.protocol_options import judge_option_names
+
+        opts = {k: v for k, v in opts.items() if k in judge_option_names()}
     return {"kind": "judge", "source": source.given, "agent": agent_name, "seed": c.get("seed", 0),
-            "options": options.model_dump(mode="json"), "tasks": c.get("tasks"), "protocols": sorted(protocols),
+            "options": opts, "tasks": c.get("tasks"), "protocols": sorted(protocols),
             "task_types": c.get("task_types"), "do_not_publish": legacy.do_not_publish(c), "source_config": c}
 
 
@@ -415,7 +420,9 @@ class ImportPlan(Plan):
         return [], 0  # nothing to schedule: `run` writes the records as they are
 
     def deviations(self, config):
-        return []  # transcripts and verdicts made by others: none of them follows this run's settings
+        """Transcripts and verdicts made by others: none follows this run's settings; what the source did
+        differently from the paper is declared as the importer found it (`import.differences`)."""
+        return list((config.get("import") or {}).get("differences") or [])
 
     def run(self, started: Started, progress: bool) -> Stats:
         stats = Stats()

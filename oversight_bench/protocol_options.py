@@ -40,6 +40,15 @@ def option_meta(field: Any) -> dict[str, Any]:
     return {"paper": extra.get("paper", OUTSIDE_PAPER), "label": extra.get("label") or "", "judge": bool(extra.get("judge"))}
 
 
+def judge_option_names() -> set[str]:
+    """The options that shape the judge's requests (`option(..., judge=True)`), of every installed protocol."""
+    return {name for name, f in all_options_model().model_fields.items() if option_meta(f)["judge"]}
+
+
+#: the judge options that are a model's sampling settings: a person judging (`serve`) has none of them
+JUDGE_SAMPLING = ("judge_temperature", "judge_max_tokens", "predict_max_tokens", "qa_samples")
+
+
 class CommonOptions(BaseModel):
     """The settings every protocol shares: the paper's ablations (§4.1) and the budgets it leaves to
     the API. Every field carries the paper's value, so `oversight_bench.deviations` declares every

@@ -363,22 +363,24 @@ def _acc_text(a: dict) -> str:
 
 
 def _quality_lines(a: dict) -> list[str]:
-    """Under a judge's line: invalid answers, accuracy with them counted wrong, answer-1 share, flags."""
+    """Under a judge's line: invalid answers, accuracy with them counted wrong, answer-1 share (and a
+    debiased judge's plain per-order share), flags."""
     q = a.get("quality")
     if not q:
         return []
-    from oversight_bench.analysis.quality import pct, pct_sign
+    from oversight_bench.analysis.quality import answer1_text, pct, pct_sign
 
     ci = "" if q["invalid_wrong_ci_low"] is None else f" [{pct(q['invalid_wrong_ci_low'])}, {pct(q['invalid_wrong_ci_high'])}]"
     lines = [f"    invalid {q['n_invalid']}/{q['n_records']} ({pct_sign(q['invalid_rate'])}) · acc per question with invalid "
-             f"as wrong {pct(q['accuracy_invalid_wrong'])}{ci} · answer 1 in {pct_sign(q['answer1_share'])} of valid answers"]
+             f"as wrong {pct(q['accuracy_invalid_wrong'])}{ci} · {answer1_text(q)}"]
     if q["flagged"]:
         lines.append("    ⚑ " + "; ".join(q["flagged"]))
     return lines
 
 
 def _transcript_line(a: dict) -> list[str]:
-    """The judged transcripts' agent turns (the same rooms for both judges): argument-less, forced, cut."""
+    """The judged transcripts' agent turns (the same rooms for both judges): argument-less, forced, cut,
+    mostly-unverified-quote arguments."""
     from oversight_bench.analysis.quality import arguments_text
 
     q = a.get("quality") or {}

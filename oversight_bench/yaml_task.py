@@ -90,6 +90,9 @@ class Binary(_Strict):
     answer_format: Literal["index", "letter", "text"] = "index"
     separator: str | None = None
     labels: tuple[str, str] = ("Yes", "No")
+    drop_references: bool = Field(False, description="drop a question whose correct choice refers to other choices "
+                                  "(all/none of the above, \"both A and B\", \"B and C only\"; `option_refs`), and never "
+                                  "draw a wrong choice that does; counted and declared with the task's data")
 
 
 class PaperTask(_Strict):
@@ -265,6 +268,12 @@ class Candidate:
     article: str | None = None
     images: tuple[Image, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
+    #: wrong choices left out of the draw because they refer to other choices (`binary.drop_references`)
+    dropped_refs: int = 0
+
+
+#: the skip reason of a question whose correct choice refers to other choices (`binary.drop_references`)
+REFERS = "answer_refers_to_other_options"
 
 
 def _options(row: dict, f: Fields, b: Binary) -> tuple[str | None, list, str | None]:
@@ -312,6 +321,16 @@ def convert(row: dict, cfg: TaskConfig, fields: Fields) -> Candidate | str:
         return reason
     if correct is None:
         return "missing_correct_answer"
+    dropped = 0
+    if cfg.binary.drop_references:
+        from oversight_bench.option_refs import refers_to_other_options
+
+        if refers_to_other_options(correct):
+            return REFERS
+        kept = [i for i in incorrects if not refers_to_other_options(_text(i))]
+        dropped, incorrects = len(incorrects) - len(kept), kept
+        if not incorrects:
+            return "wrong_choices_refer_to_other_options"
     seen, keep = {_norm(correct)}, []
     for inc in incorrects:
         t = _text(inc)
@@ -334,7 +353,7 @@ def convert(row: dict, cfg: TaskConfig, fields: Fields) -> Candidate | str:
     ident = (_text(_get({**row, "_hash": digest}, fields.id)) if fields.id else None) or digest
     meta = {k: row[k] for k in fields.meta if k in row and row[k] is not None}
     meta.update(row.get("_meta") or {})
-    return Candidate(str(ident), question, correct, keep, article, images, meta)
+    return Candidate(str(ident), question, correct, keep, article, images, meta, dropped_refs=dropped)
 
 
 # -- the task ---------------------------------------------------------------------------------
@@ -449,7 +468,22 @@ class YamlTask:
             else:
                 by_id[cand.id] = cand
         cands = [by_id[k] for k in sorted(by_id)]
-        return Pool(cands, skipped, list(records.notes), source, facts=dict(records.facts))
+        facts = dict(records.facts)
+        if self.config.binary.drop_references:
+            facts["wrong_choices_dropped"] = sum(c.dropped_refs for c in cands)
+        return Pool(cands, skipped, list(records.notes), source, facts=facts)
+
+    def reference_rule(self, pool: Pool) -> str | None:
+        """The declaration of `binary.drop_references` with its counts: the paper converts a
+        multiple-choice question to the correct choice and a random other one (App. F) and says
+        nothing of choices that refer to the others, so dropping them is this benchmark's choice."""
+        if not self.config.binary.drop_references:
+            return None
+        k, m = pool.skipped.get(REFERS, 0), pool.facts.get("wrong_choices_dropped", 0)
+        total = len(pool.candidates) + k
+        return (f"{k} of {total} questions dropped because the correct choice refers to other choices (all/none of "
+                f"the above, \"both A and B\", \"B and C only\"...), and {m} wrong choices that do never drawn "
+                f"(binary.drop_references; the paper's binary conversion does not say)")
 
     def substitution(self, pool: Pool) -> str | None:
         """The YAML's `substitution` for the data this load used, its counts filled in; None when
@@ -488,9 +522,8 @@ class YamlTask:
         notes = list(pool.notes)
         if len(questions) < n:
             notes.append(f"only {len(questions)} of {n} requested questions available")
-        declared = self.substitution(pool)
-        return LoadResult(questions, Counter(pool.skipped), notes, files=dict(pool.files),
-                          deviations=[declared] if declared else [])
+        declared = [d for d in (self.substitution(pool), self.reference_rule(pool)) if d]
+        return LoadResult(questions, Counter(pool.skipped), notes, files=dict(pool.files), deviations=declared)
 
 
 def load_yaml_dir(directory: Path) -> list[YamlTask]:

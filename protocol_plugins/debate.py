@@ -3,7 +3,10 @@
 Simultaneous turns (default): both debaters see only the previous rounds. Sequential: Bob also sees
 Alice's argument of the current round. Only processed text (the argument alone, cut to the word
 limit only with `truncate_words`, passages verified) reaches the opponent and the judge, who reads
-the whole transcript and asks nothing, so stored debates can be re-judged. With best-of-N, the
+the whole transcript and asks nothing, so stored debates can be re-judged. An imported interactive
+debate (Michael et al. 2023's live judges asked questions between rounds) is re-judged as its
+judge saw it: the live judge's turns stay in the transcript, labelled as the source's judge
+("Original judge (after round N)"), and the prompt says whose they are (`prompts.live_judge_note`). With best-of-N, the
 debater model picks among its samples with the H.7 scorer prompt (`prompts.best_of_n_prompt`).
 """
 
@@ -30,6 +33,20 @@ def debater_names(turns: list[Turn]) -> dict[str, int]:
     return dict(sorted(named.items(), key=lambda kv: kv[1])) or dict(DEBATERS)
 
 
+def judge_transcript(turns: list[Turn]) -> list[str]:
+    """The transcript a debate judge reads: the debaters' turns, and an imported room's live judge's
+    questions and remarks where they were made, as "Original judge (after round N)" ("before round
+    1" for one made before any speech). A debate this protocol plays has no judge turns."""
+    out: list[str] = []
+    for t in turns:
+        if t.role == "judge":
+            when = f"after round {t.round}" if t.round else "before round 1"
+            out.append(f"{prompts.SOURCE_JUDGE} ({when}):\n{t.shown}")
+        elif t.role == "debater":
+            out += render_transcript([t])
+    return out
+
+
 def opponent_of(name: str) -> str:
     return "Bob" if name == "Alice" else "Alice"
 
@@ -46,7 +63,7 @@ class Debate(Protocol):
     Options = DebateOptions
     description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
-    # a live judge's remarks between rounds (imported human-judged rooms) are kept, never shown to a re-judge
+    # a live judge's remarks between rounds (imported human-judged rooms): shown to a re-judge as the source's judge
     speakers = (*DEBATERS, *SOURCE_DEBATERS, "Judge")
     has_debaters = True
     open_form = "open_debate"
@@ -90,7 +107,8 @@ class Debate(Protocol):
     async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
         q = job.question
         extractive = agent_article(q) is not None
-        transcript = render_transcript([t for t in turns if t.role == "debater"])
+        transcript = judge_transcript(turns)
+        live_judge = any(t.role == "judge" for t in turns)
         if self.quotes == "untagged":
             transcript = [untag_passages(entry) for entry in transcript]
         examples = judge_examples(ctx, q)
@@ -101,6 +119,7 @@ class Debate(Protocol):
             sides = {name: relabel(idx, job, order) for name, idx in names.items()}
             return user_message(ctx, "judge", q, prompts.debate_judge_prompt(
                 question=q, answers=q.answers(order), sides=sides, extractive=extractive, transcript=transcript,
-                mode=ctx.options.judge_mode, examples=examples, quotes=self.quotes, tool=tool_text(tool, order)))
+                mode=ctx.options.judge_mode, examples=examples, quotes=self.quotes, tool=tool_text(tool, order),
+                live_judge=live_judge))
 
         return await judge_decide(ctx, job, prompt_for, tool=tool)

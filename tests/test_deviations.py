@@ -136,8 +136,10 @@ def test_gsm8kqa_declares_how_its_pairs_were_built():
 
 @needs_data
 def test_tasks_with_the_papers_data_declare_nothing():
-    for name in ("boolq", "mmlu", "truthfulqa", "gpqa_extractive"):
+    for name in ("boolq", "truthfulqa", "gpqa_extractive"):
         assert _declared(name)[0] == [], name
+    # MMLU (version 2) declares its reference rule, with its counts (tests/test_tasks.py checks them)
+    assert [d.split(" questions dropped")[0] for d in _declared("mmlu")[0]] == ["344 of 13894"]
     assert _declared("gpqa")[0] == ['GPQA main set (448 questions), our reading of the paper\'s "full dataset" (App. F.2; '
                                     'the extended set is the task gpqa_full in configs/paper/tasks)']
 
@@ -228,6 +230,30 @@ def test_a_suite_rejudge_declares_only_the_judges_settings(tmp_path, monkeypatch
     devs = json.loads((out / "config.json").read_text())["deviations"]
     assert any(d.startswith("judge temperature") for d in devs) and any(d.startswith("judge predict-mode") for d in devs)
     assert not any(d.startswith(("agent ", "best-of-N", "rounds", "1 of the paper's")) for d in devs), devs
+    # how the source made the transcripts is declared as the source's, and no option of ours says otherwise
+    assert any(d.startswith("source transcripts (Michael et al. 2023): interactive debate") for d in devs)
+    opts = json.loads((out / "config.json").read_text())["options"]
+    assert "judge_temperature" in opts and not {"rounds", "best_of_n", "answer_order", "thinking_max_tokens"} & set(opts)
+
+
+def test_a_qa_run_declares_only_the_options_its_jobs_used():
+    """QA runs no agent: its rounds, best-of-N, word limit and agent budgets are not its deviations;
+    its judge's settings and its answer order are. A debate with the same options declares them all."""
+    from oversight_bench.deviations import deviations, recorded_deviations
+
+    opts = {**all_options_model()().model_dump(mode="json"), "rounds": 2, "answer_order": "random"}
+    qa = deviations({"protocols": ["qa_without_article", "qa_with_article"], "options": opts, "tasks": ["boolq"]})
+    assert not any(d.startswith(("agent ", "rounds", "best-of-N", "word limit")) for d in qa), qa
+    assert any(d.startswith("judge temperature") for d in qa) and any(d.startswith("answer order random") for d in qa)
+    debate = deviations({"protocols": ["debate"], "options": opts, "tasks": ["boolq"]})
+    assert any(d.startswith("agent thinking budget") for d in debate) and "rounds 2 (paper 3)" in debate
+    # a mixed run: its QA cells drop the lines of the options only its debates used
+    mixed = {"protocols": ["qa_without_article", "debate"], "options": opts, "tasks": ["boolq"]}
+    mixed["deviations"] = deviations(mixed)
+    assert "rounds 2 (paper 3)" in recorded_deviations(mixed, "debate")
+    cell = recorded_deviations(mixed, "qa_without_article")
+    assert "rounds 2 (paper 3)" not in cell and not any(d.startswith("agent ") for d in cell)
+    assert any(d.startswith("judge temperature") for d in cell)
 
 
 def test_an_imported_store_declares_no_deviations():

@@ -131,7 +131,68 @@ def test_llm_debate_import_in_both_orders(tmp_path):
         store.close()
     assert len(turns) == 480 and config["import"]["suite"] == "khan-2024" and config["import"]["both_orders"]
     mirrored = [t for t in turns if t["answer_order"] == "correct_second"]
-    assert Counter((t["speaker"], t["defends"]) for t in mirrored) == {("Debater A", 2): 120, ("Debater B", 1): 120}
+    # the names are swapped with the answers: the correct debater (answer 2 now) is Debater B
+    assert Counter((t["speaker"], t["defends"]) for t in mirrored) == {("Debater B", 2): 120, ("Debater A", 1): 120}
+
+
+@needs_nyu
+def test_nyu_import_in_both_orders_mirrors_the_debates_only(tmp_path):
+    """`both_orders`: each debate again, unjudged, answers and names swapped (the judge's turns, its
+    beliefs included); consultancies are not mirrored; the counts are of the source's rooms."""
+    c = import_nyu_debate(NYU, tmp_path / "nyu", paper_only=True, both_orders=True)
+    assert c["rooms"] == 413 and c["mirrored"] == 241 and c["by_protocol"] == {"debate": 241, "consultancy": 172}
+    store = Store.open(tmp_path / "nyu")
+    try:
+        decisions = list(store.iter_records("decision"))
+        turns = list(store.iter_records("turn"))
+    finally:
+        store.close()
+    assert len(decisions) == 654
+    mirrors = {d["job_key"]: d for d in decisions if d["extra"].get("mirrored")}
+    assert len(mirrors) == 241 and all(d["judge"] == "unjudged" and d["protocol"] == "debate" for d in mirrors.values())
+    by_room = {(d["extra"]["room"].split(" (")[0], d["extra"].get("mirrored", False)): d for d in decisions if d["protocol"] == "debate"}
+    for (room, m), d in by_room.items():
+        if m:
+            orig = by_room[(room, False)]
+            assert d["correct_index"] == 3 - orig["correct_index"] and d["answers"] == orig["answers"][::-1]
+            assert set(d["extra"]["debaters"]) == set(orig["extra"]["debaters"])
+    mt = [t for t in turns if t["job_key"] in mirrors]
+    assert {t["speaker"] for t in mt if t["role"] == "debater"} == {"Debater A", "Debater B"}
+    assert all((t["speaker"] == "Debater A") == (t["defends"] == 1) for t in mt if t["role"] == "debater")
+
+
+@needs_khan
+@needs_nyu
+def test_an_import_records_the_sources_settings_not_our_defaults(tmp_path):
+    """An imported run's config says how the source made its transcripts (as its rows show or its
+    authors report, else "unknown"), never our option defaults (before: rounds 3, best-of-4 and both
+    orders for every import, the NYU rooms included), and declares what differs from the paper."""
+    from transcript_suites.importers import KHAN_2024_REPORTED
+
+    import_llm_debate(KHAN, tmp_path / "khan", both_orders=True, suite="khan-2024", reported=KHAN_2024_REPORTED)
+    import_nyu_debate(NYU, tmp_path / "nyu", paper_only=True, both_orders=True)
+    configs = {}
+    for name in ("khan", "nyu"):
+        store = Store.open(tmp_path / name)
+        try:
+            configs[name] = store.read_config()
+        finally:
+            store.close()
+    khan, nyu = configs["khan"], configs["nyu"]
+    assert khan["options"] == {} and nyu["options"] == {}
+    ks = khan["import"]["source_settings"]
+    assert ks["rounds"] == "3" and ks["turn_style"] == "simultaneous" and ks["best_of_n"] == 4
+    assert ks["word_limit"] == "unknown" and ks["judge"] == "none recorded"
+    assert ks["answer_order"].startswith("correct answer first in 40 of 40 debates as published")
+    assert khan["deviations"] == khan["import"]["differences"]
+    assert any("gpt-4o-2024-08-06" in d for d in khan["deviations"]) and not any("rounds" in d for d in khan["deviations"])
+    ns = nyu["import"]["source_settings"]
+    assert ns["rounds"].startswith("as each live judge chose: ") and ns["best_of_n"] == "unknown"
+    assert "sequential" in ns["turn_style"] and "simultaneous" in ns["turn_style"]
+    assert "in 221 of 241 debates it did" in ns["judge"] and "second in 139 of 241" in ns["answer_order"]
+    assert nyu["deviations"] == nyu["import"]["differences"]
+    assert any("debaters are people and GPT-4" in d for d in nyu["deviations"])
+    assert any("interactive debate" in d for d in nyu["deviations"])
 
 
 def test_missing_paths_are_user_errors(tmp_path):

@@ -19,8 +19,8 @@ from oversight_bench.protocol_options import OUTSIDE_PAPER
 from oversight_bench.protocol_options import all_options_model
 
 PRESETS = REPO / "configs" / "paper"
-#: the tasks whose data here is not the paper's (their task files say how)
-SUBSTITUTED = ("quality", "gsm8kqa", "prontoqa", "gpqa", "mmmu")
+#: the tasks whose data here is not the paper's (their task files say how; mmlu: answers that refer to other choices dropped)
+SUBSTITUTED = ("quality", "gsm8kqa", "prontoqa", "gpqa", "mmmu", "mmlu")
 # scripted stand-ins that can see MMMU's images; never a result
 MODEL = "scripted:default,images=true"
 FIGURE_OF = {  # preset -> the figure `report` must draw for it

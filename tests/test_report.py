@@ -201,7 +201,11 @@ def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
     assert any(d.startswith("judge debiased") for d in row["deviations"])
     md = (tmp_path / "lb" / "leaderboard.md").read_text()
     notes = md[md.index("**sim:judge-a (debiased)**"):]
-    assert "\n- rounds 2 (paper 3)\n" in notes and "\n- judge debiased" in notes  # every cell's: no list of cells
+    assert "\n- judge debiased" in notes  # every cell's: no list of cells
+    # the rounds shaped the agents' transcripts only: QA cells ran no agent, so the line names the cells
+    # it applies to (before, every QA cell declared the rounds and agent budgets its jobs never used)
+    rounds = next(line for line in notes.splitlines() if line.startswith("- rounds 2 (paper 3)"))
+    assert " — only " in rounds and "debate · closed" in rounds and "qa_" not in rounds
     assert "sim:judge-a (debiased)" in md and "debias=True" not in md
     assert "rounds 2 (paper 3)" in (tmp_path / "lb" / "index.html").read_text()
     out = CliRunner().invoke(report, [str(run), "--output", str(tmp_path / "rep"), "--no-figures"])

@@ -39,11 +39,25 @@ class WordModel(Model):
         return int(self.spec.options["ctx"])
 
 
+class PrefersModel(Model):
+    """A judge with one preference: `prefers:name` always picks the debater named "Debater A" (the
+    answer the prompt says Debater A argues for), `prefers:one` always answers 1."""
+
+    capabilities = Capabilities()
+
+    async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None):
+        text = str(messages[-1]["content"])
+        m = re.search(r"Debater A argues for answer ([12])", text)
+        pick = m.group(1) if self.spec.model == "name" and m else "1"
+        return [Completion(text=f"Answer: {pick}")] * n
+
+
 class WordPlugin:
     @staticmethod
     @hookimpl
     def register_models(register):
         register("words", WordModel)
+        register("prefers", PrefersModel)
 
 
 @pytest.fixture
@@ -195,13 +209,62 @@ def test_nyu_suite_slice(registry, tmp_path):
     assert "human:nyu-2023" in res.output
     assert "consultancy: static transcripts, not re-judged" in res.output
     result = json.loads((out / "suite.json").read_text())
-    assert result["rows"][0]["rooms"] == 6 and result["suite"]["rooms"] == 413
-    assert result["suite"]["protocols"]["debate"] == {"rooms": 241, "questions": 171, "mode": "re-judged"}
+    assert result["rows"][0]["rooms"] == 6 and result["suite"]["rooms"] == 654
+    assert result["suite"]["protocols"]["debate"] == {"rooms": 482, "questions": 171, "mode": "re-judged"}
     assert result["suite"]["protocols"]["consultancy"]["mode"] == "static"
     assert _roles(out) == {"judge"}
-    assert not any(Path(REPO).glob("**/nyu-2023-1"))  # the cache never lands in the repository
+    assert not any(Path(REPO).glob("**/nyu-2023-3"))  # the cache never lands in the repository
     res = run_cli("list", "suites")
-    assert "nyu-2023       413 rooms, 247 questions" in res.output and "consultancy 172 rooms/123 q (static)" in res.output
+    assert "nyu-2023       654 rooms, 247 questions" in res.output and "consultancy 172 rooms/123 q (static)" in res.output
+
+
+@pytest.mark.skipif(not NYU.exists(), reason="NYU debate data not available")
+def test_nyu_debates_are_rejudged_with_the_live_judges_questions(registry):
+    """Michael et al.'s debates are interactive: the live judge's questions and remarks stay in the
+    transcript a re-judge reads, labelled as the source's judge ("Original judge (after round N)"),
+    the prompt says whose they are, and the live judge's verdict is not shown. A debate without
+    judge turns (khan-2024) gets the paper's prompt, without that note."""
+    import asyncio
+
+    from oversight_bench.registry import get_registry
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import _capture_context, get_suite
+
+    debate = get_registry().get("protocols", "debate")
+    src = read_run(get_suite("nyu-2023").materialize())
+    rooms = [(d, ts) for d, ts in src.transcripts() if d["protocol"] == "debate"]
+    asked = [(d, ts) for d, ts in rooms if any(t.role == "judge" for t in ts)]
+    assert len(asked) > len(rooms) / 2  # most rooms: the judge spoke between rounds
+
+    def prompt(d, turns) -> str:
+        ctx = _capture_context(src.options({"judge_mode": "predict"}))
+        asyncio.run(debate.judge(ctx, src.job(d), turns))
+        return ctx.prompts[0][0]["content"]
+
+    d, turns = next((d, ts) for d, ts in asked if not d["extra"].get("mirrored"))
+    text = prompt(d, turns)
+    assert "This debate was judged live by another judge, who did not see the article either and put questions" in text
+    assert 'shown in the transcript as "Original judge (after round N)"' in text and "decide for yourself" in text
+    judge_turns = [t for t in turns if t.role == "judge"]
+    for t in judge_turns:
+        when = f"after round {t.round}" if t.round else "before round 1"
+        assert f"Original judge ({when}):\n{t.shown}" in text
+    assert "Judge (question after round" not in text and d["raw"] not in text  # the verdict is not shown
+    transcript = text[text.index("The transcript of the debate:"):]
+    first_q = transcript.index(f"Original judge (after round {judge_turns[0].round})")
+    assert transcript.index(f"(round {judge_turns[0].round})") < first_q  # where it was said: after that round
+    # the mirror's judge turns are the same words with the debaters' names swapped
+    from transcript_suites.importers import swap_debater_names
+
+    md, mturns = next((x, ts) for x, ts in asked if x["extra"].get("mirrored") and x["extra"]["room"].startswith(d["extra"]["room"]))
+    assert [t.shown for t in mturns if t.role == "judge"] == [swap_debater_names(t.shown) for t in judge_turns]
+    assert "judged live by another judge" in prompt(md, mturns)
+    if KHAN.exists():
+        k = read_run(get_suite("khan-2024").materialize())
+        kd, kturns = k.transcripts()[0]
+        ctx = _capture_context(k.options({"judge_mode": "predict"}))
+        asyncio.run(debate.judge(ctx, k.job(kd), kturns))
+        assert "judged live" not in ctx.prompts[0][0]["content"]
 
 
 def test_context_check_without_a_limit_is_free(registry, tmp_path):
@@ -253,20 +316,22 @@ def test_khan_suite_slice(registry, tmp_path):
     row = result["rows"][0]
     assert row["rooms"] == 6 and row["reference"] is None and row["judge"]["per_judgment"]["n"] == 6
     assert _roles(out) == {"judge"}
-    assert not any(Path(REPO).glob("**/khan-2024-1"))  # the cache never lands in the repository
+    assert not any(Path(REPO).glob("**/khan-2024-3"))  # the cache never lands in the repository
     res = run_cli("list", "suites")
     assert "khan-2024      80 rooms, 40 questions · debate 80 rooms/40 q (re-judged)" in res.output
 
 
 @needs_khan
 def test_khan_suite_holds_each_debate_in_both_orders(registry):
-    """Every published debate shows the correct answer first; the suite adds its mirror (answers
-    swapped, each debater keeps its name and words), and the judge is told who argues for what."""
+    """Every published debate shows the correct answer first, argued by "Debater A"; the suite adds
+    its mirror (answers swapped, and the debaters' names with them, in every turn), and the judge is
+    told who argues for what."""
     import asyncio
 
     from oversight_bench.registry import get_registry
     from oversight_bench.rundir import read_run
     from oversight_bench.suites import _capture_context, get_suite
+    from transcript_suites.importers import swap_debater_names
 
     src = read_run(get_suite("khan-2024").materialize())
     rooms = src.transcripts()
@@ -276,22 +341,26 @@ def test_khan_suite_holds_each_debate_in_both_orders(registry):
         by_q.setdefault(d["question_id"], []).append((d, turns))
     assert len(by_q) == 40 and all(len(v) == 2 for v in by_q.values())
     debate = get_registry().get("protocols", "debate")
+    swapped_mentions = 0
     for pair in by_q.values():
         (d1, t1), (d2, t2) = sorted(pair, key=lambda x: x[0]["answer_order"])
         assert (d1["answer_order"], d2["answer_order"]) == ("correct_first", "correct_second")
         assert d1["correct_index"] == 1 and d2["correct_index"] == 2 and d2["answers"] == d1["answers"][::-1]
         assert d2["extra"]["mirrored"] and d2["extra"]["unjudged"] and d1["judge"] == d2["judge"] == "unjudged"
-        key = lambda t: (t.round, t.speaker)  # noqa: E731
-        orig, mirror = {key(t): t for t in t1}, {key(t): t for t in t2}
-        assert orig.keys() == mirror.keys()
-        for k, t in orig.items():
-            assert mirror[k].shown == t.shown and mirror[k].defends == 3 - t.defends
-        assert [t.defends for t in t2 if t.round == 1] == [1, 2]  # answer 1's debater speaks first, as in the original
+        other = {"Debater A": "Debater B", "Debater B": "Debater A"}
+        orig, mirror = {(t.round, t.speaker): t for t in t1}, {(t.round, t.speaker): t for t in t2}
+        assert {(r, other[s]) for r, s in orig} == mirror.keys()
+        for (r, s), t in orig.items():
+            m = mirror[(r, other[s])]
+            assert m.shown == swap_debater_names(t.shown) and m.defends == 3 - t.defends
+            swapped_mentions += m.shown != t.shown
+        assert [(t.speaker, t.defends) for t in t2 if t.round == 1] == [("Debater A", 1), ("Debater B", 2)]
+    assert swapped_mentions > 0  # some turns name the other debater
     d, turns = next((d, t) for d, t in rooms if d["answer_order"] == "correct_second")
     ctx = _capture_context(src.options())
     asyncio.run(debate.judge(ctx, src.job(d), turns))
     prompt = ctx.prompts[0][0]["content"]
-    assert "Debater B argues for answer 1 and Debater A argues for answer 2." in prompt
+    assert "Debater A argues for answer 1 and Debater B argues for answer 2." in prompt
     q = src.questions[(d["task"], d["question_id"])]
     assert f"\n1: {q.incorrect}\n2: {q.correct}\n" in prompt
 
@@ -335,6 +404,52 @@ def test_imported_rooms_partly_judged_show_the_judge_alone_and_then_compared(reg
     assert result["rows"][0]["reference"] is None and result["rows"][0]["rooms"] == 6
     assert result["rows"][1]["rooms"] == 1 and result["rows"][1]["reference"]["judge"] == "llm-debate:judge"
     assert "no reference" in res.output and "paired permutation test" in res.output
+
+
+IMPORTED = {"khan-2024": KHAN, "nyu-2023": NYU}
+
+
+@pytest.mark.parametrize("suite", sorted(IMPORTED))
+def test_a_judge_preferring_a_name_or_a_position_scores_half_on_every_imported_suite(registry, tmp_path, suite):
+    """Name and position both balanced: the mirror swaps the answers and the debaters' names with
+    them, so "Debater A" argues the correct answer in exactly half the re-judged rooms, as answer 1 is
+    the correct one in half; a judge that always picks Debater A, and one that always answers 1,
+    each score 50.0% per judgment and per question. (Before, khan-2024's Debater A was right in all
+    80 rooms, and nyu-2023's in 102 of its 241 debates, each shown in one order only.)"""
+    if not IMPORTED[suite].exists():
+        pytest.skip(f"{IMPORTED[suite]} not available")
+    from oversight_bench.registry import get_registry
+    from oversight_bench.rundir import read_run
+    from oversight_bench.suites import get_suite
+
+    src = read_run(get_suite(suite).materialize())
+    debates = [(d, ts) for d, ts in src.transcripts() if d["protocol"] == "debate"]
+    named_a = [next(t.defends for t in ts if t.speaker == "Debater A") == d["correct_index"] for d, ts in debates]
+    assert len(named_a) == 2 * sum(named_a) > 0
+    assert [s for s in get_registry().names("suites") if s in IMPORTED] == sorted(IMPORTED)  # every imported suite
+    for who in ("name", "one"):
+        out = tmp_path / who
+        res = run_cli("judge", "--suite", suite, "--judge", f"prefers:{who}", "-o", "judge_mode=predict",
+                      "--output", str(out), "--quiet")
+        assert res.exit_code == 0, res.output
+        row = json.loads((out / "suite.json").read_text())["rows"][0]
+        assert row["subset"] == "all" and row["rooms"] == len(debates)
+        assert row["judge"]["per_judgment"]["accuracy"] == 0.5 and row["judge"]["invalid"] == 0, who
+        assert row["judge"]["per_question"]["accuracy"] == 0.5, who
+
+
+def test_the_mirror_swaps_every_mention_of_the_names_and_the_letters():
+    from transcript_suites.importers import swap_debater_names as swap
+
+    assert swap("Debater A's point; debater b: no. DEBATER-A said, as Debater B.") == \
+        "Debater B's point; debater a: no. DEBATER-B said, as Debater A."
+    assert swap("I vote for option B, not answer (a). A man said A is wrong, B.") == \
+        "I vote for option A, not answer (b). A man said B is wrong, A."
+    assert swap("A- you cut the quote. I think B? (A) or (B)") == "B- you cut the quote. I think A? (B) or (A)"
+    # the article's words are never changed, nor names and words that only contain the letters
+    kept = "Debater Bob read <v_passage>Plan B, said Debater A.</v_passage> about a B-movie and A-list stars"
+    assert swap(kept) == kept
+    assert swap(swap("Debater A: B is right, option A (b) is not.")) == "Debater A: B is right, option A (b) is not."
 
 
 def test_leaderboard_scope_of_a_suite_import():

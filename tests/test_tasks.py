@@ -76,14 +76,53 @@ def test_available_counts_and_skips():
     """Sizes of the real pools; skipped rows are counted with their reason."""
     counts = {name: builtin(name).available(DATA) for name in NINE}
     assert counts["boolq"] == 3270
-    assert counts["mmlu"] == 13893  # 13,942 non-business-ethics rows less 47 duplicates and 2 identical-option rows
+    # 13,942 non-business-ethics rows less 344 whose correct choice refers to the others, 46 duplicates
+    # and 2 identical-option rows
+    assert counts["mmlu"] == 13550
     assert counts["truthfulqa"] == 817
     assert counts["gpqa"] == counts["gpqa_extractive"] == 448
     assert counts["prontoqa"] == 1000
     assert counts["quality"] >= 360 and counts["mmmu"] == 655 and counts["gsm8kqa"] >= 128
     skipped = builtin("mmlu").load(DATA, 1, 0).skipped
-    assert skipped["duplicate_id"] == 47 and skipped["identical_options"] == 2
+    assert skipped["duplicate_id"] == 46 and skipped["identical_options"] == 2
+    assert skipped["answer_refers_to_other_options"] == 344
     assert builtin("mmmu").load(DATA, 1, 0).skipped["not_multiple_choice"] == 20
+
+
+@needs_data
+def test_mmlu_keeps_no_answer_that_refers_to_other_choices():
+    """MMLU version 2 (binary.drop_references): on the real rows, no kept answer of any question in
+    the pool refers to other choices, the dropped questions and wrong choices are counted, and the
+    count is declared with the task's data (as a run's deviations show it)."""
+    from oversight_bench.option_refs import refers_to_other_options
+    from oversight_bench.yaml_task import convert
+
+    task = builtin("mmlu")
+    res = task.load(DATA, 13550, 0)
+    assert task.fingerprint["version"] == 2 and len(res.questions) == 13550
+    assert not any(refers_to_other_options(q.correct) or refers_to_other_options(q.incorrect) for q in res.questions)
+    assert res.deviations == ['344 of 13894 questions dropped because the correct choice refers to other choices '
+                              '(all/none of the above, "both A and B", "B and C only"...), and 354 wrong choices that do '
+                              "never drawn (binary.drop_references; the paper's binary conversion does not say)"]
+    rows = list(csv.DictReader((DATA / "mmlu" / "test" / "astronomy_test.csv").open(encoding="utf-8")))
+    row = next(r for r in rows if r["choice" + r["answer"]].strip().lower().startswith("all of the above"))
+    assert convert({**row, "_file": "astronomy_test"}, task.config, task.config.fields) == "answer_refers_to_other_options"
+    off = task.config.model_copy(update={"binary": task.config.binary.model_copy(update={"drop_references": False})})
+    assert convert({**row, "_file": "x"}, off, off.fields).correct.strip().lower().startswith("all of the above")
+
+
+def test_the_reference_rule_on_choices_seen_in_mmlu():
+    from oversight_bench.option_refs import refers_to_other_options as refers
+
+    for text in ("all of the above", "None of these choices is correct.", "All the above", "none of above.",
+                 "All of these options. To make non-compliance too costly...", "Moons contribute to all of the above.",
+                 "both A and B", "neither (a) nor (b)", "Both A & C", "B and C only", "A, B and C", "(B) (C) and (D).",
+                 "a and b", "Options A and B", "All choices are false", "both A and D are correct."):
+        assert refers(text), text
+    for text in ("I and II only", "firms A and B are substitutes because ...", "Country A and B have identical living standards",
+                 "Core", "all of the hominids that evolved from Homo habilis", "answer a question", "A decrease in both "
+                 "aggregate demand and aggregate supply.", "The ring {a + b * sqrt(2) : a and b are rational numbers}", ""):
+        assert not refers(text), text
 
 
 @needs_data

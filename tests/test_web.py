@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 import re
 import signal
 import warnings
@@ -131,6 +132,28 @@ def test_serve_takes_a_suite_instead_of_a_run(source, tmp_path, monkeypatch):
     assert res.exit_code == 2 and "unknown suite" in res.output
 
 
+def test_a_study_of_imported_rooms_says_whose_judge_spoke_and_records_no_model_settings(tmp_path, monkeypatch):
+    """On nyu-2023 (people's debates with live human judges): consultancies are left out because their
+    live judge asked questions (not "their LLM judge"), and the study's config holds no model-judge
+    sampling settings and no agent options of ours (the import recorded none)."""
+    if not (DATA / "quality" / "michael2023_debates").is_dir():
+        pytest.skip("needs the NYU debates")
+    from oversight_bench.suites import get_suite
+
+    monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
+    study = make_study(get_suite("nyu-2023").materialize(), tmp_path / "out", agent=None, live=[], option_overrides={})
+    try:
+        (skip,) = study.skipped
+        assert skip["protocol"] == "consultancy" and skip["count"] == 172
+        assert skip["reason"].startswith("their source's live judge asked questions in them")
+    finally:
+        study.close()
+    cfg = json.loads((tmp_path / "out" / "config.json").read_text())
+    assert not {"judge_temperature", "judge_max_tokens", "predict_max_tokens", "rounds", "best_of_n"} & set(cfg["options"])
+    assert not any(d.startswith("judge temperature") for d in cfg["deviations"])
+    assert any(d.startswith("source transcripts (Michael et al. 2023)") for d in cfg["deviations"])
+
+
 def test_serve_refuses_lan_without_token(source, tmp_path):
     register_plugin()
     res = cli("serve", "--from", str(source), "--output", str(tmp_path / "o"), "--host", "0.0.0.0")
@@ -196,6 +219,13 @@ def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_p
         assert r["extra"]["human"]["time_s"] >= 0
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["kind"] == "judge" and cfg["source"] == str(source) and cfg["options"]["judge_mode"] == "predict"
+    # a person has no sampling settings: the source's model-judge temperature and budgets are not
+    # inherited, neither in the options recorded nor in the deviations declared
+    src_cfg = json.loads((Path(source) / "config.json").read_text())
+    assert "judge_temperature" in src_cfg["options"] and any(d.startswith("judge temperature") for d in src_cfg["deviations"])
+    assert not {"judge_temperature", "judge_max_tokens", "predict_max_tokens", "qa_samples"} & set(cfg["options"])
+    assert not any(d.startswith(("judge temperature", "judge predict-mode", "judge question and")) for d in cfg["deviations"])
+    assert cfg["options"]["rounds"] == 2  # the live agent's own options stay
     live = [t for t in turns if t["protocol"] == "consultancy"]
     assert [t["role"] for t in live] == ["consultant", "judge", "consultant"]
     assert live[1]["shown"] == "Why do you claim that?" and live[1]["extra"] == {"kind": "question"}

@@ -54,14 +54,66 @@ def _qid(prefix: str, *parts: str) -> str:
     return f"{prefix}-{parts[0]}-{hashlib.sha1('|'.join(parts).encode()).hexdigest()[:10]}"
 
 
-def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict) -> dict:
+UNKNOWN = "unknown"
+
+
+def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict,
+                 settings: dict[str, Any], differences: list[str]) -> dict:
+    """An import's config. None of our options made these transcripts, so `options` holds none (a
+    re-judge takes its judge's options from its own defaults and overrides); `import.source_settings`
+    says how the source made them, as the source reports it or as its files show (`UNKNOWN` where
+    neither says), and `import.differences` what differs from the paper's setting, which the import
+    declares as its deviations (`ImportPlan.deviations`)."""
+    run_options_model(protocols)  # the protocols are installed
     return {
         "judge": judge, "agent": agent, "tasks": [task], "task_types": ["extractive"], "protocols": protocols, "seed": None,
-        "options": run_options_model(protocols)().model_dump(mode="json"),
+        "options": {},
         **provenance(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "import": {"kind": kind, "source": str(source), "oversight_bench": __version__, **extra},
+        "import": {"kind": kind, "source": str(source), "oversight_bench": __version__, **extra,
+                   "source_settings": settings, "differences": differences},
     }
+
+
+def _spread(values: list[int]) -> str:
+    """A count's range and median, in words ("1–7, median 3")."""
+    v = sorted(values)
+    return f"{v[0]}" if v[0] == v[-1] else f"{v[0]}–{v[-1]}, median {v[len(v) // 2]}"
+
+
+def nyu_settings(records: list[Record]) -> tuple[dict[str, Any], list[str]]:
+    """How Michael et al. 2023 made the imported rooms, read off the rooms themselves (their paper:
+    the live judge chose when to end a debate and could ask questions between rounds), and the
+    differences from the paper's setting that follow."""
+    debates = [r for r in records if r.job.protocol == "debate" and not r.decision["extra"].get("mirrored")]
+    rounds = [max((t["round"] for t in r.turns if t["role"] != "judge"), default=0) for r in records
+              if not r.decision["extra"].get("mirrored")]
+    styles = Counter(t["extra"].get("turn_style") for r in debates for t in r.turns if t["role"] == "debater")
+    asked = sum(1 for r in debates if any(t["role"] == "judge" for t in r.turns))
+    second = sum(1 for r in debates if r.job.answer_order == "correct_second")
+    by_agent = Counter(r.agent for r in records if not r.decision["extra"].get("mirrored"))
+    settings = {
+        "rounds": f"as each live judge chose: {_spread(rounds)}",
+        "turn_style": ", ".join(f"{k} ({v} speeches)" for k, v in sorted(styles.items())),
+        "debaters": ", ".join(f"{k} ({v} rooms)" for k, v in sorted(by_agent.items())),
+        "judge": f"a live human judge who could ask questions between rounds (in {asked} of {len(debates)} debates "
+                 "it did) and ended the debate; its verdict is its final belief",
+        "answer_order": f"one order per room, as the source shows it (the correct answer second in {second} of "
+                        f"{len(debates)} debates)",
+        "best_of_n": UNKNOWN, "word_limit": UNKNOWN, "thinking_max_tokens": UNKNOWN, "argument_max_tokens": UNKNOWN,
+        "quotes": "spans of the story picked in the debate interface (verified by construction)",
+    }
+    differences = [
+        "source transcripts (Michael et al. 2023): debaters are people and GPT-4, not the paper's agents",
+        "source transcripts (Michael et al. 2023): interactive debate; the live human judge asked questions between "
+        f"rounds ({asked} of {len(debates)} debates) and ended it when it chose (paper: a judge that reads the finished "
+        "transcript and asks nothing)",
+        f"source transcripts (Michael et al. 2023): rounds {settings['rounds']} (paper: 3)",
+        f"source transcripts (Michael et al. 2023): turn style {settings['turn_style']} (paper: simultaneous)",
+        f"source transcripts (Michael et al. 2023): {settings['answer_order']} (paper: both orders)",
+        "source transcripts (Michael et al. 2023): best-of-N, word limit and token budgets unknown",
+    ]
+    return settings, differences
 
 
 def _write(output: str | Path, config: dict, questions: list[Question], records: list[Record],
@@ -138,8 +190,14 @@ def _why(exc: BaseException) -> str:
 _GARBAGE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 
 
-def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool = False, task: str = "quality") -> dict[str, Any]:
-    """Write the NYU rooms with a live verdict into a new run directory; return counts."""
+def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool = False, task: str = "quality",
+                      both_orders: bool = False) -> dict[str, Any]:
+    """Write the NYU rooms with a live verdict into a new run directory; return counts.
+
+    `both_orders`: each debate is stored a second time, unjudged, with the answers in the other
+    order and the debaters' names swapped with them (`mirrored`), so a re-judge meets every debate in
+    both orders and under both names (the `nyu-2023` suite does). Consultancies are not mirrored:
+    another judge cannot stand in for the live one the consultant answered."""
     path = Path(path)
     if not path.is_dir():
         raise BenchError(f"NYU debate path {path} is not a folder; expected quality/michael2023_debates/")
@@ -226,16 +284,25 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
             }
             job = Job(protocol, questions[qid], answer_order, assignment, variant=name)
             jobs.append(Record(job, NYU_JUDGE, "human" if is_human else "gpt-4", turns, decision))
+            if both_orders and is_debate:
+                jobs.append(mirrored(jobs[-1]))
     except _GARBAGE as exc:
         raise BenchError(f"{path / 'debates_official.tar.xz'}: room {name}: cannot read it ({_why(exc)}); "
                          f"expected the NYU debate room format") from None
     if not jobs:
         raise BenchError(f"no NYU rooms with a live verdict found in {path}" + (" with --paper-only" if paper_only else ""))
-    counts = nyu_counts(jobs)
+    counts = nyu_counts([r for r in jobs if not r.decision["extra"].get("mirrored")])
     counts["skipped"] = dict(skipped)
     counts["questions"] = len(questions)
+    if both_orders:
+        counts["mirrored"] = sum(1 for r in jobs if r.decision["extra"].get("mirrored"))
+    settings, differences = nyu_settings(jobs)
+    if both_orders:
+        settings["answer_order"] += "; each debate also mirrored, unjudged, with the names swapped"
+        differences[4] = differences[4].replace("(paper: both orders)", "(paper: both orders; the mirrors are unjudged)")
     _write(output, _base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
-                                {"paper_only": paper_only, "counts": counts}),
+                                {"paper_only": paper_only, "both_orders": both_orders, "counts": counts},
+                                settings, differences),
            list(questions.values()), jobs, {task: dict(skipped)})
     return counts
 
@@ -320,28 +387,125 @@ def _parse_khan_answer(ans: str, names: dict) -> int | None:
     return {"A": 1, "B": 2, "1": 1, "2": 2}[m.group(1)]
 
 
+#: "Debater A" in any case, with any space, hyphen or underscore before the letter ("debater-b's", "DEBATER A:")
+_DEBATER = re.compile(r"\b(debater)([\s_-]*)([AB]|[ab](?![^\W\d_]))(?![^\W\d_])", re.I)
+#: an answer named by the letter of the debater defending it, as the source's interface labelled them:
+#: "option B", "answer (a)", "(A)", and a bare capital "B" or a bare "A" that is not the article
+#: ("A is", "A." but not "A man")
+_LABEL = re.compile(r"\b((?:answers?|options?|choices?)\s+\(?)([AB])(?![^\W\d_])|\(([ABab])\)"
+                    r"|(?<![\w'’-])(?-i:(B|A(?=\s+(?:is|was|seems|has|says|does|and|or|are|would|could|should|makes)\b"
+                    r"|[^\w\s'’]|\s*$)))(?![\w'’]|-\w)", re.I)
+#: the article's own words, which no swap may change: quotes as the source and the checker mark them
+_QUOTED = re.compile(r"(<(v_passage|u_passage|quote|v_quote|u_quote)>.*?</\2>)", re.S)
+
+
+def _other(letter: str) -> str:
+    return {"A": "B", "B": "A", "a": "b", "b": "a"}[letter]
+
+
+def swap_debater_names(text: str) -> str:
+    """`text` with Debater A and Debater B trading names, and the answers they defend trading letters:
+    every "Debater A" (any case, "Debater A's", "debater-a") becomes "Debater B" and back, and an
+    answer named by its letter ("option B", "(A)", "I believe B") the other letter. The mirror of a
+    room needs both: its debaters trade answer positions, and in the sources a debater's name and its
+    answer's letter go together (Michael et al.'s interface labels the answers A and B). Quotes of the
+    article (`<v_passage>`, `<u_passage>`, `<quote>`) are left as they are."""
+    if not text:
+        return text
+    pieces = _QUOTED.split(text)  # [outside, quote, tag name, outside, ...]
+    return "".join(_swap_outside(p) if i % 3 == 0 else p for i, p in enumerate(pieces) if i % 3 != 2)
+
+
+def _swap_outside(text: str) -> str:
+    text = _DEBATER.sub(lambda m: m.group(1) + m.group(2) + _other(m.group(3)), text)
+
+    def label(m: re.Match) -> str:
+        if m.group(2):
+            return m.group(1) + _other(m.group(2))
+        if m.group(3):
+            return f"({_other(m.group(3))})"
+        return _other(m.group(4))
+
+    # the debater names already swapped must not be swapped back: labels are looked for outside them
+    parts = re.split(r"(\bdebater[\s_-]*[AB]\b)", text, flags=re.I)
+    return "".join(p if i % 2 else _LABEL.sub(label, p) for i, p in enumerate(parts))
+
+
+def _swap_speaker(name: str) -> str:
+    return {"Debater A": "Debater B", "Debater B": "Debater A"}.get(name, name)
+
+
 def mirrored(record: Record) -> Record:
-    """The same debate shown with the answers in the other order: each debater keeps its name and its
-    words, and defends the same answer text, now under the other number (the judge is told "Debater B
-    argues for answer 1 and Debater A argues for answer 2"); within a round the debater of answer 1
-    speaks first, as in the original. A verdict of the original's judge belongs to the original order
-    only, so the mirror is unjudged. Sound only for arguments that name no answer by its position
-    (the Khan et al. 2024 debaters name answers by their text and each other as Debater A/B)."""
+    """The same debate shown with the answers in the other order and the debaters' names swapped with
+    them: the debater who argued for answer 1 as "Debater A" now argues for answer 2 as "Debater B",
+    and every mention of either name (and of an answer by its letter) in every turn, the judge's
+    included, is swapped (`swap_debater_names`). So a judge that prefers the name "Debater A" is right
+    in exactly half of a suite's rooms, as one that prefers answer 1 is: the sources give the correct
+    answer to one name (Khan et al.: "Debater A" in all 40). Within a simultaneous round the debater
+    of answer 1 speaks first, as in the original; sequential turns keep their order (the second
+    speaker saw the first). A verdict of the original's judge belongs to the original order only, so
+    the mirror is unjudged (its live judge's beliefs are swapped with the answers)."""
     job = record.job
+
+    def swap(t: dict) -> dict:
+        extra = dict(t.get("extra") or {})
+        if isinstance(extra.get("belief"), list) and len(extra["belief"]) == 2:
+            extra["belief"] = extra["belief"][::-1]
+        return {**t, "defends": None if t["defends"] is None else 3 - t["defends"], "speaker": _swap_speaker(t["speaker"]),
+                "content": swap_debater_names(t["content"]), "shown": swap_debater_names(t["shown"]), "extra": extra}
+
     order = "correct_second" if job.answer_order == "correct_first" else "correct_first"
-    turns = [{**t, "defends": None if t["defends"] is None else 3 - t["defends"]} for t in record.turns]
-    turns.sort(key=lambda t: (t["round"], t["role"] == "judge", t["defends"] or 0))  # stable: judge turns stay last
+    turns = [swap(t) for t in record.turns]
+    simultaneous = lambda t: (t.get("extra") or {}).get("turn_style") != "sequential"  # noqa: E731
+    turns.sort(key=lambda t: (t["round"], t["role"] == "judge", (t["defends"] or 0) if simultaneous(t) else 0))  # stable
     ci = 3 - record.decision["correct_index"]
     d = record.decision
-    extra = {**d["extra"], "unjudged": True, "mirrored": True, "room": f"{d['extra'].get('room', job.variant)} (answers swapped)"}
+    extra = {**d["extra"], "unjudged": True, "mirrored": True, "names_swapped": True,
+             "room": f"{d['extra'].get('room', job.variant)} (answers and names swapped)"}
+    if isinstance(extra.get("debaters"), dict):
+        extra["debaters"] = {_swap_speaker(k): v for k, v in extra["debaters"].items()}
     decision = {"raw": "", "answer": None, "correct": None, "probs": None, "correct_index": ci,
                 "answers": list(reversed(d["answers"])), "extra": extra}
     return Record(Job(job.protocol, job.question, order, job.assignment, variant=job.variant, agent=job.agent,
                       debaters=job.debaters), "unjudged", record.agent, turns, decision)
 
 
+def llm_debate_settings(records: list[Record], agent: str, reported: dict[str, Any], both_orders: bool
+                        ) -> tuple[dict[str, Any], list[str]]:
+    """How an llm_debate CSV's debates were made: what its rows show (rounds, turn style from the
+    rollout type, the answer order), what its authors report (`reported`, e.g. Khan et al.'s
+    best-of-4), `UNKNOWN` for the rest; and the differences from the paper's setting."""
+    own = [r for r in records if not r.decision["extra"].get("mirrored")]
+    rounds = [max(t["round"] for t in r.turns) for r in own]
+    styles = Counter(t["extra"].get("turn_style") for r in own for t in r.turns if t["role"] in ("debater", "consultant"))
+    first = sum(1 for r in own if r.job.answer_order == "correct_first")
+    settings = {"debaters": agent, "rounds": _spread(rounds), "turn_style": ", ".join(sorted(k for k in styles if k)),
+                "answer_order": f"correct answer first in {first} of {len(own)} debates as published"
+                                + ("; each debate also mirrored, unjudged, with the names swapped" if both_orders else ""),
+                "best_of_n": UNKNOWN, "word_limit": UNKNOWN, "thinking_max_tokens": UNKNOWN,
+                "argument_max_tokens": UNKNOWN, "judge": "none recorded" if not any(r.decision["answer"] for r in own)
+                else "the CSV's judge column", **reported}
+    who = reported.get("source", "the imported CSV")
+    differences = [f"source transcripts ({who}): debaters {agent}, with their authors' prompts (not the paper's App. H)"]
+    if settings["rounds"] != "3":
+        differences.append(f"source transcripts ({who}): rounds {settings['rounds']} (paper: 3)")
+    if settings["turn_style"] != "simultaneous":
+        differences.append(f"source transcripts ({who}): turn style {settings['turn_style'] or UNKNOWN} (paper: simultaneous)")
+    if settings["best_of_n"] != 4:
+        differences.append(f"source transcripts ({who}): best-of-N {settings['best_of_n']} (paper: 4)")
+    unknown = [k for k in ("word_limit", "thinking_max_tokens", "argument_max_tokens") if settings[k] == UNKNOWN]
+    if unknown:
+        differences.append(f"source transcripts ({who}): {', '.join(unknown)} unknown")
+    return settings, differences
+
+
+#: what Khan et al. 2024 report of the debates in their T_H file (the `khan-2024` suite's source)
+KHAN_2024_REPORTED = {"source": "Khan et al. 2024", "best_of_n": 4}
+
+
 def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt-4o-2024-08-06", task: str = "quality",
-                      both_orders: bool = False, suite: str | None = None) -> dict[str, Any]:
+                      both_orders: bool = False, suite: str | None = None,
+                      reported: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write each CSV row's debate (or consultancy) into a new run directory; return counts.
 
     The TH_first40 file was generated by gpt-4o-2024-08-06 debaters with best-of-4; pass `agent` for
@@ -349,6 +513,8 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
     `both_orders`: each debate is stored a second time with the answers in the other order
     (`mirrored`), so a judge meets every debate in both orders, as the paper's runs do; the Khan et
     al. file shows every correct answer first. `suite`: the suite name the import is recorded under.
+    `reported`: settings the file's authors report that its rows do not show (`KHAN_2024_REPORTED`);
+    the rest is `UNKNOWN` in the import's `source_settings` (`llm_debate_settings`).
     """
     path = Path(path)
     if not path.is_file():
@@ -428,6 +594,8 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
     if both_orders:
         counts["mirrored"] = sum(1 for r in jobs if r.decision["extra"].get("mirrored"))
     extra = {"counts": counts, "both_orders": both_orders, **({"suite": suite} if suite else {})}
-    _write(output, _base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, extra),
+    settings, differences = llm_debate_settings(jobs, agent, reported or {}, both_orders)
+    _write(output, _base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, extra,
+                                settings, differences),
            list(questions.values()), jobs, {task: dict(skipped)})
     return counts

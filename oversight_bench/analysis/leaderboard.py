@@ -78,8 +78,7 @@ PAGE_LINK = re.compile(r"transcripts/([A-Za-z0-9][A-Za-z0-9-]{0,120})\.html")
 CELLS_FILE = "rooms-cells.json"
 ROOMS_DIR = "rooms"
 MIN_N = 64  # cells with fewer questions are hidden by default: too few to rank judges on
-QUALITY_BAR = (f"flagged: any argument-less agent turn, > {quality_mod.CUT_BAR:.0%} of agent turns cut, or > "
-               f"{quality_mod.POSITION_BAR:.0%} of valid answers on one position")
+QUALITY_BAR = quality_mod.bar_text()
 
 
 def _slug(*parts: Any) -> str:
@@ -366,10 +365,13 @@ def _cell_view(row: dict[str, Any], key: str, cell: dict[str, Any] | None, min_n
         lines.append(f"[{pct(cell['ci_low'])}, {pct(cell['ci_high'])}] n={cell['n']}")
     quality = []
     if q:
-        quality.append(f"invalid {quality_mod.pct_sign(q['invalid_rate'])} · answer 1 {quality_mod.pct_sign(q['answer1_share'])}")
+        plain = f" (plain {quality_mod.pct_sign(q['plain_answer1_share'])})" if q.get("n_plain") else ""
+        quality.append(f"invalid {quality_mod.pct_sign(q['invalid_rate'])} · answer 1 {quality_mod.pct_sign(q['answer1_share'])}{plain}")
         if q.get("n_agent_turns"):
             quality.append(f"no-arg {quality_mod.pct_sign(q['argumentless_rate'])} · forced "
-                           f"{quality_mod.pct_sign(q['forced_rate'])} · cut {quality_mod.pct_sign(q['cut_rate'])}")
+                           f"{quality_mod.pct_sign(q['forced_rate'])} · cut {quality_mod.pct_sign(q['cut_rate'])}"
+                           + (f" · u-quote args {quality_mod.pct_sign(q['unverified_args_rate'])}"
+                              if "unverified_args_rate" in q else ""))
     else:
         quality.append("quality –")
     refs = [f"{r.get('judge') or 'human'} on the same rooms: {pct(r['accuracy'])} (n={r['n']}, {_p(r.get('p_value'))})"
@@ -981,7 +983,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
             c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
-            c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd])})
+            c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd], p)})
             if row["kind"] == "model":
                 refs = []
                 for h in humans:

@@ -16,8 +16,10 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
   `accuracy_invalid_wrong, invalid_wrong_ci_low, invalid_wrong_ci_high` (invalid answers counted as wrong),
   transcript quality (`analysis/quality.py`): `n_agent_turns, n_budget_turns, forced_rate, cut_rate` (null
   where no turn has a budget record), `n_argumentless, argumentless_rate, mean_argument_words, n_valid,
-  n_answer1, answer1_share` (the judge's share of answer 1 among valid answers), `flagged` (the reasons the
-  row fails the quality bar; empty when it passes),
+  n_answer1, answer1_share` (the judge's share of answer 1 among valid answers), `answer1_p` (its binomial
+  p against 50%), `n_unverified_args, unverified_args_rate` (arguments mostly unverified quotes),
+  `n_plain, n_plain_answer1, plain_answer1_share` (a debiased judge's orders, each alone), `flagged` (the
+  reasons the row fails the quality bar, `analysis.quality.flags`; empty when it passes),
   cost: `calls_per_question, tokens_per_question, prompt_tokens_per_question,
   completion_tokens_per_question, seconds_per_question, accuracy_per_1k_tokens`,
   calibration where judge probabilities exist: `brier, ece, n_calibrated`.
@@ -393,8 +395,10 @@ GROUP_COLS = [("judge", "judge", False), ("agent", "agent", False), ("protocol",
               ("task", "task", False), ("task_type", "type", False), ("n", "n", False), ("accuracy", "acc %", True),
               ("ci_low", "CI low", True), ("ci_high", "CI high", True), ("invalid_rate", "invalid %", True),
               ("accuracy_invalid_wrong", "acc % (invalid = wrong)", True), ("argumentless_rate", "no-arg %", True),
-              ("forced_rate", "forced %", True), ("cut_rate", "cut %", True), ("mean_argument_words", "arg words", False),
-              ("answer1_share", "answer 1 %", True), ("flagged", "quality flags", False),
+              ("forced_rate", "forced %", True), ("cut_rate", "cut %", True),
+              ("unverified_args_rate", "u-quote args %", True), ("mean_argument_words", "arg words", False),
+              ("answer1_share", "answer 1 %", True), ("plain_answer1_share", "plain answer 1 %", True),
+              ("flagged", "quality flags", False),
               ("calls_per_question", "calls/q", False), ("tokens_per_question", "tokens/q", False),
               ("seconds_per_question", "s/q", False), ("accuracy_per_1k_tokens", "acc/1k tok", False)]
 
