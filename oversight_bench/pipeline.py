@@ -176,14 +176,22 @@ class Started:
 
 def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
     """Take `plan` through the pipeline; everything it writes goes to `plan.output`."""
+    from oversight_bench.rundir.results_file import write_results
+
+    t0 = time.monotonic()
     started = start(plan, log=log)
     try:
         stats = plan.run(started, progress)
         if stats.traffic:  # what each server-backed model sent, kept with the run (the latest run's)
             started.config["traffic"] = stats.traffic
             started.store.write_config(started.config)
-        return Outcome(stats, summarize(started.store, started.judge_name), started.skipped, str(started.store.dir),
-                       started.config["deviations"])
+        summary = summarize(started.store, started.judge_name)
+        started.store.flush()  # every record committed before the files derived from them are written
+        # results.json + samples.jsonl, derived from the whole store (so a resume rewrites them whole)
+        # (a model-judged run's store holds that judge's decisions alone; an import's, its recorded judges')
+        write_results(started.store, started.config, summary if plan.model_judge else summarize(started.store),
+                      stats, started.skipped, t0)
+        return Outcome(stats, summary, started.skipped, str(started.store.dir), started.config["deviations"])
     finally:
         started.close()
 
