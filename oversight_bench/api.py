@@ -37,7 +37,8 @@ Judge tools (beyond the paper: `-o judge_tool=NAME`; hook `register_judge_tools`
 Questions, tasks and data (a task loader returns `Records`)
     Question, Image, LoadResult, ORDERS, correct_index, other_order, LoadContext, Records,
     read_rows, read_many, read_csv_bytes, content_sha256, note_read (a file a loader read itself: fingerprinted),
-    load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV, resolve_tasks (task names and groups -> tasks).
+    load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV, resolve_tasks (task names and groups -> tasks),
+    is_counting / CountDeferred (`list tasks` only counts: a loader may decline slow work, saying what it is).
 Caches
     cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
 Text parsing (what agents and judges wrote)
@@ -87,8 +88,8 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
     **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
                     "oversight_bench.questions"),
-    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256", "note_read"),
-                    "oversight_bench.sources"),
+    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256", "note_read",
+                     "CountDeferred", "counting_only", "is_counting"), "oversight_bench.sources"),
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV", "resolve_tasks"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",

@@ -392,6 +392,7 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
     """Each task with its type, the questions its source holds on this data (what `--limit` samples
     from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run."""
     from oversight_bench.registry import get_registry
+    from oversight_bench.sources import CountDeferred, counting_only
     from oversight_bench.tasks import data_dir as find_data_dir, resolve_tasks
 
     folder = find_data_dir(data_dir)
@@ -407,9 +408,12 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
             if source == "hub":
                 notes.append(f"{task.name}: read from the hub on first run (not downloaded to count it here)")
             elif available is not None:
-                count = str(available(folder))
+                with counting_only():  # a loader that would run minutes of work says so instead
+                    count = str(available(folder))
             else:
                 notes.append(f"{task.name}: a Python task; it does not say how many questions it holds")
+        except CountDeferred as exc:
+            notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")
         except BenchError as exc:
             source = "missing"
             notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")

@@ -292,7 +292,7 @@ def _rows_skipped(skipped: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """The rows tasks skipped (a re-judging's "not re-judgeable" protocols are no task's rows)."""
     out: dict[str, dict[str, int]] = defaultdict(dict)
     for sk in skipped:
-        if sk.get("task") not in (None, "-"):
+        if sk.get("task") not in (None, "-") and not sk.get("protocol"):  # a protocol left out is no task's rows
             out[sk["task"]][sk["reason"]] = sk["count"]
     return out
 
