@@ -49,7 +49,8 @@ Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
     (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
 Runs and their records
-    get_registry, deviations, provenance, render_passages.
+    get_registry, deviations, provenance, render_passages, mean_ci (a mean with the paper's 95% CI,
+    as every accuracy table computes it).
 Transcript suites
     ImportedSuite, RunSuite, get_suite, suite_data_dir.
 Running plans (a command that writes a run directory makes a `Plan` and hands it to the pipeline)
@@ -98,6 +99,7 @@ _SOURCES: dict[str, str] = {
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
     "deviations": "oversight_bench.deviations",
+    "mean_ci": "oversight_bench.analysis.stats",
     "provenance": "oversight_bench.provenance",
     "render_passages": "oversight_bench.analysis.leaderboard",
     **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
