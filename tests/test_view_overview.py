@@ -159,3 +159,20 @@ def test_the_static_export_has_each_runs_overview(runs, tmp_path):
         page = (out / "runs" / f"{n}.html").read_text()
         assert '<table class="cells" id="cells">' in page and 'href="../view.css"' in page
     assert 'href="runs/2.html"' in (out / "index.html").read_text()
+
+
+def test_the_judge_filter_narrows_the_verdicts_and_each_verdict_names_its_run(tmp_path):
+    from fake_runs import make_run
+
+    a = make_run(tmp_path / "judge-a", judge="sim:judge-a", n_questions=3, seed=1)
+    b = make_run(tmp_path / "judge-b", judge="sim:judge-b", n_questions=3, seed=2)
+    c = client(a, b)
+    everything = c.get("/").text
+    verdicts = re.findall(r'<div class="verdict [a-z]+" title="[^"]*">(.*?)</div>', everything)
+    assert any("sim:judge-a" in v for v in verdicts) and any("sim:judge-b" in v for v in verdicts)
+    assert all(re.search(r"\((judge-a|judge-b)\)", text_of(v)) for v in verdicts)  # two runs: each names its run
+    narrowed = c.get("/?judge=sim:judge-b").text
+    shown = re.findall(r'<div class="verdict [a-z]+" title="[^"]*">(.*?)</div>', narrowed)
+    assert shown and all(re.match(r"sim:judge-b \(judge-b\) ?:", text_of(v).strip()) for v in shown)
+    by_run = re.findall(r'<div class="verdict [a-z]+" title="([^"]*)">', c.get("/?run=judge-a").text)
+    assert by_run and set(by_run) == {"judge-a"}
