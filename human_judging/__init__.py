@@ -183,7 +183,8 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
                               "the current one; `leaderboard` writes one); default one per judge, protocol and task")
 @click.option("--page-size", type=int, default=100, show_default=True, help="rooms per page of an exported list")
 def view(dirs, host, port, token, export_dir, cells, page_size):
-    """Browse run directories read-only: a sortable, filterable list of rooms, each room's turns, verdicts and calls."""
+    """Browse run directories read-only: a sortable, filterable list of rooms, each room's turns, verdicts and calls,
+    and each run's overview. A folder that holds runs (not itself one) opens every run under it."""
     try:
         from human_judging import viewer
     except ModuleNotFoundError as exc:

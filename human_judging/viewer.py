@@ -163,13 +163,40 @@ def _labels(dirs: list[Path]) -> list[str]:
     return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
+def run_dirs(dirs: Iterable[str | Path], depth: int = 2) -> list[Path]:
+    """The run directories given: each one as it is, and a folder that is no run but holds runs (a
+    folder of runs, an ablation preset's variants) as the runs under it, up to `depth` levels down,
+    in name order. A folder holding none stays, so opening it says it is no run directory."""
+    out: list[Path] = []
+    for d in map(Path, dirs):
+        found = [] if (d / "results.sqlite").is_file() or not d.is_dir() else _runs_under(d, depth)
+        for run in found or [d]:
+            if run not in out:
+                out.append(run)
+    return out
+
+
+def _runs_under(folder: Path, depth: int) -> list[Path]:
+    runs: list[Path] = []
+    try:
+        children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return runs
+    for child in children:
+        if (child / "results.sqlite").is_file():
+            runs.append(child)
+        elif depth > 1:
+            runs.extend(_runs_under(child, depth - 1))
+    return runs
+
+
 class Index:
     """Every room of the given run directories, one short row each, with the verdicts of every judge.
     Rooms are matched across directories by job key and agent; a room whose transcripts differ between
     directories shows each transcript on its page."""
 
     def __init__(self, dirs: Iterable[str | Path], *, build: bool = True):
-        self.dirs = [Path(d) for d in dirs]
+        self.dirs = run_dirs(dirs)
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
         self.runs: list[ReadOnlyRun] = []

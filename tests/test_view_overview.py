@@ -176,3 +176,18 @@ def test_the_judge_filter_narrows_the_verdicts_and_each_verdict_names_its_run(tm
     assert shown and all(re.match(r"sim:judge-b \(judge-b\) ?:", text_of(v).strip()) for v in shown)
     by_run = re.findall(r'<div class="verdict [a-z]+" title="([^"]*)">', c.get("/?run=judge-a").text)
     assert by_run and set(by_run) == {"judge-a"}
+
+
+def test_view_over_a_folder_of_runs_lists_each_run(tmp_path):
+    from fake_runs import make_run
+
+    make_run(tmp_path / "runs" / "a", judge="sim:judge-a", n_questions=2, seed=1)
+    make_run(tmp_path / "runs" / "preset" / "b", judge="sim:judge-b", n_questions=2, seed=2)
+    (tmp_path / "runs" / "notes").mkdir()
+    index = viewer.Index([tmp_path / "runs"])
+    assert index.dirs == [tmp_path / "runs" / "a", tmp_path / "runs" / "preset" / "b"] and index.labels == ["a", "b"]
+    page = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1").get("/").text
+    assert 'href="/run/1"' in page and 'href="/run/2"' in page
+    # a folder with no run under it stays an error in one line
+    with pytest.raises(viewer.BenchError, match="is not a run directory"):
+        viewer.Index([tmp_path / "runs" / "notes"])
