@@ -55,6 +55,7 @@ Transcript suites
     ImportedSuite, RunSuite, get_suite, suite_data_dir.
 Running plans (a command that writes a run directory makes a `Plan` and hands it to the pipeline)
     Plan, Prepared, execute, start, check_capabilities, Scheduler, JobContext,
+    write_run_files (results.json and samples.jsonl, for a plan that judges as it goes and stops),
     ImportPlan, Record (already-complete transcripts written as a run: importers),
     read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns),
     ReadOnlyRun (a run directory browsed strictly read-only: `oversight-bench view`),
@@ -103,7 +104,8 @@ _SOURCES: dict[str, str] = {
     "provenance": "oversight_bench.provenance",
     "render_passages": "oversight_bench.analysis.leaderboard",
     **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
-    **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities"), "oversight_bench.pipeline"),
+    **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities", "write_run_files"),
+                    "oversight_bench.pipeline"),
     **dict.fromkeys(("ImportPlan", "Record", "judge_identity", "rejudge_jobs"), "oversight_bench.plans"),
     **dict.fromkeys(("read_run", "StoredRun", "ReadOnlyRun", "refuse_output_inside"), "oversight_bench.rundir"),
     **dict.fromkeys(("Scheduler", "JobContext"), "oversight_bench.scheduler"),
