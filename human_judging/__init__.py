@@ -92,7 +92,7 @@ def run_app(app, sock: socket.socket) -> None:
 @click.option("--output", "--output_path", "--output-path", "output", required=True,
               help="run directory for the human decisions (resumable: serve it again to continue)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on; non-loopback needs --judges")
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True, help="port to listen on")
 @click.option("--judges", help="the study's judges, comma-separated: each gets a personal link, printed once "
                                "(only its hash is kept); only these links sign judges in")
 @click.option("--judges-file", type=click.Path(dir_okay=False), help="the judges' names, one a line (with or instead of --judges)")
@@ -174,7 +174,7 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
 @click.command()
 @click.argument("dirs", nargs=-1, required=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on; non-loopback needs --token")
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True, help="port to listen on")
 @click.option("--token", envvar="OVERSIGHT_BENCH_VIEW_TOKEN",
               help="password every request must carry (link: http://HOST:PORT/?token=...); or set OVERSIGHT_BENCH_VIEW_TOKEN")
 @click.option("--export", "export_dir", help="write the pages as static files into this folder instead of serving")
@@ -183,7 +183,8 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
                               "the current one; `leaderboard` writes one); default one per judge, protocol and task")
 @click.option("--page-size", type=int, default=100, show_default=True, help="rooms per page of an exported list")
 def view(dirs, host, port, token, export_dir, cells, page_size):
-    """Browse run directories read-only: a sortable, filterable list of rooms, each room's turns, verdicts and calls."""
+    """Browse run directories read-only: a sortable, filterable list of rooms, each room's turns, verdicts and calls,
+    and each run's overview. A folder that holds runs (not itself one) opens every run under it."""
     try:
         from human_judging import viewer
     except ModuleNotFoundError as exc:

@@ -23,6 +23,7 @@ import random
 import secrets
 import statistics
 import sqlite3
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from pydantic import ValidationError
 from oversight_bench.api import (ORDERS, BenchError, Capabilities, Completion, Job, JobContext, Model, Plan, Prepared,
                                   Protocol, CommonOptions, Question, Scheduler, Spec, StoredRun, Turn, build_model,
                                   check_capabilities, get_registry, judge_identity, read_run, redact_spec, rejudge_jobs,
-                                  start, stored_options, validation_error, JUDGE_SAMPLING)
+                                   start, stored_options, validation_error, write_run_files, JUDGE_SAMPLING)
 
 STUDY_DB = "human_study.sqlite"
 LIVE_PROTOCOLS = ("consultancy", "debate")
@@ -485,6 +486,10 @@ class Study:
 
     def close(self) -> None:
         try:
+            try:  # the people's decisions so far as results.json + samples.jsonl, like any run's end
+                write_run_files(self._run)
+            except (OSError, BenchError) as exc:  # the decisions are in the store; only the derived files wait
+                print(f"warning: results.json not written ({exc}); the decisions are stored", file=sys.stderr)
             self.db.close()
         finally:
             self._run.close()

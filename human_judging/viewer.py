@@ -34,7 +34,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, read_input_bytes, redact_text,
+from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, mean_ci, read_input_bytes, redact_text,
                                 refuse_foreign_output, refuse_output_inside, render_passages, split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -163,13 +163,40 @@ def _labels(dirs: list[Path]) -> list[str]:
     return [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
+def run_dirs(dirs: Iterable[str | Path], depth: int = 2) -> list[Path]:
+    """The run directories given: each one as it is, and a folder that is no run but holds runs (a
+    folder of runs, an ablation preset's variants) as the runs under it, up to `depth` levels down,
+    in name order. A folder holding none stays, so opening it says it is no run directory."""
+    out: list[Path] = []
+    for d in map(Path, dirs):
+        found = [] if (d / "results.sqlite").is_file() or not d.is_dir() else _runs_under(d, depth)
+        for run in found or [d]:
+            if run not in out:
+                out.append(run)
+    return out
+
+
+def _runs_under(folder: Path, depth: int) -> list[Path]:
+    runs: list[Path] = []
+    try:
+        children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return runs
+    for child in children:
+        if (child / "results.sqlite").is_file():
+            runs.append(child)
+        elif depth > 1:
+            runs.extend(_runs_under(child, depth - 1))
+    return runs
+
+
 class Index:
     """Every room of the given run directories, one short row each, with the verdicts of every judge.
     Rooms are matched across directories by job key and agent; a room whose transcripts differ between
     directories shows each transcript on its page."""
 
     def __init__(self, dirs: Iterable[str | Path], *, build: bool = True):
-        self.dirs = [Path(d) for d in dirs]
+        self.dirs = run_dirs(dirs)
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
         self.runs: list[ReadOnlyRun] = []
@@ -374,6 +401,54 @@ class Index:
                 "transcripts": transcripts, "runs": [self.labels[i] for i in room.runs],
                 "siblings": self.by_question.get((room.task, room.question_id), [])}
 
+    def position(self, room: Room, params: dict[str, str]) -> tuple[list[Room], int]:
+        """The selection the list's filters make (`select`) and the room's place in it (-1: not in it)."""
+        rooms = self.select(params)
+        return rooms, next((k for k, r in enumerate(rooms) if r is room), -1)
+
+    def overview(self, i: int) -> dict[str, Any]:
+        """Run `i`'s overview: its accuracy per judge · protocol · task cell (computed from the index as
+        the end-of-run table computes it: each question's valid answers averaged, then the mean over
+        questions with the paper's 95% CI), config, deviations, models with their calls, tokens and
+        seconds, and the timings its results.json holds."""
+        by_cell: dict[tuple[str, str, str], dict[str, list[int]]] = {}
+        counts: dict[tuple[str, str, str], list[int]] = {}  # decisions, invalid
+        for room in self.rooms:
+            for v in room.verdicts:
+                if v.run != i or v.unjudged:
+                    continue
+                key = (v.label, room.protocol, room.task)
+                q = by_cell.setdefault(key, {}).setdefault(room.question_id, [0, 0])
+                n = counts.setdefault(key, [0, 0])
+                n[0] += 1
+                if v.answer is None:
+                    n[1] += 1
+                elif v.correct is not None:
+                    q[0] += bool(v.correct)
+                    q[1] += 1
+        cells = []
+        for (judge, protocol, task), questions in sorted(by_cell.items()):
+            m, lo, hi = mean_ci([c / n for c, n in questions.values() if n])
+            cells.append({"judge": judge, "protocol": protocol, "task": task, "accuracy": m, "ci_low": lo, "ci_high": hi,
+                          "n": sum(1 for _, n in questions.values() if n), "decisions": counts[(judge, protocol, task)][0],
+                          "invalid": counts[(judge, protocol, task)][1],
+                          "filters": {"run": self.labels[i], "judge": judge.removesuffix(" (debiased)"),
+                                      "protocol": protocol, "task": task}})
+        run = self.runs[i]
+        config = run.config()
+        calls = [{"model": m, "role": r, "calls": n, "prompt_tokens": p, "completion_tokens": c, "seconds": t}
+                 for m, r, n, p, c, t in run.call_totals()]
+        shown = {k: config.get(k) for k in ("kind", "judge", "judge_debias", "agent", "tasks", "protocols", "limit",
+                                             "seed", "data_dir", "source", "commit", "python", "platform")
+                 if config.get(k) not in (None, "", [])}
+        return {"label": self.labels[i], "dir": str(self.dirs[i]), "cells": cells, "config": shown,
+                "options": config.get("options") if isinstance(config.get("options"), dict) else {},
+                "versions": config.get("versions") if isinstance(config.get("versions"), dict) else {},
+                "deviations": [str(d) for d in config.get("deviations") or []], "calls": calls,
+                "totals": {k: sum(c[k] for c in calls) for k in ("calls", "prompt_tokens", "completion_tokens", "seconds")},
+                "rooms": sum(1 for r in self.rooms if i in r.runs), "timings": _timings(self.dirs[i]),
+                "started": config.get("started")}
+
     def question_view(self, qkey: str) -> dict[str, Any] | None:
         """One question (by `question_key`) across protocols (rows: each room) and judges (columns)."""
         if self._question_keys is None:
@@ -389,6 +464,25 @@ class Index:
             named[(j, run)] = f"{j} · {self.labels[run]}" if clash else j
         grid = [(r, [next((v for v in r.verdicts if (v.judge, v.run) == jr), None) for jr in judges]) for r in rooms]
         return {"rooms": rooms, "judges": [named[jr] for jr in judges], "grid": grid, "first": rooms[0]}
+
+
+def _timings(directory: Path) -> dict[str, Any] | None:
+    """The `timings` of a run's results.json (started, finished, seconds), None where there is no
+    readable one (a run in progress, or from before the file existed): untrusted, so bounded and typed."""
+    path = directory / "results.json"
+    if not path.is_file():
+        return None
+    try:
+        data = load_json_text(read_input_bytes(path, "results.json", 64 << 20), str(path), "results.json")
+    except BenchError:
+        return None
+    t = data.get("timings") if isinstance(data, dict) else None
+    if not isinstance(t, dict):
+        return None
+    out = {k: t[k] for k in ("started", "finished") if isinstance(t.get(k), str)}
+    if _number(t.get("seconds")):
+        out["seconds"] = float(t["seconds"])
+    return out or None
 
 
 def _fingerprint(turns: list[dict[str, Any]]) -> str:
@@ -418,11 +512,51 @@ def _mentions(call: dict[str, Any], turns: list[dict[str, Any]]) -> bool:
     return False
 
 
+def _messages_view(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """A request's chat messages as turns: role, text (a multi-part content's text parts joined) and
+    how many parts were not text (images)."""
+    out = []
+    for m in request.get("messages") or []:
+        if not isinstance(m, dict):
+            continue
+        content, other = m.get("content"), 0
+        if isinstance(content, list):
+            parts = [x for x in content if isinstance(x, dict)]
+            text = "\n".join(str(x["text"]) for x in parts if isinstance(x.get("text"), str))
+            other = sum(1 for x in parts if not isinstance(x.get("text"), str))
+        else:
+            text = _text(content) or ""
+        out.append({"role": str(m.get("role") or "?"), "text": redact_text(text), "images": other})
+    return out
+
+
+#: request fields shown beside the messages (the rest stay in the raw JSON)
+_PARAMS = ("n", "max_tokens", "temperature", "seed", "stop")
+
+
+def _tokens(c: dict[str, Any], kind: str) -> str:
+    """A call's tokens as the page says them: prompt + completion, or that the backend reported none
+    (an in-process probabilities read, or an old record), never a made-up "0 + 0"."""
+    p, q = c.get("prompt_tokens"), c.get("completion_tokens")
+    if not p and not q:
+        return "tokens not reported by the backend"
+    if kind == "choice_probs":
+        return f"{p or 0} prompt tokens (answer probabilities read, no text generated)"
+    return f"{p or 0} + {q or 0} tokens"
+
+
 def _call_view(c: dict[str, Any]) -> dict[str, Any]:
     resp = c.get("response") or {}
+    req = c.get("request") if isinstance(c.get("request"), dict) else {}
+    kind = str(req.get("kind") or ("choice_probs" if "probs" in resp and "texts" not in resp else "generate"))
+    probs = resp.get("probs") if isinstance(resp.get("probs"), list) else None
+    prefix = req.get("prefix")
     return {"tag": c.get("tag") or "", "model": c.get("model") or "", "role": c.get("role") or "",
             "prompt_tokens": c.get("prompt_tokens"), "completion_tokens": c.get("completion_tokens"),
+            "tokens": _tokens(c, kind), "kind": kind, "probs": probs,
             "latency_s": c.get("latency_s"), "attempts": c.get("attempts"),
+            "messages": _messages_view(req), "prefix": redact_text(prefix) if isinstance(prefix, str) else None,
+            "params": {k: req[k] for k in _PARAMS if req.get(k) is not None},
             "request": redact_text(json.dumps(c.get("request"), indent=2, ensure_ascii=False)),
             "texts": [redact_text(t) for t in resp.get("texts") or [] if isinstance(t, str)],
             "response": redact_text(json.dumps(resp, indent=2, ensure_ascii=False))}
@@ -473,6 +607,7 @@ def _decision_view(d: dict[str, Any], judge_turns: list[dict], calls: list[dict]
             "questions": [_question_view(t, mine) for t in judge_turns],
             "calls": [_call_view(c) for c in mine],
             "tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in mine),
+            "from_probs": extra.get("answer_from") == "probs" or (not d.get("raw") and isinstance(probs, list)),
             "latency": sum(c.get("latency_s") or 0 for c in mine)}
 
 
@@ -539,6 +674,10 @@ class Links:
     def room(self, room: Room) -> str:
         return f"{self.up}rooms/{room.id}.html" if self.static else f"/room/{room.id}"
 
+    def run(self, i: int) -> str:
+        """Run `i`'s overview page."""
+        return f"{self.up}runs/{i + 1}.html" if self.static else f"/run/{i + 1}"
+
     def question(self, room: Room) -> str:
         key = question_key(room.task, room.question_id)
         return f"{self.up}questions/{key}.html" if self.static else f"/question/{key}"
@@ -563,13 +702,38 @@ def list_context(index: Index, params: dict[str, str], page_size: int = PAGE_SIZ
         merged = {**kept, **{k: v for k, v in changes.items()}}
         return "?" + urlencode({k: v for k, v in merged.items() if v not in (None, "")})
 
+    #: a room's link carries the list's filters, so its page steps through this selection
+    room_qs = ("?" + urlencode(kept)) if kept else ""
+
     def sort_link(col: str) -> str:
         cur = kept.get("sort", "")
         return qs(sort=f"-{col}" if cur == col else col, page=None)
 
     return {"rooms": shown, "n": len(rooms), "total": len(index.rooms), "page": page, "n_pages": n_pages,
             "params": kept, "facets": index.facets, "qs": qs, "sort_link": sort_link, "labels": index.labels,
-            "seconds": time.perf_counter() - started, "flags": FLAGS}
+            "seconds": time.perf_counter() - started, "flags": FLAGS, "room_qs": room_qs}
+
+
+#: the query parameters of the list (its filters and sort) that a room's page keeps
+LIST_PARAMS = (*FACETS, "flag", "wrong", "disagree", "q", "sort")
+
+
+def _list_params(request, *more: str) -> dict[str, str]:
+    return {k: v for k, v in request.query_params.items() if k in (*LIST_PARAMS, *more) and v}
+
+
+def room_nav(index: Index, room: Room, params: dict[str, str], page_size: int = PAGE_SIZE) -> dict[str, Any]:
+    """A room's previous and next room in the list the filters make, and the link back to the page
+    of that list that holds it; the filters travel in every link. A room the filters leave out (an
+    old link) steps through the whole list from nowhere: back goes to the filtered list."""
+    rooms, k = index.position(room, params)
+    qs = urlencode(params)
+    suffix = f"?{qs}" if qs else ""
+    page = k // page_size + 1 if k >= 0 else 1
+    back = "/?" + urlencode({**params, **({"page": page} if page > 1 else {})}) if (params or page > 1) else "/"
+    return {"prev": f"/room/{rooms[k - 1].id}{suffix}" if k > 0 else None,
+            "next": f"/room/{rooms[k + 1].id}{suffix}" if 0 <= k < len(rooms) - 1 else None,
+            "back": back, "at": k + 1, "of": len(rooms), "filtered": bool(params)}
 
 
 def _build_quietly(index: Index) -> None:
@@ -644,22 +808,33 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
                                        flags=FLAGS, facets={}, seconds=0))
         if index.error is not None:
             return HTMLResponse(render("viewer/missing.html", links=links, what=f"index ({index.error})"), status_code=500)
-        params = {k: v for k, v in request.query_params.items() if k in (*FACETS, "flag", "wrong", "disagree", "q",
-                                                                              "sort", "page")}
+        params = _list_params(request, "page")
         return HTMLResponse(render("viewer/list.html", links=links, static=False, **list_context(index, params)))
 
     # a room or question page waits for the index and reads the stores: in a worker thread, so the
     # event loop (and with it the list, answered from `preview` while indexing) is never held up
     reading = threading.Lock()  # the stores' connections are read by one page at a time, as before
 
-    def room_sync(room_id: str) -> Response:
+    def room_sync(room_id: str, params: dict[str, str]) -> Response:
         index.ready.wait()
         room = index.by_id.get(room_id) if index.error is None else None
         if room is None:
             return HTMLResponse(render("viewer/missing.html", links=links, what="room"), status_code=404)
         with reading:
             view = index.room_view(room)
-        return HTMLResponse(render("viewer/room.html", links=links, v=view))
+        return HTMLResponse(render("viewer/room.html", links=links, v=view, nav=room_nav(index, room, params)))
+
+    def run_sync(n: str) -> Response:
+        index.ready.wait()
+        try:
+            i = int(n) - 1
+        except ValueError:
+            i = -1
+        if index.error is not None or not 0 <= i < len(index.runs):
+            return HTMLResponse(render("viewer/missing.html", links=links, what="run"), status_code=404)
+        with reading:
+            overview = index.overview(i)
+        return HTMLResponse(render("viewer/run.html", links=links, o=overview, static=False))
 
     def question_sync(key: str) -> Response:
         index.ready.wait()
@@ -670,16 +845,19 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
         return HTMLResponse(render("viewer/question.html", links=links, v=view))
 
     async def room_page(request: Request) -> Response:
-        return await run_in_threadpool(room_sync, request.path_params["room"])
+        return await run_in_threadpool(room_sync, request.path_params["room"], _list_params(request))
 
     async def question_page(request: Request) -> Response:
         return await run_in_threadpool(question_sync, request.path_params["key"])
+
+    async def run_page(request: Request) -> Response:
+        return await run_in_threadpool(run_sync, request.path_params["n"])
 
     async def style(request: Request) -> Response:
         return Response((TEMPLATES / "viewer" / "view.css").read_text(), media_type="text/css")
 
     routes = [Route("/", listing), Route("/room/{room}", room_page), Route("/question/{key}", question_page),
-              Route("/view.css", style)]
+              Route("/run/{n}", run_page), Route("/view.css", style)]
     middleware = [Middleware(SecurityHeaders)]
     if token:
         middleware.append(Middleware(TokenGate, token=token))
@@ -834,6 +1012,10 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
                     0, "all rooms", page_size, back=back)
         for room in index.rooms:
             _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1, back), v=index.room_view(room)))
+        (out / "runs").mkdir(exist_ok=True)
+        for i in range(len(index.runs)):
+            _write(out / "runs" / f"{i + 1}.html", render("viewer/run.html", links=Links(True, 1, back),
+                                                          o=index.overview(i), static=True))
         for task, qid in index.by_question:
             key = question_key(task, qid)
             _write(out / "questions" / f"{key}.html",

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, Model, Spec, note_usage
 from model_adapters._batching import BatchQueue, choice_token_ids, softmax_over, finish_of, truncate_at_stop
 from model_adapters.local_models import MODELS as LOCAL_MODELS
 from model_adapters.messages import plain_prompt, text_messages
@@ -341,7 +341,10 @@ class HFModel(Model):
         return await self.queue.submit(req)
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
-        return await self.queue.submit(ProbRequest(self.prompt(messages) + prefix, tuple(choices)))
+        prompt = self.prompt(messages) + prefix
+        probs = await self.queue.submit(ProbRequest(prompt, tuple(choices)))
+        note_usage(len(self.backend.tokenize(prompt)), 0)  # the prompt read (stored with the call)
+        return probs
 
     def count_tokens(self, messages) -> int:
         return len(self.backend.tokenize(self.prompt(messages)))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec
+from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec, note_usage
 from pydantic import Field
 
 from model_adapters._batching import choice_token_ids, softmax_over
@@ -295,7 +295,9 @@ class LlamaCppModel(Model):
             llm.n_tokens = keep
             llm.eval(tokens[keep:])
             logits = np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
-            return choice_probs_from_logits([float(logits[i]) for i in ids], self.spec.model)
+            probs = choice_probs_from_logits([float(logits[i]) for i in ids], self.spec.model)
+        note_usage(len(tokens), 0)  # the prompt read (stored with the call; no token is generated)
+        return probs
 
     # -- Model interface --------------------------------------------------------------------------
     async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):

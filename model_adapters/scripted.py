@@ -16,7 +16,7 @@ import json
 import re
 from typing import Callable
 
-from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec, text_of
+from oversight_bench.api import BenchError, Capabilities, Completion, MalformedResponse, Model, Spec, note_usage, text_of
 from pydantic import Field
 
 from model_adapters.options import BackendOptions, parse_options
@@ -120,4 +120,5 @@ class ScriptedModel(Model):
         if self.delay:
             await asyncio.sleep(self.delay)
         p1 = (_digest(messages) % 1000) / 1000
+        note_usage(len(json.dumps(messages)) // 4, 0)  # as a local backend reports the prompt it read
         return [p1, 1 - p1]

@@ -38,7 +38,8 @@ Judge tools (beyond the paper: `-o judge_tool=NAME`; hook `register_judge_tools`
 Questions, tasks and data (a task loader returns `Records`)
     Question, Image, LoadResult, ORDERS, correct_index, other_order, LoadContext, Records,
     read_rows, read_many, read_csv_bytes, content_sha256, note_read (a file a loader read itself: fingerprinted),
-    load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV, resolve_tasks (task names and groups -> tasks).
+    load_yaml_dir, load_yaml_tasks, data_dir, DATA_ENV, resolve_tasks (task names and groups -> tasks),
+    is_counting / CountDeferred (`list tasks` only counts: a loader may decline slow work, saying what it is).
 Caches
     cache_dir(name): a named subfolder of the one cache root ($CACHE_ENV, else the user cache folder).
 Text parsing (what agents and judges wrote)
@@ -49,11 +50,13 @@ Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
     (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
 Runs and their records
-    get_registry, deviations, provenance, render_passages.
+    get_registry, deviations, provenance, render_passages, mean_ci (a mean with the paper's 95% CI,
+    as every accuracy table computes it).
 Transcript suites
     ImportedSuite, RunSuite, get_suite, suite_data_dir.
 Running plans (a command that writes a run directory makes a `Plan` and hands it to the pipeline)
     Plan, Prepared, execute, start, check_capabilities, Scheduler, JobContext,
+    write_run_files (results.json and samples.jsonl, for a plan that judges as it goes and stops),
     ImportPlan, Record (already-complete transcripts written as a run: importers),
     read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns),
     ReadOnlyRun (a run directory browsed strictly read-only: `oversight-bench view`),
@@ -89,8 +92,8 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
     **dict.fromkeys(("Question", "Image", "LoadResult", "ORDERS", "correct_index", "other_order"),
                     "oversight_bench.questions"),
-    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256", "note_read"),
-                    "oversight_bench.sources"),
+    **dict.fromkeys(("LoadContext", "Records", "read_rows", "read_many", "read_csv_bytes", "content_sha256", "note_read",
+                     "CountDeferred", "counting_only", "is_counting"), "oversight_bench.sources"),
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV", "resolve_tasks"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
@@ -99,10 +102,12 @@ _SOURCES: dict[str, str] = {
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
     "deviations": "oversight_bench.deviations",
+    "mean_ci": "oversight_bench.analysis.stats",
     "provenance": "oversight_bench.provenance",
     "render_passages": "oversight_bench.analysis.leaderboard",
     **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
-    **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities"), "oversight_bench.pipeline"),
+    **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities", "write_run_files"),
+                    "oversight_bench.pipeline"),
     **dict.fromkeys(("ImportPlan", "Record", "judge_identity", "rejudge_jobs"), "oversight_bench.plans"),
     **dict.fromkeys(("read_run", "StoredRun", "ReadOnlyRun", "refuse_output_inside", "refuse_foreign_output"),
                     "oversight_bench.rundir"),

@@ -58,6 +58,29 @@ def _paper_note(key: str, options) -> str:
     return " (paper: no cap)" if paper == NO_PAPER_VALUE else f" (paper: {str(paper).lower() if isinstance(paper, bool) else paper})"
 
 
+def _lm_eval_model(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """lm-evaluation-harness's `--model NAME --model_args K=V,...`: one line naming the flags that do it here."""
+    if value is not None:
+        raise BenchError(f"--model and --model_args are lm-evaluation-harness's flags; here a model is one spec, backend:model[,key=value...] "
+                         f"(its arguments after commas): --judge SPEC for the judge, --agent SPEC for debaters and "
+                         f"consultants (`oversight-bench list models`)")
+
+
+def _log_samples(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        click.echo("note: --log_samples is not needed: every call, turn and decision is always stored "
+                   "(results.sqlite), and samples.jsonl beside results.json is written at the end of every run", err=True)
+
+
+def lm_eval_flags(f):
+    """lm-evaluation-harness's flags that have another name here, answered instead of refused as unknown."""
+    f = click.option("--model", "--model_args", "--model-args", "lm_eval_model", hidden=True, expose_value=False,
+                     callback=_lm_eval_model, help="lm-evaluation-harness's; here --judge SPEC and --agent SPEC")(f)
+    return click.option("--log_samples", "--log-samples", "log_samples", is_flag=True, expose_value=False,
+                        callback=_log_samples, help="accepted for lm-evaluation-harness's sake: samples are always "
+                        "stored (results.sqlite, and samples.jsonl at the end of every run)")(f)
+
+
 class DefaultOption(click.Option):
     """An option whose help names defaults the plugins decide, filled in (`{judge}`, `{rounds}`, ...
     from `_run_defaults`) only when help is shown, so a command that runs never pays for it."""
@@ -147,7 +170,9 @@ def cli():
 @click.option("--limit", type=int, help="questions per task (default: the task's sample size, 128 as in the paper)")
 @click.option("--output", "--output_path", "--output-path", "output", cls=DefaultOption,
               help="run directory, resumable (default {output})")
-@click.option("--include-path", multiple=True, help="extra folder of task YAML files (default: none)")
+@click.option("--include-path", "--include_path", "include_path", multiple=True,
+              help="extra folder of task YAML files, repeatable (default: none)")
+@lm_eval_flags
 @click.option("--rounds", type=int, cls=DefaultOption, help="debate/consultancy rounds (default {rounds}, the paper's)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]), cls=DefaultOption,
               help="debaters speak at once or in turn (default {turn_style}, the paper's)")
@@ -174,6 +199,11 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     from oversight_bench.config import expand_variants, load_run_config
     from oversight_bench.commands import run_eval
 
+    if tasks is not None and tasks.strip() == "list":  # lm-eval's `--tasks list`
+        for line in _task_lines(data_dir, include_path):
+            click.echo(line)
+        return
+
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
     from oversight_bench.yamlio import parse_key_values
 
@@ -199,10 +229,10 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
               "from theirs (e.g. verified_evidence: a debate's verified quotes alone; `list protocols` names them); "
               "stored under its name, paired with the source's decisions per question by `report`")
 @click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
-@click.option("--concurrency", type=int)
+@click.option("--concurrency", type=int, help="in-flight calls of the judge (default: the backend's)")
 @click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot, judge_tool=NAME or none, ...)")
 @click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
-@click.option("--quiet", is_flag=True)
+@click.option("--quiet", is_flag=True, help="no progress bar")
 def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurrency, extra_options, cache_from, quiet):
     """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only.
     With --as PROTOCOL, judge them as a protocol derived from theirs (a debate's verified quotes alone,
@@ -260,7 +290,8 @@ def _finish(outcome, next_command: str | None = None) -> None:
 @click.argument("what", type=click.Choice(["tasks", "protocols", "models", "plugins", "suites"]))
 @click.option("--data-dir", help="tasks: count the questions in this dataset folder (default: $OVERSIGHT_BENCH_DATA "
               "or ../shared/datasets)")
-@click.option("--include-path", multiple=True, help="tasks: also the tasks of this folder of task YAML files")
+@click.option("--include-path", "--include_path", "include_path", multiple=True,
+              help="tasks: also the tasks of this folder of task YAML files")
 def list_cmd(what, data_dir, include_path):
     """List tasks (with their questions on the current data), protocols, models (backends, and the
     named models with their install state and size), suites or plugins, with package and version."""
@@ -363,6 +394,7 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
     """Each task with its type, the questions its source holds on this data (what `--limit` samples
     from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run."""
     from oversight_bench.registry import get_registry
+    from oversight_bench.sources import CountDeferred, counting_only
     from oversight_bench.tasks import data_dir as find_data_dir, resolve_tasks
 
     folder = find_data_dir(data_dir)
@@ -378,9 +410,12 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
             if source == "hub":
                 notes.append(f"{task.name}: read from the hub on first run (not downloaded to count it here)")
             elif available is not None:
-                count = str(available(folder))
+                with counting_only():  # a loader that would run minutes of work says so instead
+                    count = str(available(folder))
             else:
                 notes.append(f"{task.name}: a Python task; it does not say how many questions it holds")
+        except CountDeferred as exc:
+            notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")
         except BenchError as exc:
             source = "missing"
             notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")

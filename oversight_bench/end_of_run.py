@@ -96,7 +96,10 @@ def print_summary(outcome, next_command: str | None = None) -> None:
     out.print("deviations from the paper: " + "; ".join(devs) if devs else "settings: the paper's (no deviations)",
               markup=False, soft_wrap=True)
     for sk in outcome.skipped:
-        if sk["task"] == "-":  # a re-judging's transcripts left out (`plans.JudgePlan`), not a task's rows
+        if sk.get("protocol"):  # a protocol that cannot apply to a task's questions (`plans.left_out`)
+            out.print(f"left out {sk['protocol']} on {sk['task']} ({sk['count']} question(s)): {sk['reason']}",
+                      markup=False, soft_wrap=True)
+        elif sk["task"] == "-":  # a re-judging's transcripts left out (`plans.JudgePlan`), not a task's rows
             out.print(f"left out {sk['count']} transcript(s): {sk['reason']}", markup=False, soft_wrap=True)
         else:
             out.print(f"skipped {sk['count']} row(s) of {sk['task']}: {sk['reason']}")

@@ -176,16 +176,31 @@ class Started:
 
 def execute(plan: Plan, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:
     """Take `plan` through the pipeline; everything it writes goes to `plan.output`."""
+    t0 = time.monotonic()
     started = start(plan, log=log)
     try:
         stats = plan.run(started, progress)
         if stats.traffic:  # what each server-backed model sent, kept with the run (the latest run's)
             started.config["traffic"] = stats.traffic
             started.store.write_config(started.config)
-        return Outcome(stats, summarize(started.store, started.judge_name), started.skipped, str(started.store.dir),
-                       started.config["deviations"])
+        summary = summarize(started.store, started.judge_name)
+        # (a model-judged run's store holds that judge's decisions alone; an import's, its recorded judges')
+        write_run_files(started, stats, t0, summary if plan.model_judge else None)
+        return Outcome(stats, summary, started.skipped, str(started.store.dir), started.config["deviations"])
     finally:
         started.close()
+
+
+def write_run_files(started: Started, stats: Stats | None = None, t0: float | None = None,
+                    summary: list[dict[str, Any]] | None = None) -> None:
+    """results.json + samples.jsonl, derived from the whole store (so a resume rewrites them whole):
+    at the end of `execute`, and when a plan that judges as it goes (the human study) stops.
+    `summary`: the cells, where the caller has them (default: every judge's in the store)."""
+    from oversight_bench.rundir.results_file import write_results
+
+    started.store.flush()  # every record committed before the files derived from them are written
+    write_results(started.store, started.config, summarize(started.store) if summary is None else summary,
+                  stats or Stats(), started.skipped, time.monotonic() if t0 is None else t0)
 
 
 def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
@@ -288,7 +303,7 @@ def _rows_skipped(skipped: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """The rows tasks skipped (a re-judging's "not re-judgeable" protocols are no task's rows)."""
     out: dict[str, dict[str, int]] = defaultdict(dict)
     for sk in skipped:
-        if sk.get("task") not in (None, "-"):
+        if sk.get("task") not in (None, "-") and not sk.get("protocol"):  # a protocol left out is no task's rows
             out[sk["task"]][sk["reason"]] = sk["count"]
     return out
 

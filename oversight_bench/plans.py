@@ -133,6 +133,26 @@ def load_questions(tasks, ddir, limit: int | None, seed: int, extra: int, log) -
                     few_shot_pool=pool, data=data, substitutions=substitutions)
 
 
+def left_out(protocols: list[Protocol], held: list[Question]) -> list[dict[str, Any]]:
+    """The protocol · task pairs (or their questions) a protocol cannot apply to, with the reason:
+    one that needs an article (`Protocol.needs_article`) on questions without one. `plan_jobs`
+    makes no job for them; these rows say so (end-of-run summary, results.json)."""
+    by_task: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # task -> [questions, without an article]
+    for q in held:
+        by_task[q.task][0] += 1
+        by_task[q.task][1] += not q.article
+    rows = []
+    for p in protocols:
+        if not p.needs_article:
+            continue
+        for task, (n, bare) in by_task.items():
+            if bare:
+                which = f"{task}'s questions have no article" if bare == n else f"{bare} of {n} questions of {task} have no article"
+                rows.append({"task": task, "protocol": p.name, "count": bare,
+                             "reason": f"{which}, which {p.name} needs (it shows the judge the article)"})
+    return rows
+
+
 class RunPlan(Plan):
     """`run`: the configured protocols on the configured tasks."""
 
@@ -162,6 +182,13 @@ class RunPlan(Plan):
 
     def questions(self, store, prior, log) -> Prepared:
         prepared = load_questions(self.tasks, self.ddir, self.config.limit, self.seed, self.options.few_shot, log)
+        dropped = left_out(self.protocols, prepared.held)
+        streamed = not isinstance(prepared.questions, list)
+        if not streamed and not any(not p.needs_article or any(q.article for q in prepared.held) for p in self.protocols):
+            why = "; ".join(f"{d['protocol']} on {d['task']}: {d['reason']}" for d in dropped)
+            raise BenchError(f"nothing to run: {why}; "
+                             f"add a task with articles (the extractive group, e.g. --tasks quality) or another protocol")
+        prepared.skipped.extend(dropped)
         prepared.config = {"data_dir": str(self.ddir) if self.ddir else None,
                            "do_not_publish": legacy.do_not_publish(prior) or any(q.meta.get("do_not_publish") for q in prepared.held),
                            "task_types": {t.name: t.task_type for t in self.tasks}}

@@ -58,8 +58,10 @@ class LoadContext:
 
     def looked_in(self) -> str:
         """Where names are looked up, in words (every loader error about a missing file says it)."""
-        where = [f"the data directory {self.data_dir}" if self.data_dir else
-                 "no data directory (pass --data-dir or set OVERSIGHT_BENCH_DATA)"]
+        unset = "no data directory was given (pass --data-dir or set OVERSIGHT_BENCH_DATA)"
+        if not self.data_dir:  # read after "not found in": never "not found in no data directory"
+            return f"the task's folder {self.task_dir} ({unset})" if self.task_dir is not None else f"any folder: {unset}"
+        where = [f"the data directory {self.data_dir}"]
         if self.task_dir is not None:
             where.append(f"the task's folder {self.task_dir}")
         return " and ".join(where)
@@ -116,6 +118,30 @@ def track_reads():
         yield seen
     finally:
         _READS.reset(token)
+
+
+class CountDeferred(Exception):
+    """Raised by a loader inside `counting_only` where counting its questions would first take slow
+    work (GSM8KQA's programs not yet run in the sandbox); its text says what that work is, and
+    `list tasks` shows it instead of a count rather than making a listing wait minutes."""
+
+
+_COUNTING: contextvars.ContextVar[bool] = contextvars.ContextVar("oversight_bench_counting", default=False)
+
+
+@contextlib.contextmanager
+def counting_only():
+    """A block that only counts questions (`list tasks`): a loader may raise `CountDeferred` instead
+    of doing slow work it would otherwise do once and cache (a run does it, with a progress bar)."""
+    token = _COUNTING.set(True)
+    try:
+        yield
+    finally:
+        _COUNTING.reset(token)
+
+
+def is_counting() -> bool:
+    return _COUNTING.get()
 
 
 def note_read(path: Path) -> None:

@@ -111,8 +111,9 @@ def _done_ids(output: Path) -> set[str]:
 @click.option("--limit", type=click.IntRange(1), help="questions to build (default: all not yet built)")
 @click.option("--data-dir", help="data directory with gsm8k/test.jsonl (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
 @click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl)")
-@click.option("--temperature", default=0.8, show_default=True, type=float)
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--temperature", default=0.8, show_default=True, type=float,
+              help="sampling temperature of the program proposals")
+@click.option("--seed", default=0, show_default=True, type=int, help="seed of the proposals' sampling")
 @click.option("--concurrency", type=click.IntRange(1), help="questions in flight (default: the backend's)")
 @click.option("--include-pot/--skip-pot", default=False, show_default=True,
               help="also build questions that already have a real Program-of-Thoughts pair")

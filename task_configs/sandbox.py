@@ -65,7 +65,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from oversight_bench.api import BenchError
 from task_configs import seccomp_filter
@@ -273,16 +273,24 @@ def run_programs(
     memory_mb: int = 256,
     max_output: int = 4000,
     workers: int | None = None,
+    on_result: Callable[[], None] | None = None,
 ) -> list[SandboxResult]:
     """Execute each program in its own sandbox; one result per program, in order.
 
-    Up to `workers` sandboxes run at once (default: one per CPU, at most 4).
+    Up to `workers` sandboxes run at once (default: one per CPU, at most 4). `on_result` is called
+    (from the worker threads) as each program finishes: a progress bar's update.
     """
     if not programs:
         return []
     require_isolation()
     job = _job(timeout=timeout, cpu_seconds=cpu_seconds, memory_mb=memory_mb, max_output=max_output)
-    run = functools.partial(_run_unsafe if _unsafe() else _run_bwrap, job=job, hard=timeout + _STARTUP_GRACE)
+    one = functools.partial(_run_unsafe if _unsafe() else _run_bwrap, job=job, hard=timeout + _STARTUP_GRACE)
+
+    def run(code: str) -> SandboxResult:
+        result = one(code)
+        if on_result is not None:
+            on_result()
+        return result
     workers = max(1, min(workers or min(4, os.cpu_count() or 1), len(programs)))
     if workers == 1:
         return [run(code) for code in programs]

@@ -226,6 +226,10 @@ def test_decisions_are_ordinary_records_and_report_shows_the_human(source, tmp_p
     assert not {"judge_temperature", "judge_max_tokens", "predict_max_tokens", "qa_samples"} & set(cfg["options"])
     assert not any(d.startswith(("judge temperature", "judge predict-mode", "judge question and")) for d in cfg["deviations"])
     assert cfg["options"]["rounds"] == 2  # the live agent's own options stay
+    # a stopped study writes results.json and samples.jsonl as any run's end does (issue 36, item 7)
+    results = json.loads((out / "results.json").read_text())
+    assert {c["judge"] for c in results["cells"]} == {"human:alice"} and results["jobs"]["decisions"] == 6
+    assert len((out / "samples.jsonl").read_text().splitlines()) == 6
     live = [t for t in turns if t["protocol"] == "consultancy"]
     assert [t["role"] for t in live] == ["consultant", "judge", "consultant"]
     assert live[1]["shown"] == "Why do you claim that?" and live[1]["extra"] == {"kind": "question"}

@@ -57,7 +57,8 @@ def _compare(directory: Path, old: dict[str, Any], config: dict[str, Any], where
         if old.get(key) != config.get(key):
             raise BenchError(
                 f"{directory} already holds a run with a different {key}{_which(key, old.get(key), config.get(key))} "
-                f"({old.get(key)!r} {where}, now {config.get(key)!r}); use the same settings to resume, or another --output"
+                f"({old.get(key)!r} {where}, now {config.get(key)!r}); use the same settings to resume, or another --output "
+                f"(with --cache-from {directory} to reuse its stored model calls)"
             )
     before, now = old.get("task_versions") or {}, config.get("task_versions") or {}
     for name, fp in now.items():

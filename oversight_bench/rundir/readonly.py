@@ -121,6 +121,12 @@ class ReadOnlyRun:
             yield {"key": r[0], "tag": str(r[1] or ""), "protocol": r[2], "task": r[3], "question_id": r[4],
                    "assignment": r[5], "answer_order": r[6], "texts": json.loads(r[7]) if r[7] else []}
 
+    def call_totals(self) -> list[tuple[str, str, int, int, int, float]]:
+        """(model, role, calls, prompt tokens, completion tokens, summed seconds) per model and role."""
+        return [tuple(r) for r in self._query(
+            "SELECT model, COALESCE(role, ''), COUNT(*), COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0),"
+            " COALESCE(SUM(latency_s), 0) FROM calls GROUP BY model, role ORDER BY model, role")]
+
     def request(self, key: str) -> dict[str, Any] | None:
         """One stored call's request, secrets redacted (None: no such call)."""
         row = self._query("SELECT request FROM calls WHERE key = ?", (key,))

@@ -14,9 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
+from oversight_bench.api import CountDeferred, is_counting
 from oversight_bench.api import cache_dir as _cache_dir
 from task_configs.sandbox import STATUSES, SandboxResult, numeric, run_programs
 from task_configs.loaders.common import LoadContext, Records, read_rows
@@ -87,8 +90,23 @@ def execute_cached(programs: list[str], cache_file: Path | None = None) -> dict[
             if entry is not None:
                 known[entry[0]] = entry[1]
     todo = sorted({c for c in programs if _key(c) not in known})
+    if todo and is_counting():  # `list tasks`: say what counting would take instead of taking it
+        of = "" if len(todo) == len(set(programs)) else f" (of {len(set(programs))})"
+        raise CountDeferred(f"counted once its {len(todo)} programs{of} have run in the sandbox, "
+                            f"which its first run does (a few minutes, once per machine; cached after)")
     if todo:
-        results = run_programs(todo, timeout=3.0, cpu_seconds=2, memory_mb=256)
+        from tqdm import tqdm
+
+        # a cold cache runs thousands of programs: minutes, so a bar (on stderr, shown after 2 s)
+        with tqdm(total=len(todo), desc="gsm8kqa: running programs in the sandbox (once; cached)", unit="program",
+                  delay=2, file=sys.stderr, dynamic_ncols=True) as bar:
+            lock = threading.Lock()
+
+            def tick() -> None:
+                with lock:
+                    bar.update(1)
+
+            results = run_programs(todo, timeout=3.0, cpu_seconds=2, memory_mb=256, on_result=tick)
         lines = []
         for code, res in zip(todo, results):
             known[_key(code)] = res

@@ -1,0 +1,193 @@
+"""The viewer beside `inspect view` (issue 36, item 5), over HTTP: a run overview page (accuracy per
+cell as results.json has it, config, deviations, models, tokens, time); a call's chat messages
+rendered as turns (system/user/assistant, the prefill marked), not as one JSON string; prev/next in a
+room that keep the list's filters; token counts (and no empty raw box) for probs-mode judges."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from helpers import FAKE, cli  # noqa: E402
+
+from human_judging import viewer  # noqa: E402
+
+RUN = ["run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "3", "--quiet", "--rounds", "1"]
+
+
+def text_of(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def rows(page: str) -> list[str]:
+    return re.findall(r'<tr class="room" data-room="([0-9a-f]+)">', page)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("overview")
+    main = base / "main"
+    res = cli(*RUN, "--protocols", "qa_without_article,consultancy,debate", "--best-of-n", "1", "--output", str(main))
+    assert res.exit_code == 0, res.output
+    probs = base / "probs"
+    res = cli(*RUN[:-2], "--judge", f"{FAKE},logprobs=true", "--protocols", "qa_without_article", "--judge-mode", "probs",
+              "--output", str(probs))
+    assert res.exit_code == 0, res.output
+    return main, probs
+
+
+def client(*dirs) -> TestClient:
+    return TestClient(viewer.create_view_app(viewer.Index(dirs)), base_url="http://127.0.0.1")
+
+
+def test_run_overview_has_the_cells_of_results_json_config_deviations_models_and_time(runs):
+    main, _ = runs
+    results = json.loads((main / "results.json").read_text())
+    c = client(main)
+    listing = c.get("/").text
+    assert 'href="/run/1"' in listing  # the list's header links each run's overview
+    page = c.get("/run/1").text
+    t = text_of(page)
+    shown = re.findall(r'<tr class="cell">(.*?)</tr>', page, re.S)
+    assert len(shown) == len(results["cells"]) == 3
+    for cell in results["cells"]:
+        want = f"{100 * cell['accuracy']:.1f} [" + (f"{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]"
+                                                     if cell["ci_low"] is not None else "–]")
+        row = next(text_of(r) for r in shown if f" {cell['protocol']} " in text_of(r))
+        assert want in row and f" {cell['n']} " in row and f" {cell['n_records']} " in row, (row, cell)
+    for dev in results["deviations"][:3]:
+        assert dev.split(" (")[0] in t
+    for calls in results["calls"]:  # per model and role: calls and tokens as the store holds them
+        assert f"{calls['model']} {calls['role']} {calls['calls']} {calls['prompt_tokens']} {calls['completion_tokens']}" in t
+    assert f"judge {FAKE}" in t and "protocols qa_without_article, consultancy, debate" in t and "limit 3" in t
+    assert "started " in t and "last invocation" in t
+    # each cell's rooms link opens the list filtered to exactly that cell's rooms
+    link = re.search(r'<a class="rooms-link" href="([^"]+)"', shown[0]).group(1).replace("&amp;", "&")
+    assert parse_qs(urlsplit(link).query)["run"] == ["main"]
+    filtered = rows(c.get(link).text)
+    protocol = parse_qs(urlsplit(link).query)["protocol"][0]
+    n = next(cell["n_records"] for cell in results["cells"] if cell["protocol"] == protocol)
+    assert len(filtered) == n
+    assert c.get("/run/2").status_code == 404 and c.get("/run/0").status_code == 404
+
+
+def test_a_call_shows_its_messages_as_turns_with_the_prefill_marked(runs):
+    main, _ = runs
+    c = client(main)
+    room = next(i for i in rows(c.get("/?protocol=consultancy").text))
+    page = c.get(f"/room/{room}").text
+    assert re.search(r'<div class="msg user"><div class="role">user</div><div class="content">You are an expert consultant', page)
+    assert '<div class="msg assistant prefill"><div class="role">assistant · prefill' in page
+    assert re.search(r'<div class="msg assistant reply">.*?reason', page, re.S)
+    # the raw JSON is still there, behind its own toggle, not the only form
+    assert '<details class="raw-json">' in page and '<pre class="request">' in page
+    # a system message, a multi-part content with an image, and an assistant turn, rendered from a request
+    call = viewer._call_view({"tag": "judge", "model": "m", "role": "judge", "prompt_tokens": 5, "completion_tokens": 1,
+                              "request": {"kind": "generate", "messages": [
+                                  {"role": "system", "content": "SYS <b>x</b>"},
+                                  {"role": "user", "content": [{"type": "image", "data": "..."}, {"type": "text", "text": "Q?"}]},
+                                  {"role": "assistant", "content": "EARLIER"}], "prefix": "Answer:", "temperature": 0},
+                              "response": {"texts": ["Answer: 1"]}})
+    html = viewer.render("viewer/call.html", links=viewer.Links(), c=call)
+    assert '<div class="msg system"><div class="role">system</div><div class="content">SYS &lt;b&gt;x&lt;/b&gt;</div>' in html
+    assert "user · 1 image(s), not shown" in html and ">Q?<" in html and '<div class="msg assistant">' in html
+    assert "prefill: the reply continues from this text</div><div class=\"content\">Answer:" in html
+    assert "5 + 1 tokens" in html and "temperature 0" in html
+
+
+def test_prev_and_next_walk_the_filtered_list_and_back_keeps_the_filters(runs):
+    main, _ = runs
+    c = client(main)
+    params = "protocol=consultancy&sort=question"
+    order = rows(c.get(f"/?{params}").text)
+    assert len(order) >= 4
+    listing = c.get(f"/?{params}").text
+    assert f'href="/room/{order[0]}?protocol=consultancy&amp;sort=question"' in listing
+    seen, url = [], f"/room/{order[0]}?{params}"
+    while url:
+        page = c.get(url).text
+        seen.append(url.split("/room/")[1].split("?")[0])
+        back = re.search(r'id="back-to-list" href="([^"]+)"|href="([^"]+)" id="back-to-list"', page)
+        back = (back.group(1) or back.group(2)).replace("&amp;", "&")
+        assert parse_qs(urlsplit(back).query)["protocol"] == ["consultancy"]
+        assert f"room {len(seen)} of {len(order)} (filtered)" in text_of(page)
+        nxt = re.search(r'<a href="([^"]+)" id="next-room">', page)
+        url = nxt.group(1).replace("&amp;", "&") if nxt else None
+        if url:
+            assert "protocol=consultancy" in url and "sort=question" in url
+    assert seen == order
+    last = c.get(f"/room/{order[-1]}?{params}").text
+    prev = re.search(r'<a href="([^"]+)" id="prev-room">', last).group(1)
+    assert prev.startswith(f"/room/{order[-2]}?")
+    # a list longer than a page: back goes to the page that holds the room
+    index = viewer.Index([main])
+    rooms = index.select({})
+    assert viewer.room_nav(index, rooms[3], {}, page_size=2)["back"] == "/?page=2"
+    assert viewer.room_nav(index, rooms[1], {}, page_size=2)["back"] == "/"
+    nav = viewer.room_nav(index, rooms[5], {"protocol": "debate"}, page_size=2)  # a room the filter leaves out
+    assert nav["at"] == 0 and nav["prev"] is None and nav["back"] == "/?protocol=debate" or rooms[5].protocol == "debate"
+
+
+def test_probs_mode_judges_show_their_tokens_and_no_empty_raw_box(runs):
+    _, probs = runs
+    c = client(probs)
+    room = rows(c.get("/").text)[0]
+    page = c.get(f"/room/{room}").text
+    t = text_of(page)
+    m = re.search(r"call judge/probs · \S+ · (\d+) prompt tokens \(answer probabilities read, no text generated\)", t)
+    assert m and int(m.group(1)) > 0, t[:3000]
+    assert "0 + 0 tokens" not in t and "tokens not reported" not in t
+    assert 'id="from-probs"' in page and "no text: the answer was read from the answer-token probabilities (P = " in t
+    assert "raw output:" not in t
+    # a call whose backend reported nothing says so instead of "0 + 0"
+    call = viewer._call_view({"request": {"kind": "choice_probs", "messages": []}, "response": {"probs": [0.3, 0.7]},
+                              "prompt_tokens": 0, "completion_tokens": 0})
+    assert call["tokens"] == "tokens not reported by the backend"
+
+
+def test_the_static_export_has_each_runs_overview(runs, tmp_path):
+    main, probs = runs
+    out = tmp_path / "site"
+    viewer.export_static([main, probs], out)
+    for n in (1, 2):
+        page = (out / "runs" / f"{n}.html").read_text()
+        assert '<table class="cells" id="cells">' in page and 'href="../view.css"' in page
+    assert 'href="runs/2.html"' in (out / "index.html").read_text()
+
+
+def test_the_judge_filter_narrows_the_verdicts_and_each_verdict_names_its_run(tmp_path):
+    from fake_runs import make_run
+
+    a = make_run(tmp_path / "judge-a", judge="sim:judge-a", n_questions=3, seed=1)
+    b = make_run(tmp_path / "judge-b", judge="sim:judge-b", n_questions=3, seed=2)
+    c = client(a, b)
+    everything = c.get("/").text
+    verdicts = re.findall(r'<div class="verdict [a-z]+" title="[^"]*">(.*?)</div>', everything)
+    assert any("sim:judge-a" in v for v in verdicts) and any("sim:judge-b" in v for v in verdicts)
+    assert all(re.search(r"\((judge-a|judge-b)\)", text_of(v)) for v in verdicts)  # two runs: each names its run
+    narrowed = c.get("/?judge=sim:judge-b").text
+    shown = re.findall(r'<div class="verdict [a-z]+" title="[^"]*">(.*?)</div>', narrowed)
+    assert shown and all(re.match(r"sim:judge-b \(judge-b\) ?:", text_of(v).strip()) for v in shown)
+    by_run = re.findall(r'<div class="verdict [a-z]+" title="([^"]*)">', c.get("/?run=judge-a").text)
+    assert by_run and set(by_run) == {"judge-a"}
+
+
+def test_view_over_a_folder_of_runs_lists_each_run(tmp_path):
+    from fake_runs import make_run
+
+    make_run(tmp_path / "runs" / "a", judge="sim:judge-a", n_questions=2, seed=1)
+    make_run(tmp_path / "runs" / "preset" / "b", judge="sim:judge-b", n_questions=2, seed=2)
+    (tmp_path / "runs" / "notes").mkdir()
+    index = viewer.Index([tmp_path / "runs"])
+    assert index.dirs == [tmp_path / "runs" / "a", tmp_path / "runs" / "preset" / "b"] and index.labels == ["a", "b"]
+    page = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1").get("/").text
+    assert 'href="/run/1"' in page and 'href="/run/2"' in page
+    # a folder with no run under it stays an error in one line
+    with pytest.raises(viewer.BenchError, match="is not a run directory"):
+        viewer.Index([tmp_path / "runs" / "notes"])
