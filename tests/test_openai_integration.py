@@ -137,7 +137,7 @@ def test_debate_and_qa_run_end_to_end(server, tmp_path):
     out = tmp_path / "run"
     args = ["run", "--judge", judge, "--agent", agent, "--tasks", "boolq,prontoqa_generated",
             "--include-path", "configs/tasks", "--protocols", "qa_without_article,qa_with_article,debate",
-            "--limit", "1", "--rounds", "1", "--word-limit", "30", "-o", "agent_max_tokens=64",
+            "--limit", "1", "--rounds", "1", "--word-limit", "30", "-o", "thinking_max_tokens=48", "-o", "argument_max_tokens=64",
             "--answer-order", "random", "--best-of-n", "1",  # CPU-sized: one order, one sample per turn
             "--data-dir", str(DATA), "--output", str(out), "--quiet"]
     t0 = time.monotonic()

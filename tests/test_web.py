@@ -597,7 +597,7 @@ def test_live_consultancy_with_a_real_local_model(source, tmp_path):
     pytest.importorskip("llama_cpp")
     out = tmp_path / "out"
     study = make_study(source, out, agent="llamacpp:qwen2.5-coder-0.5b", live=["consultancy"],
-                       option_overrides={"rounds": 2, "agent_max_tokens": 96})
+                       option_overrides={"rounds": 2, "thinking_max_tokens": 48, "argument_max_tokens": 64})
     study.items = [it for it in study.items if it.live][:1]
     try:
         j = Judge(app_for(study), "liv")
