@@ -173,6 +173,9 @@ def cli():
 @click.option("--include-path", "--include_path", "include_path", multiple=True,
               help="extra folder of task YAML files, repeatable (default: none)")
 @lm_eval_flags
+@click.option("--max-total-tokens", type=int, help="stop once the run's model calls used this many tokens (prompt + "
+              "reply, the calls already stored included): exit 1, finished jobs kept; resume with a higher limit "
+              "(default: no limit)")
 @click.option("--rounds", type=int, cls=DefaultOption, help="debate/consultancy rounds (default {rounds}, the paper's)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]), cls=DefaultOption,
               help="debaters speak at once or in turn (default {turn_style}, the paper's)")
@@ -189,8 +192,8 @@ def cli():
 @click.option("-o", "--option", "extra_options", multiple=True, cls=DefaultOption,
               help="any protocol option as KEY=VALUE, repeatable; besides the flags above, with their defaults: "
                    "{other_options}")
-def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, concurrency,
-        extra_options, cache_from, quiet, **option_flags):
+def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, max_total_tokens,
+        concurrency, extra_options, cache_from, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory.
 
     Defaults are the paper's main setting, but for the models, the tasks and the options marked
@@ -210,7 +213,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     opts.update(parse_key_values(extra_options))
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
                  "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
-                 "concurrency": concurrency, "options": opts, "cache_from": cache_from}
+                 "concurrency": concurrency, "options": opts, "cache_from": cache_from, "max_total_tokens": max_total_tokens}
     config = load_run_config(config_path, overrides)
     variants = expand_variants(config)
     for i, one in enumerate(variants):  # an ablation preset runs each variant into <output>/<name>
@@ -280,6 +283,9 @@ def _finish(outcome, next_command: str | None = None) -> None:
     from oversight_bench.end_of_run import print_summary
 
     print_summary(outcome, next_command)
+    if outcome.stats.budget_stop:
+        click.echo(f"error: {outcome.stats.budget_stop}", err=True)
+        sys.exit(1)
     if outcome.stats.jobs_failed:
         click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {redact_text(outcome.stats.errors[0])}. "
                    f"Finished records are saved: run the same command again to retry the rest.", err=True)

@@ -76,6 +76,9 @@ class RunConfig(SharedConfig):
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")
     output: str = "runs/default"
     include_path: list[str] = Field(default_factory=list)
+    #: a budget guard, not identity: the run stops (exit 1) once its stored calls used this many
+    #: tokens (prompt + reply, every call of the run directory); a resume with a higher limit continues
+    max_total_tokens: int | None = Field(None, ge=1, description="a whole number of tokens >= 1")
     #: validated once, by the options of the run's protocols (`run_options_model`): typed, and
     #: stored whole in config.json (`SerializeAsAny`: a protocol's own options too)
     options: SerializeAsAny[CommonOptions] = Field(default_factory=dict, validate_default=True)

@@ -87,6 +87,8 @@ class Plan(abc.ABC):
     options: CommonOptions
     seed: int
     concurrency: int | None = None
+    #: `--max-total-tokens`: the run stops once its stored calls used this many tokens (None: no limit)
+    max_total_tokens: int | None = None
     #: run directories whose stored calls are reused (`--cache-from`); not part of the identity
     cache_from: tuple[str, ...] = ()
     #: the protocols whose agent side runs (their needs are checked against the agent)
@@ -162,7 +164,7 @@ class Started:
         plan, cast = self.plan, self.cast or Cast(None)
         kw = {"judge": cast.judge, "agent": cast.agent, "judge_name": self.judge_name, **models}
         return cls(self.store, agent_name=plan.agent_name, options=plan.options, seed=plan.seed,
-                   judge_debias=self.debias, concurrency=plan.concurrency,
+                   judge_debias=self.debias, concurrency=plan.concurrency, max_total_tokens=plan.max_total_tokens,
                    few_shot_pool=self.prepared.few_shot_pool if self.prepared else {}, protocols=all_protocols(),
                    debaters=cast.debaters, shared=self.shared, **kw)
 

@@ -41,6 +41,15 @@ class Stats:
     failures: Counter = field(default_factory=Counter)
     #: per model name, what its backend sent (`Model.traffic`: requests, re-sends, settled concurrency)
     traffic: dict[str, dict] = field(default_factory=dict)
+    #: tokens (prompt + reply) of the calls the run directory holds, this run's included
+    tokens: int = 0
+    #: why the run stopped early (`--max-total-tokens` reached), one line; None: it did not
+    budget_stop: str | None = None
+
+
+class BudgetReached(BaseException):
+    """`--max-total-tokens` reached: no further call is sent; the job in progress is left for a resume.
+    A BaseException, so that no protocol's `except Exception` takes it for a failed call."""
 
 
 @dataclass
@@ -125,8 +134,10 @@ class Scheduler:
         protocols: dict[str, Protocol] | None = None,
         debaters: dict[str, tuple[Model, int]] | None = None,
         shared: SharedCalls | None = None,
+        max_total_tokens: int | None = None,
     ):
         self.store = store
+        self.max_total_tokens = max_total_tokens
         self.models = {"judge": judge, "agent": agent}
         self.names = {"judge": judge_name, "agent": agent_name}
         self.options = options
@@ -182,6 +193,7 @@ class Scheduler:
         if key in self._inflight:
             self.stats.cache_hits += 1
             return await asyncio.shield(self._inflight[key])
+        self._check_budget()
         fut = asyncio.get_running_loop().create_future()
         self._inflight[key] = fut
         try:
@@ -219,6 +231,7 @@ class Scheduler:
                 _ATTEMPTS.reset(token)
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
             self.stats.calls += 1
+            self.stats.tokens += ptoks + ctoks
             self.store.put_call(key, model=model.name, request=blob, response=response,
                                 context={"role": role, **context}, prompt_tokens=ptoks,
                                 completion_tokens=ctoks, latency_s=latency, attempts=attempts.n)
@@ -234,6 +247,18 @@ class Scheduler:
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         return response
+
+    def _check_budget(self) -> None:
+        """Before a call is sent: refuse it once the run's calls used `max_total_tokens` (the calls in
+        flight still finish and are stored, so a run overshoots by at most those)."""
+        limit = self.max_total_tokens
+        if limit is not None and self.stats.tokens >= limit:
+            if self.stats.budget_stop is None:
+                self.stats.budget_stop = (
+                    f"stopped at --max-total-tokens {limit}: the run's model calls used {self.stats.tokens} tokens "
+                    f"(prompt + reply); finished jobs are saved: run the same command with a higher --max-total-tokens "
+                    f"to continue")
+            raise BudgetReached(self.stats.budget_stop)
 
     # -- the judge tool (beyond the paper) --------------------------------------------------------
     async def judge_tool_output(self, question: Question, answers: tuple[str, str]) -> ToolOutput | None:
@@ -298,6 +323,7 @@ class Scheduler:
     ) -> Stats:
         """Run every (protocol, job, stored turns or None) not already in the store."""
         done = self.store.done_jobs(self.names["judge"])
+        self.stats.tokens = self.store.total_tokens()
         it = iter(work)
 
         async def worker():
@@ -306,8 +332,12 @@ class Scheduler:
                     self.stats.jobs_skipped += 1
                     on_progress(self.stats)
                     continue
+                if self.stats.budget_stop is not None:
+                    return  # the budget is spent: the other jobs wait for a resume
                 try:
                     turns_out, decision = await self.execute(protocol, job, turns)
+                except BudgetReached:
+                    return  # its calls so far are stored; a resume finishes it without them
                 except BenchError:
                     raise  # a user error (rejected key, unusable model or data): every job would hit it
                 except Exception as exc:

@@ -77,3 +77,50 @@ def test_openai_resume_with_other_execution_settings(server, tmp_path):
     assert refused.exit_code == 2
     assert "different judge (option top_p)" in refused.output and len(refused.output.strip().splitlines()) == 1
     assert server.stats()["requests"] == 0 and (out / "results.sqlite").stat().st_size == before
+
+
+# -- the budget guard (issue 32, item 8) ---------------------------------------------------------------
+BUDGET_ARGS = ["--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "arith",
+               "--protocols", "qa_without_article,debate", "--limit", "6", "--rounds", "1", "--seed", "4", "--quiet"]
+
+
+def _tokens_and_jobs(out):
+    con = sqlite3.connect(out / "results.sqlite")
+    try:
+        tokens = con.execute("SELECT SUM(prompt_tokens + completion_tokens) FROM calls").fetchone()[0] or 0
+        jobs = con.execute("SELECT COUNT(*) FROM records WHERE kind='decision'").fetchone()[0]
+        return tokens, jobs
+    finally:
+        con.close()
+
+
+def test_max_total_tokens_stops_cleanly_and_a_higher_limit_continues(tmp_path):
+    full = tmp_path / "full"
+    assert cli("run", *BUDGET_ARGS, "--output", str(full)).exit_code == 0
+    total, jobs = _tokens_and_jobs(full)
+    assert jobs == 24 and total > 0  # 6 questions x (qa + debate) x both answer orders
+
+    out = tmp_path / "run"
+    limit = total // 3
+    first = cli("run", *BUDGET_ARGS, "--max-total-tokens", str(limit), "--output", str(out))
+    assert first.exit_code == 1, first.output
+    errors = [line for line in first.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and f"--max-total-tokens {limit}" in errors[0] and "higher" in errors[0], first.output
+    used, kept = _tokens_and_jobs(out)
+    assert used >= limit and 0 < kept < jobs  # stopped at the limit, every finished job kept
+    assert "Traceback" not in first.output
+
+    same = cli("run", *BUDGET_ARGS, "--max-total-tokens", str(limit), "--output", str(out))
+    assert same.exit_code == 1 and "model calls: 0" in same.output  # the same limit: nothing more is sent
+    assert _tokens_and_jobs(out) == (used, kept)
+
+    more = cli("run", *BUDGET_ARGS, "--max-total-tokens", str(total * 10), "--output", str(out))
+    assert more.exit_code == 0, more.output
+    from helpers import records
+    assert records(out) == records(full)  # the continued run is the uninterrupted one
+    assert _tokens_and_jobs(out) == (total, jobs)
+
+
+def test_max_total_tokens_must_be_positive(tmp_path):
+    res = cli("run", *BUDGET_ARGS, "--max-total-tokens", "0", "--output", str(tmp_path / "x"))
+    assert res.exit_code == 2 and "--max-total-tokens 0 is not valid" in res.output and not (tmp_path / "x").exists()

@@ -825,6 +825,11 @@ class Store:
             self.conn.execute(_INSERT_CALL, row)
 
     # -- jobs --------------------------------------------------------------------------------------
+    def total_tokens(self) -> int:
+        """Tokens (prompt + reply) of every stored call: what the run directory's calls cost so far."""
+        row = self._one("SELECT COALESCE(SUM(COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0)), 0) FROM calls")
+        return int(row[0]) if row is not None else 0
+
     def done_jobs(self, judge: str) -> set[str]:
         return {r["job_key"] for r in self._select("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))}
 
