@@ -195,7 +195,11 @@ class Index:
     Rooms are matched across directories by job key and agent; a room whose transcripts differ between
     directories shows each transcript on its page."""
 
-    def __init__(self, dirs: Iterable[str | Path], *, build: bool = True):
+    def __init__(self, dirs: Iterable[str | Path], *, build: bool = True, search: bool = True):
+        from human_judging.search import FullText
+
+        #: the rooms' full text (arguments, judge outputs, passages), built after the list's index
+        self.fulltext = FullText()
         self.dirs = run_dirs(dirs)
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
@@ -212,6 +216,8 @@ class Index:
         self.error: BaseException | None = None
         if build:
             self.build()
+            if search:
+                self.fulltext.build(self)
 
     def build(self) -> None:
         """Index every room (the app runs this in a thread and answers the list from `preview` meanwhile)."""
@@ -295,12 +301,13 @@ class Index:
             builder.join()
         for run in self.runs:
             run.close()
+        self.fulltext.close()
 
     # -- the list --------------------------------------------------------------------------------
     def select(self, params: dict[str, str]) -> list[Room]:
         """The rooms the filters keep, in the asked order (the last 16 selections are kept, so
         paging through one costs nothing)."""
-        key = tuple(sorted((k, v) for k, v in params.items() if k != "page" and v))
+        key = (*sorted((k, v) for k, v in params.items() if k != "page" and v), ("", self.fulltext.ready.is_set()))
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
@@ -331,7 +338,12 @@ class Index:
             tests.append(Room.disagree)
         text = (params.get("q") or "").strip().lower()
         if text:
-            tests.append(lambda r: text in r.haystack)
+            found = self.fulltext.search(text)  # None until the full-text index is built
+            if found is None:
+                tests.append(lambda r: text in r.haystack)
+            else:
+                hit_rooms, hit_questions = found
+                tests.append(lambda r: text in r.haystack or r.id in hit_rooms or (r.task, r.question_id) in hit_questions)
         if tests:
             rooms = [r for r in rooms if all(t(r) for t in tests)]
         sort = params.get("sort") or ""
@@ -710,6 +722,7 @@ def list_context(index: Index, params: dict[str, str], page_size: int = PAGE_SIZ
         return qs(sort=f"-{col}" if cur == col else col, page=None)
 
     return {"rooms": shown, "n": len(rooms), "total": len(index.rooms), "page": page, "n_pages": n_pages,
+            "fulltext": index.fulltext.ready.is_set() and index.fulltext.error is None,
             "params": kept, "facets": index.facets, "qs": qs, "sort_link": sort_link, "labels": index.labels,
             "seconds": time.perf_counter() - started, "flags": FLAGS, "room_qs": room_qs}
 
@@ -740,6 +753,11 @@ def _build_quietly(index: Index) -> None:
     try:
         index.build()
         print(f"indexed {len(index.rooms)} rooms of {len(index.dirs)} run(s) in {index.index_seconds:.2f} s (read-only)",
+              file=sys.stderr)
+        index.fulltext.build(index)
+        ft = index.fulltext
+        print(f"full-text search over {ft.rows} texts ready in {ft.seconds:.2f} s" if ft.error is None else
+              f"view: full-text search unavailable ({ft.error}); the text filter searches questions, ids and job keys",
               file=sys.stderr)
     except BaseException as exc:  # noqa: BLE001 - kept in index.error and shown on the list page
         print(f"view: cannot index the runs: {exc}", file=sys.stderr)
@@ -997,7 +1015,7 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
     content. Never writes inside a run directory. With `back` ({"link", "title"}), every page links
     back to that page (a path relative to `output`). The same runs and cells export to the same bytes."""
     own = index is None
-    index = index or Index(dirs)
+    index = index or Index(dirs, search=False)  # static pages search nothing
     try:
         out = Path(output)
         refuse_output_inside(out, index.dirs, "view", flag="--export")

@@ -149,7 +149,7 @@ def left_out(protocols: list[Protocol], held: list[Question]) -> list[dict[str, 
             if bare:
                 which = f"{task}'s questions have no article" if bare == n else f"{bare} of {n} questions of {task} have no article"
                 rows.append({"task": task, "protocol": p.name, "count": bare,
-                             "reason": f"{which}, which {p.name} needs (it shows the judge the article)"})
+                             "reason": f"{which}, which {p.name} needs"})
     return rows
 
 

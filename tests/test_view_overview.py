@@ -191,3 +191,41 @@ def test_view_over_a_folder_of_runs_lists_each_run(tmp_path):
     # a folder with no run under it stays an error in one line
     with pytest.raises(viewer.BenchError, match="is not a run directory"):
         viewer.Index([tmp_path / "runs" / "notes"])
+
+
+def test_free_text_searches_arguments_passages_and_judge_output(tmp_path):
+    """FTS5 over every room's turns, raw judge outputs, answers and its question's passage."""
+    from test_view import ARTICLE, make_room_run
+
+    src = make_room_run(tmp_path / "run")
+    index = viewer.Index([src])
+    assert index.fulltext.ready.is_set() and index.fulltext.error is None and index.fulltext.rows >= 3
+    c = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1")
+
+    def found(q: str) -> set[str]:
+        return {index.by_id[i].protocol for i in rows(c.get("/", params={"q": q}).text)}
+
+    assert found("red dust everywhere") == {"debate"}  # Bob's argument (shown text)
+    assert found("I cannot tell") == {"qa_without_article"}  # the QA judge's raw output
+    assert found("wrote a letter home") == {"debate", "qa_without_article"}  # the passage: every room of its question
+    assert found("red dus") == {"debate", "qa_without_article"}  # the last word as a prefix; the answers match too
+    assert found("PRIVATE-PLAN") == set()  # private thinking is not what the judge read: not searched
+    assert found('"); DROP TABLE texts; --') == set() and found("***") == set()  # no FTS syntax, no error
+    assert "letter" in ARTICLE and found("Vela see") == {"debate", "qa_without_article"}  # the question, as before
+    page = c.get("/", params={"q": "red"}).text
+    assert 'placeholder="question, arguments, passage, judge output, id"' in page and "fulltext-pending" not in page
+
+
+def test_free_text_before_the_full_text_index_searches_the_short_fields(tmp_path):
+    from test_view import make_room_run
+
+    src = make_room_run(tmp_path / "run")
+    index = viewer.Index([src], search=False)
+    assert not index.fulltext.ready.is_set()
+    assert index.select({"q": "red dust everywhere"}) == []
+    page = viewer.render("viewer/list.html", links=viewer.Links(), static=False,
+                         **viewer.list_context(index, {"q": "Vela"}))
+    assert 'id="fulltext-pending"' in page and len(rows(page)) == 2
+    index.fulltext.build(index)
+    assert {r.protocol for r in index.select({"q": "red dust everywhere"})} == {"debate"}  # not the cached fallback
+    index.close()

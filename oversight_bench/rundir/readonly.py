@@ -121,6 +121,27 @@ class ReadOnlyRun:
             yield {"key": r[0], "tag": str(r[1] or ""), "protocol": r[2], "task": r[3], "question_id": r[4],
                    "assignment": r[5], "answer_order": r[6], "texts": json.loads(r[7]) if r[7] else []}
 
+    def room_texts(self) -> Iterator[tuple[str, str, str]]:
+        """(job_key, agent, text) per job and agent: every turn's shown text (its content where none
+        was shown), every judge's raw output and the answers shown, for full-text search; SQLite
+        extracts the fields."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        with store_errors(self.dir):
+            yield from cur.execute(
+                "SELECT job_key, COALESCE(agent, ''), group_concat(COALESCE(json_extract(data, '$.shown'),"
+                " json_extract(data, '$.content'), '') || ' ' || COALESCE(json_extract(data, '$.raw'), '') || ' ' ||"
+                " COALESCE(json_extract(data, '$.answers'), ''), char(10))"
+                " FROM records GROUP BY job_key, agent")
+
+    def article_texts(self) -> Iterator[tuple[str, str, str]]:
+        """(task, question_id, article) of every stored question that has one."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        with store_errors(self.dir):
+            yield from cur.execute("SELECT task, question_id, json_extract(data, '$.article') FROM questions"
+                                   " WHERE json_extract(data, '$.article') IS NOT NULL")
+
     def call_totals(self) -> list[tuple[str, str, int, int, int, float]]:
         """(model, role, calls, prompt tokens, completion tokens, summed seconds) per model and role."""
         return [tuple(r) for r in self._query(
