@@ -812,12 +812,32 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
 
     from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders
 
+    from human_judging.live import REFRESH_S, LiveIndex
+
     links = Links()
     if not index.ready.is_set():
         index.builder = threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True)
         index.builder.start()
+    #: the index the pages read, rebuilt while a run is in progress (`human_judging.live`)
+    live = index.live = LiveIndex(index)
 
-    async def listing(request: Request) -> Response:
+    def page(handler):
+        """A page read from the current index, kept open while it is read; a look at the runs first."""
+        async def answer(request: Request) -> Response:
+            live.poll()
+            with live.use() as current:
+                return await handler(request, current)
+        return answer
+
+    def live_note() -> dict[str, Any] | None:
+        """For a run in progress: the seconds its list and overview wait before reloading, and when
+        the index they show was built."""
+        if not live.in_progress():
+            return None
+        return {"refresh": REFRESH_S, "built": time.strftime("%H:%M:%S", time.localtime(live.built_at))}
+
+    @page
+    async def listing(request: Request, index: Index) -> Response:
         if not index.ready.is_set():
             rooms = index.preview(PAGE_SIZE)
             return HTMLResponse(render("viewer/list.html", links=links, static=False, indexing=True, rooms=rooms,
@@ -826,9 +846,11 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
         if index.error is not None:
             return HTMLResponse(render("viewer/missing.html", links=links, what=f"index ({index.error})"), status_code=500)
         params = _list_params(request, "page")
-        return HTMLResponse(render("viewer/list.html", links=links, static=False, **list_context(index, params)))
+        return HTMLResponse(render("viewer/list.html", links=links, static=False, live=live_note(),
+                                   **list_context(index, params)))
 
-    async def room_page(request: Request) -> Response:
+    @page
+    async def room_page(request: Request, index: Index) -> Response:
         index.ready.wait()
         room = index.by_id.get(request.path_params["room"])
         if room is None:
@@ -836,7 +858,8 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
         return HTMLResponse(render("viewer/room.html", links=links, v=index.room_view(room),
                                    nav=room_nav(index, room, _list_params(request))))
 
-    async def run_page(request: Request) -> Response:
+    @page
+    async def run_page(request: Request, index: Index) -> Response:
         index.ready.wait()
         try:
             i = int(request.path_params["n"]) - 1
@@ -844,9 +867,10 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
             i = -1
         if not 0 <= i < len(index.runs):
             return HTMLResponse(render("viewer/missing.html", links=links, what="run"), status_code=404)
-        return HTMLResponse(render("viewer/run.html", links=links, o=index.overview(i), static=False))
+        return HTMLResponse(render("viewer/run.html", links=links, o=index.overview(i), static=False, live=live_note()))
 
-    async def question_page(request: Request) -> Response:
+    @page
+    async def question_page(request: Request, index: Index) -> Response:
         index.ready.wait()
         view = index.question_view(request.path_params["key"])
         if view is None:

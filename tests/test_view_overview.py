@@ -229,3 +229,65 @@ def test_free_text_before_the_full_text_index_searches_the_short_fields(tmp_path
     index.fulltext.build(index)
     assert {r.protocol for r in index.select({"q": "red dust everywhere"})} == {"debate"}  # not the cached fallback
     index.close()
+
+
+def test_a_run_in_progress_is_rebuilt_as_records_come_and_its_pages_reload(tmp_path):
+    """A writer holds the run: the list says so and reloads itself; a new job shows once the index is
+    rebuilt from a fresh snapshot; when the writer is done the note goes."""
+    from oversight_bench.questions import Question
+    from oversight_bench.rundir import WritableRun
+
+    run = WritableRun(tmp_path / "live")
+    store = run.store
+    judge = "sim:judge"
+    run.begin({"judge": judge, "agent": "sim:agent"}, {"kind": "synthetic", "judge": judge})
+    qs = [Question(id=f"q{i}", task="mmlu", task_type="closed", question=f"LIVE-Q{i}?", correct="a", incorrect="b")
+          for i in range(2)]
+    store.put_questions(qs)
+
+    def job(i: int) -> None:
+        fields = {"judge": judge, "agent": "sim:agent", "protocol": "qa_without_article", "task": "mmlu",
+                  "question_id": f"q{i}", "assignment": None, "answer_order": "correct_first"}
+        store.write_job(f"qa_without_article|mmlu|q{i}|-|correct_first", fields, [],
+                        {"raw": "Answer: 1", "answer": 1, "correct": True, "probs": None, "extra": {},
+                         "correct_index": 1, "answers": ["a", "b"]})
+
+    job(0)
+    index = viewer.Index([run.dir])
+    c = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1")
+    live = index.live
+    live.check_s = live.min_rebuild_s = 0
+    try:
+        page = c.get("/").text
+        assert len(rows(page)) == 1 and 'http-equiv="refresh"' in page and 'id="live"' in page
+        assert 'http-equiv="refresh"' in c.get("/run/1").text
+        assert 'http-equiv="refresh"' not in c.get(f"/room/{rows(page)[0]}").text  # a room page is read, not reloaded
+        job(1)
+        c.get("/")  # a look at the files: changed, so a rebuild starts
+        assert live.rebuilder is not None
+        live.rebuilder.join(60)
+        assert live.index is not index and live.error is None
+        page = c.get("/").text
+        assert len(rows(page)) == 2 and "LIVE-Q1?" in page
+        assert c.get(f"/room/{rows(page)[0]}").status_code == 200
+    finally:
+        run.close()
+    live.poll()  # the writer is done: its store changed once more (checkpointed), and no one holds it
+    if live.rebuilder is not None:
+        live.rebuilder.join(60)
+    page = c.get("/").text
+    assert len(rows(page)) == 2 and 'http-equiv="refresh"' not in page and 'id="live"' not in page
+    live.close()
+    index.close()
+
+
+def test_a_finished_run_is_not_rebuilt_and_does_not_reload(tmp_path):
+    from test_view import make_room_run
+
+    index = viewer.Index([make_room_run(tmp_path / "run")])
+    c = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1")
+    index.live.check_s = index.live.min_rebuild_s = 0
+    for _ in range(3):
+        page = c.get("/").text
+    assert index.live.rebuilder is None and 'http-equiv="refresh"' not in page and 'id="live"' not in page
+    index.close()
