@@ -411,7 +411,8 @@ class Index:
                 "article": _highlight(article, quotes) if article else None,
                 "n_verified": sum(ok for _, ok in quotes), "n_unverified": sum(not ok for _, ok in quotes),
                 "transcripts": transcripts, "runs": [self.labels[i] for i in room.runs],
-                "siblings": self.by_question.get((room.task, room.question_id), [])}
+                "siblings": self.by_question.get((room.task, room.question_id), []),
+                "derived": _derived(room.protocol)}
 
     def position(self, room: Room, params: dict[str, str]) -> tuple[list[Room], int]:
         """The selection the list's filters make (`select`) and the room's place in it (-1: not in it)."""
@@ -476,6 +477,20 @@ class Index:
             named[(j, run)] = f"{j} · {self.labels[run]}" if clash else j
         grid = [(r, [next((v for v in r.verdicts if (v.judge, v.run) == jr), None) for jr in judges]) for r in rooms]
         return {"rooms": rooms, "judges": [named[jr] for jr in judges], "grid": grid, "first": rooms[0]}
+
+
+def _derived(protocol: str) -> dict[str, Any] | None:
+    """For a protocol judged from other protocols' transcripts (`Protocol.derived_from`, e.g.
+    verified_evidence): what its judge reads instead of the turns, so the room says so and shows the
+    judge's prompt first. None for any other protocol, or one not installed here."""
+    from oversight_bench.api import BenchError as _Error, get_registry
+
+    try:
+        p = get_registry().get("protocols", protocol)
+    except _Error:
+        return None
+    sources = tuple(getattr(p, "derived_from", ()) or ())
+    return {"from": list(sources), "description": getattr(p, "description", "")} if sources else None
 
 
 def _timings(directory: Path) -> dict[str, Any] | None:

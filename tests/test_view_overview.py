@@ -291,3 +291,26 @@ def test_a_finished_run_is_not_rebuilt_and_does_not_reload(tmp_path):
         page = c.get("/").text
     assert index.live.rebuilder is None and 'http-equiv="refresh"' not in page and 'id="live"' not in page
     index.close()
+
+
+def test_a_derived_protocols_room_shows_what_its_judge_read(tmp_path):
+    """verified_evidence judges a debate's verified quotes alone: its room says so, keeps the debate's
+    turns behind a toggle, and opens the judge's prompt (its chat turns) where the judge's read is."""
+    src = tmp_path / "debate"
+    res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "quality", "--limit", "1", "--quiet", "--rounds", "1",
+              "--best-of-n", "1", "--protocols", "debate", "--output", str(src))
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "ve"
+    res = cli("judge", "--from", str(src), "--judge", FAKE, "--as", "verified_evidence", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    c = client(out)
+    room = rows(c.get("/").text)[0]
+    page = c.get(f"/room/{room}").text
+    assert 'id="derived"' in page and "verified_evidence is judged from debate's transcripts" in page
+    assert re.search(r'<details class="source-turns" id="source-turns"><summary>the source debate\'s \d+ turns', page)
+    judges = page.split("<h2>Judges</h2>", 1)[1]
+    assert '<details class="call" open>' in judges and '<div class="msg user">' in judges
+    # a debate's own room is as before: no note, the turns in the open, the judge's call closed
+    debate = client(src)
+    plain = debate.get(f"/room/{rows(debate.get('/').text)[0]}").text
+    assert 'id="derived"' not in plain and '<details class="call" open>' not in plain
