@@ -440,11 +440,14 @@ class Index:
                     q[0] += bool(v.correct)
                     q[1] += 1
         cells = []
+        spent = self.runs[i].cell_calls()
         for (judge, protocol, task), questions in sorted(by_cell.items()):
             m, lo, hi = mean_ci([c / n for c, n in questions.values() if n])
             cells.append({"judge": judge, "protocol": protocol, "task": task, "accuracy": m, "ci_low": lo, "ci_high": hi,
                           "n": sum(1 for _, n in questions.values() if n), "decisions": counts[(judge, protocol, task)][0],
                           "invalid": counts[(judge, protocol, task)][1],
+                          "calls": spent.get((protocol, task), (0, 0))[0], "tokens": spent.get((protocol, task), (0, 0))[1],
+                          "questions": len(questions),
                           "filters": {"run": self.labels[i], "judge": judge.removesuffix(" (debiased)"),
                                       "protocol": protocol, "task": task}})
         run = self.runs[i]

@@ -67,6 +67,19 @@ def test_run_overview_has_the_cells_of_results_json_config_deviations_models_and
         assert f"{calls['model']} {calls['role']} {calls['calls']} {calls['prompt_tokens']} {calls['completion_tokens']}" in t
     assert f"judge {FAKE}" in t and "protocols qa_without_article, consultancy, debate" in t and "limit 3" in t
     assert "started " in t and "last invocation" in t
+    # per cell, the calls and tokens its protocol and task spent (every role), and per question
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(main)
+    try:
+        spent = {(p, tk): (n, tok) for p, tk, n, tok in store._select(
+            "SELECT protocol, task, COUNT(*), SUM(prompt_tokens + completion_tokens) FROM calls GROUP BY protocol, task")}
+    finally:
+        store.close()
+    for cell in results["cells"]:
+        row = next(text_of(r) for r in shown if f" {cell['protocol']} " in text_of(r))
+        n, tok = spent[(cell["protocol"], cell["task"])]
+        assert f" {n} {tok} {round(tok / 3)} " in row, (row, n, tok)
     # each cell's rooms link opens the list filtered to exactly that cell's rooms
     link = re.search(r'<a class="rooms-link" href="([^"]+)"', shown[0]).group(1).replace("&amp;", "&")
     assert parse_qs(urlsplit(link).query)["run"] == ["main"]
