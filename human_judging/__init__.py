@@ -220,6 +220,9 @@ def view(dirs, host, port, token, export_dir, cells, page_size):
         run_app(app, sock)
     finally:
         sock.close()
+        live = getattr(index, "live", None)  # the app's current index (rebuilt while a run is in progress)
+        if live is not None:
+            live.close()
         index.close()
 
 

@@ -411,7 +411,8 @@ class Index:
                 "article": _highlight(article, quotes) if article else None,
                 "n_verified": sum(ok for _, ok in quotes), "n_unverified": sum(not ok for _, ok in quotes),
                 "transcripts": transcripts, "runs": [self.labels[i] for i in room.runs],
-                "siblings": self.by_question.get((room.task, room.question_id), [])}
+                "siblings": self.by_question.get((room.task, room.question_id), []),
+                "derived": _derived(room.protocol)}
 
     def position(self, room: Room, params: dict[str, str]) -> tuple[list[Room], int]:
         """The selection the list's filters make (`select`) and the room's place in it (-1: not in it)."""
@@ -439,11 +440,14 @@ class Index:
                     q[0] += bool(v.correct)
                     q[1] += 1
         cells = []
+        spent = self.runs[i].cell_calls()
         for (judge, protocol, task), questions in sorted(by_cell.items()):
             m, lo, hi = mean_ci([c / n for c, n in questions.values() if n])
             cells.append({"judge": judge, "protocol": protocol, "task": task, "accuracy": m, "ci_low": lo, "ci_high": hi,
                           "n": sum(1 for _, n in questions.values() if n), "decisions": counts[(judge, protocol, task)][0],
                           "invalid": counts[(judge, protocol, task)][1],
+                          "calls": spent.get((protocol, task), (0, 0))[0], "tokens": spent.get((protocol, task), (0, 0))[1],
+                          "questions": len(questions),
                           "filters": {"run": self.labels[i], "judge": judge.removesuffix(" (debiased)"),
                                       "protocol": protocol, "task": task}})
         run = self.runs[i]
@@ -476,6 +480,20 @@ class Index:
             named[(j, run)] = f"{j} · {self.labels[run]}" if clash else j
         grid = [(r, [next((v for v in r.verdicts if (v.judge, v.run) == jr), None) for jr in judges]) for r in rooms]
         return {"rooms": rooms, "judges": [named[jr] for jr in judges], "grid": grid, "first": rooms[0]}
+
+
+def _derived(protocol: str) -> dict[str, Any] | None:
+    """For a protocol judged from other protocols' transcripts (`Protocol.derived_from`, e.g.
+    verified_evidence): what its judge reads instead of the turns, so the room says so and shows the
+    judge's prompt first. None for any other protocol, or one not installed here."""
+    from oversight_bench.api import BenchError as _Error, get_registry
+
+    try:
+        p = get_registry().get("protocols", protocol)
+    except _Error:
+        return None
+    sources = tuple(getattr(p, "derived_from", ()) or ())
+    return {"from": list(sources), "description": getattr(p, "description", "")} if sources else None
 
 
 def _timings(directory: Path) -> dict[str, Any] | None:
@@ -813,12 +831,32 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
 
     from human_judging.app import LOOPBACK_HOSTS, SecurityHeaders
 
+    from human_judging.live import REFRESH_S, LiveIndex
+
     links = Links()
     if not index.ready.is_set():
         index.builder = threading.Thread(target=_build_quietly, args=(index,), name="oversight-bench-view-index", daemon=True)
         index.builder.start()
+    #: the index the pages read, rebuilt while a run is in progress (`human_judging.live`)
+    live = index.live = LiveIndex(index)
 
-    async def listing(request: Request) -> Response:
+    def page(handler):
+        """A page read from the current index, kept open while it is read; a look at the runs first."""
+        async def answer(request: Request) -> Response:
+            live.poll()
+            with live.use() as current:
+                return await handler(request, current)
+        return answer
+
+    def live_note() -> dict[str, Any] | None:
+        """For a run in progress: the seconds its list and overview wait before reloading, and when
+        the index they show was built."""
+        if not live.in_progress():
+            return None
+        return {"refresh": REFRESH_S, "built": time.strftime("%H:%M:%S", time.localtime(live.built_at))}
+
+    @page
+    async def listing(request: Request, index: Index) -> Response:
         if not index.ready.is_set():
             rooms = await run_in_threadpool(index.preview, PAGE_SIZE)  # its own connection
             return HTMLResponse(render("viewer/list.html", links=links, static=False, indexing=True, rooms=rooms,
@@ -827,13 +865,14 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
         if index.error is not None:
             return HTMLResponse(render("viewer/missing.html", links=links, what=f"index ({index.error})"), status_code=500)
         params = _list_params(request, "page")
-        return HTMLResponse(render("viewer/list.html", links=links, static=False, **list_context(index, params)))
+        return HTMLResponse(render("viewer/list.html", links=links, static=False, live=live_note(),
+                                   **list_context(index, params)))
 
-    # a room or question page waits for the index and reads the stores: in a worker thread, so the
-    # event loop (and with it the list, answered from `preview` while indexing) is never held up
+    # a room, run or question page waits for the index and reads the stores: in a worker thread, so
+    # the event loop (and with it the list, answered from `preview` while indexing) is never held up
     reading = threading.Lock()  # the stores' connections are read by one page at a time, as before
 
-    def room_sync(room_id: str, params: dict[str, str]) -> Response:
+    def room_sync(index: Index, room_id: str, params: dict[str, str]) -> Response:
         index.ready.wait()
         room = index.by_id.get(room_id) if index.error is None else None
         if room is None:
@@ -842,7 +881,7 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
             view = index.room_view(room)
         return HTMLResponse(render("viewer/room.html", links=links, v=view, nav=room_nav(index, room, params)))
 
-    def run_sync(n: str) -> Response:
+    def run_sync(index: Index, n: str) -> Response:
         index.ready.wait()
         try:
             i = int(n) - 1
@@ -852,9 +891,9 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
             return HTMLResponse(render("viewer/missing.html", links=links, what="run"), status_code=404)
         with reading:
             overview = index.overview(i)
-        return HTMLResponse(render("viewer/run.html", links=links, o=overview, static=False))
+        return HTMLResponse(render("viewer/run.html", links=links, o=overview, static=False, live=live_note()))
 
-    def question_sync(key: str) -> Response:
+    def question_sync(index: Index, key: str) -> Response:
         index.ready.wait()
         with reading:
             view = index.question_view(key) if index.error is None else None
@@ -862,14 +901,17 @@ def create_view_app(index: Index, *, token: str | None = None, allowed_hosts: li
             return HTMLResponse(render("viewer/missing.html", links=links, what="question"), status_code=404)
         return HTMLResponse(render("viewer/question.html", links=links, v=view))
 
-    async def room_page(request: Request) -> Response:
-        return await run_in_threadpool(room_sync, request.path_params["room"], _list_params(request))
+    @page
+    async def room_page(request: Request, index: Index) -> Response:
+        return await run_in_threadpool(room_sync, index, request.path_params["room"], _list_params(request))
 
-    async def question_page(request: Request) -> Response:
-        return await run_in_threadpool(question_sync, request.path_params["key"])
+    @page
+    async def question_page(request: Request, index: Index) -> Response:
+        return await run_in_threadpool(question_sync, index, request.path_params["key"])
 
-    async def run_page(request: Request) -> Response:
-        return await run_in_threadpool(run_sync, request.path_params["n"])
+    @page
+    async def run_page(request: Request, index: Index) -> Response:
+        return await run_in_threadpool(run_sync, index, request.path_params["n"])
 
     async def style(request: Request) -> Response:
         return Response((TEMPLATES / "viewer" / "view.css").read_text(), media_type="text/css")

@@ -61,7 +61,8 @@ Running plans (a command that writes a run directory makes a `Plan` and hands it
     read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns),
     ReadOnlyRun (a run directory browsed strictly read-only: `oversight-bench view`),
     refuse_output_inside (a reader's output is never inside a run it reads),
-    refuse_foreign_output (nor a folder holding anything but its own earlier output).
+    refuse_foreign_output (nor a folder holding anything but its own earlier output),
+    in_use (a writer holds a run directory now: a run in progress).
 
 Names resolve on first use, so importing this module loads nothing heavy (the report renderer
 pulls in numpy and scipy; a protocol plugin should not pay for that).
@@ -109,7 +110,7 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities", "write_run_files"),
                     "oversight_bench.pipeline"),
     **dict.fromkeys(("ImportPlan", "Record", "judge_identity", "rejudge_jobs"), "oversight_bench.plans"),
-    **dict.fromkeys(("read_run", "StoredRun", "ReadOnlyRun", "refuse_output_inside", "refuse_foreign_output"),
+    **dict.fromkeys(("read_run", "StoredRun", "ReadOnlyRun", "refuse_output_inside", "refuse_foreign_output", "in_use"),
                     "oversight_bench.rundir"),
     **dict.fromkeys(("Scheduler", "JobContext"), "oversight_bench.scheduler"),
 }

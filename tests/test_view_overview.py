@@ -67,6 +67,19 @@ def test_run_overview_has_the_cells_of_results_json_config_deviations_models_and
         assert f"{calls['model']} {calls['role']} {calls['calls']} {calls['prompt_tokens']} {calls['completion_tokens']}" in t
     assert f"judge {FAKE}" in t and "protocols qa_without_article, consultancy, debate" in t and "limit 3" in t
     assert "started " in t and "last invocation" in t
+    # per cell, the calls and tokens its protocol and task spent (every role), and per question
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(main)
+    try:
+        spent = {(p, tk): (n, tok) for p, tk, n, tok in store._select(
+            "SELECT protocol, task, COUNT(*), SUM(prompt_tokens + completion_tokens) FROM calls GROUP BY protocol, task")}
+    finally:
+        store.close()
+    for cell in results["cells"]:
+        row = next(text_of(r) for r in shown if f" {cell['protocol']} " in text_of(r))
+        n, tok = spent[(cell["protocol"], cell["task"])]
+        assert f" {n} {tok} {round(tok / 3)} " in row, (row, n, tok)
     # each cell's rooms link opens the list filtered to exactly that cell's rooms
     link = re.search(r'<a class="rooms-link" href="([^"]+)"', shown[0]).group(1).replace("&amp;", "&")
     assert parse_qs(urlsplit(link).query)["run"] == ["main"]
@@ -229,3 +242,88 @@ def test_free_text_before_the_full_text_index_searches_the_short_fields(tmp_path
     index.fulltext.build(index)
     assert {r.protocol for r in index.select({"q": "red dust everywhere"})} == {"debate"}  # not the cached fallback
     index.close()
+
+
+def test_a_run_in_progress_is_rebuilt_as_records_come_and_its_pages_reload(tmp_path):
+    """A writer holds the run: the list says so and reloads itself; a new job shows once the index is
+    rebuilt from a fresh snapshot; when the writer is done the note goes."""
+    from oversight_bench.questions import Question
+    from oversight_bench.rundir import WritableRun
+
+    run = WritableRun(tmp_path / "live")
+    store = run.store
+    judge = "sim:judge"
+    run.begin({"judge": judge, "agent": "sim:agent"}, {"kind": "synthetic", "judge": judge})
+    qs = [Question(id=f"q{i}", task="mmlu", task_type="closed", question=f"LIVE-Q{i}?", correct="a", incorrect="b")
+          for i in range(2)]
+    store.put_questions(qs)
+
+    def job(i: int) -> None:
+        fields = {"judge": judge, "agent": "sim:agent", "protocol": "qa_without_article", "task": "mmlu",
+                  "question_id": f"q{i}", "assignment": None, "answer_order": "correct_first"}
+        store.write_job(f"qa_without_article|mmlu|q{i}|-|correct_first", fields, [],
+                        {"raw": "Answer: 1", "answer": 1, "correct": True, "probs": None, "extra": {},
+                         "correct_index": 1, "answers": ["a", "b"]})
+
+    job(0)
+    index = viewer.Index([run.dir])
+    c = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1")
+    live = index.live
+    live.check_s = live.min_rebuild_s = 0
+    try:
+        page = c.get("/").text
+        assert len(rows(page)) == 1 and 'http-equiv="refresh"' in page and 'id="live"' in page
+        assert 'http-equiv="refresh"' in c.get("/run/1").text
+        assert 'http-equiv="refresh"' not in c.get(f"/room/{rows(page)[0]}").text  # a room page is read, not reloaded
+        job(1)
+        c.get("/")  # a look at the files: changed, so a rebuild starts
+        assert live.rebuilder is not None
+        live.rebuilder.join(60)
+        assert live.index is not index and live.error is None
+        page = c.get("/").text
+        assert len(rows(page)) == 2 and "LIVE-Q1?" in page
+        assert c.get(f"/room/{rows(page)[0]}").status_code == 200
+    finally:
+        run.close()
+    live.poll()  # the writer is done: its store changed once more (checkpointed), and no one holds it
+    if live.rebuilder is not None:
+        live.rebuilder.join(60)
+    page = c.get("/").text
+    assert len(rows(page)) == 2 and 'http-equiv="refresh"' not in page and 'id="live"' not in page
+    live.close()
+    index.close()
+
+
+def test_a_finished_run_is_not_rebuilt_and_does_not_reload(tmp_path):
+    from test_view import make_room_run
+
+    index = viewer.Index([make_room_run(tmp_path / "run")])
+    c = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1")
+    index.live.check_s = index.live.min_rebuild_s = 0
+    for _ in range(3):
+        page = c.get("/").text
+    assert index.live.rebuilder is None and 'http-equiv="refresh"' not in page and 'id="live"' not in page
+    index.close()
+
+
+def test_a_derived_protocols_room_shows_what_its_judge_read(tmp_path):
+    """verified_evidence judges a debate's verified quotes alone: its room says so, keeps the debate's
+    turns behind a toggle, and opens the judge's prompt (its chat turns) where the judge's read is."""
+    src = tmp_path / "debate"
+    res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "quality", "--limit", "1", "--quiet", "--rounds", "1",
+              "--best-of-n", "1", "--protocols", "debate", "--output", str(src))
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "ve"
+    res = cli("judge", "--from", str(src), "--judge", FAKE, "--as", "verified_evidence", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    c = client(out)
+    room = rows(c.get("/").text)[0]
+    page = c.get(f"/room/{room}").text
+    assert 'id="derived"' in page and "verified_evidence is judged from debate's transcripts" in page
+    assert re.search(r'<details class="source-turns" id="source-turns"><summary>the source debate\'s \d+ turns', page)
+    judges = page.split("<h2>Judges</h2>", 1)[1]
+    assert '<details class="call" open>' in judges and '<div class="msg user">' in judges
+    # a debate's own room is as before: no note, the turns in the open, the judge's call closed
+    debate = client(src)
+    plain = debate.get(f"/room/{rows(debate.get('/').text)[0]}").text
+    assert 'id="derived"' not in plain and '<details class="call" open>' not in plain

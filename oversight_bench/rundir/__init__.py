@@ -14,7 +14,8 @@ _SOURCES = {
     **dict.fromkeys(("IDENTITY_KEYS", "OPTIONAL_IDENTITY_KEYS", "check_data", "check_identity", "identity_of"), "identity"),
     **dict.fromkeys(("job_fields", "job_of_record", "write_job"), "jobs"),
     "ReadOnlyRun": "readonly",
-    **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME", "SharedCalls", "Store", "check_speakers", "read_config_file", "refuse_foreign_output", "refuse_output_inside"), "store"),
+    **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME", "SharedCalls", "Store", "check_speakers", "in_use", "read_config_file",
+                     "refuse_foreign_output", "refuse_output_inside"), "store"),
     **dict.fromkeys(("StoredRun", "load_decisions", "read_run"), "transcripts"),
     **dict.fromkeys(("WritableRun", "check_output"), "writing"),
 }

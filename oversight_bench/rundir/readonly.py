@@ -148,6 +148,12 @@ class ReadOnlyRun:
             "SELECT model, COALESCE(role, ''), COUNT(*), COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0),"
             " COALESCE(SUM(latency_s), 0) FROM calls GROUP BY model, role ORDER BY model, role")]
 
+    def cell_calls(self) -> dict[tuple[str, str], tuple[int, int]]:
+        """(protocol, task) -> (calls, prompt + completion tokens) of every role, as stored."""
+        return {(r[0], r[1]): (r[2], r[3]) for r in self._query(
+            "SELECT protocol, task, COUNT(*), COALESCE(SUM(COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0)), 0)"
+            " FROM calls GROUP BY protocol, task")}
+
     def request(self, key: str) -> dict[str, Any] | None:
         """One stored call's request, secrets redacted (None: no such call)."""
         row = self._query("SELECT request FROM calls WHERE key = ?", (key,))
