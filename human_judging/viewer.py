@@ -1037,7 +1037,7 @@ def default_cells(index: Index) -> dict[str, dict[str, Any]]:
 
 
 #: the names an export writes at its top: an earlier export's folder holds only these
-EXPORTED = re.compile(r"^(view\.css|index\.html|list-[0-9]+\.html|rooms|questions|cells|cells\.json)$")
+EXPORTED = re.compile(r"^(view\.css|index\.html|list-[0-9]+\.html|rooms|runs|questions|cells|cells\.json)$")
 
 
 def _exported(name: str) -> bool:
