@@ -1,12 +1,7 @@
-"""Real llama.cpp servers (`python -m llama_cpp.server`, the `[local]` extra) on loopback for the
-integration tests: start one or several serving an embedded model (smollm2-135m by default), read their logs (the
-"disconnected" lines a client's dropped requests leave), kill and restart one.
-
-The server is started through a two-line boot that turns off llama.cpp's extra weight buffers
-(`use_extra_bufts`, the weight-repacking buffers: AMX on CPUs that report it). On a KVM guest that
-reports AMX, the default build (`-march=native`) segfaults in the first decode with them on (seen
-here: every request, in process and on the server); without them it is the same server on plain
-CPU kernels. Nothing else about the server changes."""
+"""Real llama.cpp servers (`python -m llama_cpp.server`, the `[local]` extra, as a user starts it) on
+loopback for the integration tests: start one or several serving an embedded model (smollm2-135m
+by default), read their logs (the "Disconnected from client" lines a client's dropped requests
+leave), kill and restart one."""
 
 from __future__ import annotations
 
@@ -17,13 +12,6 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-
-BOOT = ("import sys, runpy, llama_cpp, llama_cpp.llama as L\n"
-        "_d = llama_cpp.llama_model_default_params\n"
-        "def _p():\n    p = _d(); p.use_extra_bufts = False; return p\n"
-        "llama_cpp.llama_model_default_params = L.llama_cpp.llama_model_default_params = _p\n"
-        "sys.argv[0] = 'llama_cpp.server'\n"
-        "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n")
 
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -49,7 +37,7 @@ class LlamaServer:
         self.starts += 1
         with open(self.log, "a") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", BOOT, "--model", str(model_path(self.model)), "--n_threads", str(self.threads),
+                [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path(self.model)), "--n_threads", str(self.threads),
                  "--n_ctx", str(self.n_ctx), "--host", "127.0.0.1", "--port", str(self.port)],
                 stdout=err, stderr=err)  # its "Disconnected from client" lines are print()s: on stdout
         t0 = time.monotonic()

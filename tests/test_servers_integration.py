@@ -114,8 +114,8 @@ def _decisions(out) -> dict:
 
 def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(tmp_path):
     """Issue 32's cluster recipe at small scale: three llama.cpp servers on loopback behind one spec
-    (`base_url=A|B|C`); B is killed (SIGKILL) once it has answered a request, and restarted a little
-    later. The run finishes with no failed job and the same decisions as a run on A alone. (One
+    (`base_url=A|B|C`); B is killed (SIGKILL) in the middle of its second request, and restarted a
+    little later. The run finishes with no failed job and the same decisions as a run on A alone. (One
     thread per server, the same for all: greedy outputs then agree between processes.)"""
     import threading
 
@@ -134,10 +134,13 @@ def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(t
 
         events = []
 
-        def chaos():
+        def chaos():  # kill B while it works on a request: after its first answer, when its next generation starts
             deadline = time.monotonic() + 600
             while b.requests() < 1 and time.monotonic() < deadline:
-                time.sleep(0.2)
+                time.sleep(0.1)
+            started = b.log_text().count("Llama.generate")
+            while b.log_text().count("Llama.generate") == started and time.monotonic() < deadline:
+                time.sleep(0.1)
             b.kill()
             events.append(("killed", time.monotonic() - t0))
             time.sleep(15)
@@ -158,6 +161,8 @@ def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(t
         assert res.exit_code == 0, res.output
         assert " 0 failed;" in res.output
         assert events and events[0][0] == "killed"
+        stats = next(iter(traffic.values()))
+        assert stats["resent"] >= 1  # the request B dropped was sent again, to another replica
         ref, got = _decisions(one), _decisions(many)
         assert set(ref) == set(got)
         for key in ref:
