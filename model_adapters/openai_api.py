@@ -215,6 +215,7 @@ class OpenAIModel(Model):
         self.timeout, self.max_retries, self.max_concurrency = o.timeout, o.max_retries, o.concurrency
         self.rpm, self.tpm = o.rpm, o.tpm
         self.prefill, self.top_logprobs, self.max_tokens_field = o.prefill, o.top_logprobs, o.max_tokens_field
+        self.prefill_given = "prefill" in o.model_fields_set  # else the probe tries the prefilled form first
         self.organization, self.project = o.organization, o.project
         # a server that continues a final assistant message (prefill=true) continues a begun reply
         self.capabilities = Capabilities(images=o.images, logprobs=o.logprobs, multi_sample=True, continuation=self.prefill)
@@ -527,31 +528,41 @@ class OpenAIModel(Model):
 
     async def check_ready(self, *, probs: bool = False) -> str | None:
         """Before a run's first judge call in probs mode: one short probe (once per server and model
-        in a process) of which request form gives answer probabilities here, the configured one
-        (`prefill=`) first. Returns a note when the other form is used; raises a one-line BenchError
-        naming the fix when neither gives them."""
+        in a process) of which request form gives answer probabilities here. A spec that sets
+        `prefill=` has its form probed first; otherwise the prefilled form is: where the server
+        continues a final assistant message, the probabilities are read right after "Answer: "
+        whatever the model would have written (a small model writes "The answer is 2", which the
+        other form cannot read). A prefilled probe counts only when its first token is itself a
+        choice (a server that ignores the prefix starts a new reply). Returns a note when the form
+        differs from the spec's; raises a one-line BenchError naming the fix when neither works."""
         if not probs or not self.capabilities.logprobs:
             return None
         key = self._probe_key()
         if key in _PROBS_FORM:
             return None
         why = {}
-        for prefill in (self.prefill, not self.prefill):
-            data = await self._create(self._probs_request(_PROBE, "Answer: ", prefill))
+        for prefill in ((self.prefill, not self.prefill) if self.prefill_given else (True, False)):
+            # prefilled: few-shot, so a server that continues the prefix shows a digit next; not
+            # prefilled: zero-shot as the run's judge prompts are, so a model that does not write
+            # "Answer: N" by itself (a 135M model writes "The answer is 2") is found here, not in every call
+            data = await self._create(self._probs_request(_PROBE if prefill else _PROBE[-1:], "Answer: ", prefill))
             try:
                 found = self.parse_probs(data, "Answer: ", ("1", "2"), prefill)
+                if found is not None and prefill and _first_token(data) not in ("1", "2"):
+                    found, why[prefill] = None, f"the reply did not continue the prefix (reply {_first_token(data)!r}...)"
             except MalformedResponse:  # the probe cannot tell: the run's own calls meet it, re-send and fail their jobs
                 return None
             if found is not None:
                 _PROBS_FORM[key] = prefill
                 if prefill != self.prefill:
-                    return (f"{self.name}: answer probabilities come only with prefill={str(prefill).lower()} from this server "
-                            f"(probed); the run uses that form (add prefill={str(prefill).lower()} to the spec to skip the probe)")
+                    how = ("continues a prefilled 'Answer: '" if prefill else "gives them only without a prefilled 'Answer: '")
+                    return (f"{self.name}: the server {how} (probed); the run reads answer probabilities with "
+                            f"prefill={str(prefill).lower()} (add it to the spec to skip the probe)")
                 return None
-            why[prefill] = why_no_probs(data, "Answer: ", ("1", "2"), prefill, self.top_logprobs)
-        raise BenchError(f"{self.name}: the server gives no answer probabilities (probed: with prefill=true {why[True]}; "
-                         f"with prefill=false {why[False]}); use a server that returns top logprobs (vLLM, llama.cpp's server) "
-                         f"or -o judge_mode=predict")
+            why.setdefault(prefill, why_no_probs(data, "Answer: ", ("1", "2"), prefill, self.top_logprobs))
+        raise BenchError(f"{self.name}: no answer probabilities from this server and model (probed: with prefill=true {why[True]}; "
+                         f"with prefill=false {why[False]}); use a server that returns top logprobs and continues a final "
+                         f"assistant message (vLLM), a judge that writes 'Answer: N' itself, or -o judge_mode=predict")
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
@@ -560,7 +571,7 @@ class OpenAIModel(Model):
                 await client.close()
 
 
-#: the probe's judge question: few-shot, so that even a 135M model answers "Answer: N"
+#: the probe's judge question (few-shot for the prefilled form; its last message alone for the other)
 def _probe_q(q: str, a: str, b: str) -> str:
     return f"Question: {q}\nAnswer 1: {a}\nAnswer 2: {b}\nReply with 'Answer: 1' or 'Answer: 2'."
 
@@ -585,6 +596,14 @@ def why_no_probs(data: dict, prefix: str, choices: tuple[str, ...], prefilled: b
     if prefilled or not prefix.strip() or prefix.strip() in text:
         return f"neither {' nor '.join(choices)} among the top {top} tokens at the answer (reply {shown})"
     return f"the reply never wrote {prefix.strip()!r} (reply {shown})"
+
+
+def _first_token(data: dict) -> str:
+    """The first generated token of a logprobs answer, stripped ("" if none)."""
+    try:
+        return str(data["choices"][0]["logprobs"]["content"][0]["token"]).strip()
+    except (KeyError, IndexError, TypeError):
+        return ""
 
 
 def _count(value: Any) -> int:

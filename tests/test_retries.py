@@ -248,3 +248,28 @@ def test_cache_key_of_an_unchanged_request_is_what_it_was():
     req = {"kind": "generate", **m.request_fingerprint(), "messages": [{"role": "user", "content": "Is 2 + 2 = 4?"}],
            "n": 1, "max_tokens": 64, "temperature": 0.0, "stop": None, "seed": 7}
     assert request_key(canonical_json(req)) == "1e1f3fb1959982925bcfc2eb6892f8b07a1ed0b2fdc6d06cd0336a2665c59457"
+
+
+@pytest.mark.parametrize("extra, note", [("", "prefill=true"), (",prefill=false", "prefill=true"), (",prefill=true", None)])
+def test_probs_probe_tries_the_prefilled_form_first_unless_the_spec_says(server, extra, note):
+    """A spec without `prefill=` has the prefilled "Answer: " probed first (the fake server, like
+    llama.cpp's and vLLM's, continues it): the run reads probabilities there, and says so. A spec
+    that sets it has its own form probed first: `prefill=false` gives none here (the fake server's
+    logprobs cover the first token only, "Answer:"), so the run falls back to the prefilled form
+    with a note; `prefill=true` works as asked (no note)."""
+    import model_adapters.openai_api as api
+
+    srv = server()
+    model = _model(_spec(srv, ",logprobs=true" + extra).replace("openai:m,", f"openai:probe{len(extra)}{note},"))
+
+    async def main():
+        try:
+            said = await model.check_ready(probs=True)
+            return said, await model.choice_probs(MSGS)
+        finally:
+            await model.aclose()
+
+    said, probs = asyncio.run(main())
+    assert (said is None) if note is None else (note in said and "probed" in said), said
+    assert probs is not None and sum(probs) == pytest.approx(1.0)
+    assert api._PROBS_FORM[model._probe_key()] is True
