@@ -346,15 +346,18 @@ def _quoted(q: str, norm_article: str) -> bool:
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", _norm(text))
+    """Words and punctuation marks as tokens, one space between: "ship ?" and "ship?" agree, "the
+    rapist" and "therapist" do not (a word boundary is never whitespace aside)."""
+    return " ".join(re.sub(r"([^\w\s])", r" \1 ", _norm(text)).split())
 
 
 def _spans_article(q: str, squashed_article: str) -> bool:
-    """Whether a marked quote is a span of the article the import carries, all whitespace aside (as
-    written, or its core as `_quoted` takes it): the rule every imported `<v_passage>` is held to at
-    the end (`_write`). NYU quotes are spans of their room's own copy of the story, which can be
-    tokenised differently ("ship ?") from the copy the question keeps."""
-    return any(core and core in squashed_article for core in (_squash(q), re.sub(r"\s+", "", _core(q))))
+    """Whether a marked quote is a span of whole tokens of the article the import carries (as written,
+    or its core as `_quoted` takes it), whitespace between tokens aside: the rule every imported
+    `<v_passage>` is held to at the end (`_write`). NYU quotes are spans of their room's own copy of
+    the story, which can be tokenised differently ("ship ?") from the copy the question keeps."""
+    article = f" {squashed_article} "
+    return any(core and f" {core} " in article for core in (_squash(q), _squash(_core(q))))
 
 
 def verify_quotes(text: str, article: str) -> str:
