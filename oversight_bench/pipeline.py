@@ -200,9 +200,16 @@ def write_run_files(started: Started, stats: Stats | None = None, t0: float | No
     `summary`: the cells, where the caller has them (default: every judge's in the store)."""
     from oversight_bench.rundir.results_file import write_results
 
+    from oversight_bench.errors import disk_full, disk_full_error
+
     started.store.flush()  # every record committed before the files derived from them are written
-    write_results(started.store, started.config, summarize(started.store) if summary is None else summary,
-                  stats or Stats(), started.skipped, time.monotonic() if t0 is None else t0)
+    try:
+        write_results(started.store, started.config, summarize(started.store) if summary is None else summary,
+                      stats or Stats(), started.skipped, time.monotonic() if t0 is None else t0)
+    except Exception as exc:  # OSError, or SQLite's own full-disk errors while summarizing
+        if disk_full(exc, started.store.dir):
+            raise disk_full_error(started.store.dir) from None
+        raise
 
 
 def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:

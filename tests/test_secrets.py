@@ -283,7 +283,8 @@ def _check_query_value(name: str, value: str, tmp_path: Path, assume) -> None:
 
     forget_secrets()
     expected = f"openai:gpt-x,base_url=http://127.0.0.1:9/v1?{name}=***"
-    shown_anyway = expected + '{"model": "openai:gpt-x", "base_url": "http://127.0.0.1:9/v1"} judge agent specs nested url'
+    shown_anyway = expected + ('{"model": "openai:gpt-x", "base_url": "http://127.0.0.1:9/v1"} judge agent specs nested url '
+                               'error: POST /chat/completions refused')
     # the value may happen to be a piece of what is shown anyway ("gpt-", "127.0", "mode", the name)
     assume(value.lower() not in shown_anyway.lower() and "sk-" not in name and "hf_" not in name)
     assume("api.openai.com" not in value)  # the adapter then asks for an OpenAI key (a substring test of the URL)
