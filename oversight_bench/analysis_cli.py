@@ -19,22 +19,43 @@ from oversight_bench.redact import redact_text
 @click.argument("dirs", nargs=-1, required=True)
 @output_option("folder for report.json, report.md, CSV tables and PNG figures", required=True)
 @click.option("--no-figures", is_flag=True, help="tables only")
-def report(dirs, output, no_figures):
+@click.option("--stance-check", "stance_check", metavar="SPEC", default=None,
+              help="ask this checker model which answer each argument supports; report the share arguing the other "
+                   "side or conceding (verdicts cached in each run folder's stance_check.jsonl)")
+@click.option("--stance-calibration", "stance_calibration", metavar="RUN", default=None,
+              help="a run whose arguments argue their side faithfully, to measure the checker on "
+                   "(default: the cached khan-2024 suite)")
+def report(dirs, output, no_figures, stance_check, stance_calibration):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
     from oversight_bench.analysis.report import build_report
 
     from oversight_bench.analysis.report import deviation_lines
 
-    rep = build_report(dirs, output, figures=not no_figures)
+    rep = build_report(dirs, output, figures=not no_figures, stance_check=stance_check,
+                       stance_calibration=stance_calibration)
     rows = [g for g in rep["groups"] if g["level"] == "task"]
     n = len(rows)
     click.echo("settings that differ from the paper's, per run:\n" + "\n".join(deviation_lines(rep["runs"])))
     _print_main_table(rows)
+    if rep.get("stance_check"):
+        _print_stance(rows, rep["stance_check"])
     flagged = sum(1 for g in rows if g.get("flagged"))
     if flagged:
         click.echo(f"{flagged} of {n} rows fail the quality bar (⚑; reasons in report.md, `quality flags`)")
     click.echo(f"report: {n} judge×agent×protocol×task rows from {len(rep['runs'])} run(s) -> {Path(output) / 'report.json'}; "
                f"every table, the permutation tests and calibration in {Path(output) / 'report.md'}")
+
+
+def _print_stance(rows: list[dict], st: dict) -> None:
+    """One line per row with arguments: its stance figure beside the checker's accuracy."""
+    from oversight_bench.analysis.stance import text
+
+    click.echo(f"stance check by {st['checker']} ({st['calls']} checker calls made):")
+    for r in rows:
+        line = text(r, st)
+        if line:
+            who = " · ".join(str(r.get(k)) for k in ("judge", "agent", "setting", "protocol", "task") if r.get(k))
+            click.echo(f"  {who}: {line}")
 
 
 def _print_main_table(rows: list[dict]) -> None:

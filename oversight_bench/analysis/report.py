@@ -56,6 +56,9 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
 * `human_vs_model`: [{human, model, setting, protocol ("all": every protocol), n (rooms, i.e. transcripts, both
   judged), human_accuracy, model_accuracy, diff (human − model), p_value}] (two-sided paired permutation test
   over the shared rooms, 10,000 resamples; "human:*" pools every human judge where there are several).
+* `stance_check` (only with `report --stance-check SPEC`, `analysis/stance.py`): {checker, calibration (the set
+  named), checker_accuracy, n_calibration, calls (checker calls this report made; 0 on a rerun)}; `groups` rows then
+  carry `n_stance, n_other_side, n_concede, n_stance_unparsed, stance_off_rate`.
 * `files`: names of the tables and figures written next to report.json.
 """
 
@@ -77,6 +80,7 @@ from oversight_bench.analysis import cost as cost_mod
 from oversight_bench.analysis import elo as elo_mod
 from oversight_bench.analysis import openrole, stats
 from oversight_bench.analysis import quality as quality_mod
+from oversight_bench.analysis import stance as stance_mod
 from oversight_bench.analysis.load import Run, judge_fields, load_runs
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
@@ -122,9 +126,10 @@ def _proto_key(p: str) -> tuple:
     return display_key(p)
 
 
-def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], turns_of=None) -> list[dict[str, Any]]:
+def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], turns_of=None, stance_of=None) -> list[dict[str, Any]]:
     """Accuracy, invalid rate, cost, calibration and transcript quality (`quality.quality`, from the
-    turns `turns_of(decision)` gives) per judge × agent × protocol × task and task type."""
+    turns `turns_of(decision)` gives) per judge × agent × protocol × task and task type; with
+    `stance_of(decision)` (the stance check's checked arguments of its job), the stance figures."""
     decisions = [d for d in decisions if not d.get("unjudged")]
     costs = cost_mod.cost_table(decisions, calls)
     groups: dict[tuple, list] = defaultdict(list)
@@ -136,6 +141,8 @@ def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], tur
         row = {"level": level, "judge": judge, "judge_debias": bool(ds[0].get("judge_debias")), "agent": agent,
                "setting": setting, "protocol": proto, "task": task, "task_type": ttype, **stats.accuracy(ds)}
         row.update({k: v for k, v in quality_mod.quality(ds, turns_of).items() if k != "accuracy_valid"})
+        if stance_of is not None:
+            row.update(stance_mod.figures(it for d in ds for it in stance_of(d)))
         tasks = [task] if task else sorted({d["task"] for d in ds})
         parts = [costs.get((judge, agent, proto, t)) for t in tasks]
         parts = [p for p in parts if p and not is_human(judge)]  # a person's cost is their time (`human_rows`)
@@ -429,6 +436,7 @@ def markdown(report: dict[str, Any]) -> str:
              "## Accuracy by task type", "",
              md_table([r for r in groups if r["level"] == "task_type"], [c for c in gcols if c[0] != "task"]),
              "", "## Accuracy by task", "", md_table([r for r in groups if r["level"] == "task"], gcols)]
+    parts += stance_markdown(report)
     pos = [r for r in report.get("position_bias") or [] if r["level"] == "task_type"]
     if pos:
         parts += ["", "## Positional bias (Fig. A.8): mean selected answer position (1.5 = none)", "",
@@ -519,6 +527,24 @@ def markdown(report: dict[str, Any]) -> str:
                                   ("truth_adv", "correct − incorrect Elo", False), ("acc", "self-play judge acc %", True)])]
     parts += human_markdown(report)
     return "\n".join(parts) + "\n"
+
+
+def stance_markdown(report: dict[str, Any]) -> list[str]:
+    """The stance check's table (`--stance-check SPEC`), each figure beside the checker's own accuracy."""
+    st = report.get("stance_check")
+    if not st:
+        return []
+    rows = [{**r, "stance": stance_mod.text(r, st)} for r in report["groups"] if r["level"] == "task" and r.get("n_stance") is not None]
+    rows = [r for r in rows if r["stance"]]
+    return ["", "## Stance check: arguments for the other side or conceding", "",
+            f"Checker {md_code(st['checker'])} asked which answer each argument supports (1, 2 or neither); "
+            f"its accuracy on {md_text(st['calibration'])}: {quality_mod.pct_sign(st['checker_accuracy'])} of "
+            f"{st['n_calibration']} arguments whose side is known.", "",
+            md_table(rows, with_setting([("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
+                                         ("task", "task", False), ("n_stance", "n checked", False),
+                                         ("n_other_side", "other side", False), ("n_concede", "concede", False),
+                                         ("stance_off_rate", "other side or concede %", True),
+                                         ("stance", "with checker accuracy", False)], rows))]
 
 
 # -- human judges (`serve`) -------------------------------------------------------------------------------
@@ -894,12 +920,17 @@ def fig_reliability(cal_rows: list[dict[str, Any]], path: Path) -> bool:
 
 # -- entry point -----------------------------------------------------------------------------------------
 
-def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: bool = True) -> dict[str, Any]:
+def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: bool = True,
+            stance_check: str | None = None, stance_calibration: str | Path | None = None) -> dict[str, Any]:
     decisions = [d for r in runs for d in r.decisions]
     calls = [c for r in runs for c in r.calls]
     if not decisions:
         raise BenchError("no decision records in " + ", ".join(str(r.dir) for r in runs) + "; expected finished jobs")
-    groups = group_rows(decisions, calls, quality_mod.turns_lookup(runs))
+    stance_of, stance = None, None
+    if stance_check:
+        by_job, stance = stance_mod.check_runs(runs, stance_check, stance_calibration)
+        stance_of = lambda d: by_job.get((str(d.get("run_dir")), d.get("job_key"), d.get("judge"))) or []  # noqa: E731
+    groups = group_rows(decisions, calls, quality_mod.turns_lookup(runs), stance_of)
     open_role = openrole.open_role_metrics(decisions)
     return {
         "schema": SCHEMA,
@@ -919,6 +950,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "unjudged_records": sum(1 for d in decisions if d.get("unjudged")),
         **dict(zip(("human_judges", "human_reasons"), human_rows(decisions))),
         "human_vs_model": human_vs_model_rows(decisions, n_resamples),
+        "stance_check": stance,
     }
 
 
@@ -942,15 +974,21 @@ REPORT_FILES = frozenset({"report.md", "report.json", "groups.csv", "permutation
 
 
 def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *, n_resamples: int = stats.N_RESAMPLES,
-                 figures: bool = True) -> dict[str, Any]:
+                 figures: bool = True, stance_check: str | None = None,
+                 stance_calibration: str | Path | None = None) -> dict[str, Any]:
     """Analyse run directories; with `output` (never inside one of them), write report.json, report.md,
-    CSV tables and PNG figures."""
+    CSV tables and PNG figures. `stance_check`: a checker model's spec (`analysis/stance.py`)."""
     dirs = list(dirs)
     if output is not None:
         refuse_output_inside(output, dirs, "report")
         refuse_foreign_output(output, "report", REPORT_FILES.__contains__, None, what="report")
+    if stance_check:
+        from oversight_bench.models import check_spec
+
+        check_spec(stance_check)  # a bad spec is one line before anything is read or written
     runs = load_runs(dirs, with_turns=True)
-    report = _clean(analyse(runs, n_resamples=n_resamples))
+    report = _clean(analyse(runs, n_resamples=n_resamples, stance_check=stance_check,
+                            stance_calibration=stance_calibration))
     if output is None:
         return report
     out = Path(output)
