@@ -441,9 +441,22 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
               "judged debate rooms (the favoured side's arguments vs the other's); the run is only read")
 @click.option("--pairs", type=click.Choice(["auto", "best-of-n", "rooms", "all"]), default="auto", show_default=True,
               help="--preferences: which pairs; auto = best-of-N turns, and rooms for debates without best-of-N turns")
-def export(directory, preferences, pairs):
+@click.option("--inspect", "inspect_dir", metavar="DIR", default=None,
+              help="write inspect_ai eval logs into DIR instead (one per judge · protocol · task cell; "
+                   "`inspect view --log-dir DIR` opens them; needs the [inspect] extra)")
+def export(directory, preferences, pairs, inspect_dir):
     """Write a run's records to stdout as JSONL (kind: call, turn or decision), or with --preferences
-    its preference pairs (one JSON object a line; what was left out is counted on stderr)."""
+    its preference pairs (one JSON object a line; what was left out is counted on stderr), or with
+    --inspect DIR inspect_ai eval logs."""
+    if inspect_dir is not None:
+        if preferences or pairs != "auto":
+            raise BenchError("export: --inspect writes eval logs; --preferences and --pairs do not apply to it")
+        from oversight_bench.rundir.inspect_log import export_inspect
+
+        written = export_inspect(directory, inspect_dir, log=lambda m: click.echo(m, err=True))
+        click.echo(f"inspect logs: {len(written)} eval log(s) -> {inspect_dir}; open them with "
+                   f"`inspect view --log-dir {inspect_dir}`", err=True)
+        return
     if not preferences:
         if pairs != "auto":
             raise BenchError("export: --pairs applies to --preferences only")
