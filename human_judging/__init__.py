@@ -232,4 +232,15 @@ def register_commands(cli):
     cli.add_command(view)
 
 
-__all__ = ["serve", "view", "register_commands", "is_loopback", "judge_names", "check_port", "listen", "run_app"]
+@hookimpl
+def register_room_writers(register):
+    """`leaderboard` writes the room pages its cells link to through this (the core imports no plugin)."""
+    def write(run_dirs, folder, cells_file):
+        from human_judging.viewer import write_room_pages
+
+        return write_room_pages(run_dirs, folder, cells_file)
+
+    register("viewer", write)
+
+
+__all__ = ["serve", "view", "register_commands", "register_room_writers", "is_loopback", "judge_names", "check_port", "listen", "run_app"]

@@ -1062,6 +1062,7 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
         out = Path(output)
         refuse_output_inside(out, index.dirs, "view", flag="--export")
         refuse_foreign_output(out, "view --export", _exported, "cells.json", flag="--export", what="export")
+        _clear_export(out)
         try:
             for sub in ("rooms", "questions", "cells"):
                 (out / sub).mkdir(parents=True, exist_ok=True)
@@ -1107,6 +1108,45 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
     finally:
         if own:
             index.close()
+
+
+#: the pages an export writes inside its folders, by folder (cells/<id>/ holds index.html and page-N.html)
+_PAGES = {"rooms": re.compile(r"^[0-9a-f]{16}\.html$"), "questions": re.compile(r"^[0-9a-f]{16}\.html$"),
+          "runs": re.compile(r"^[0-9]+\.html$")}
+_CELL_PAGE = re.compile(r"^(index|page-[0-9]+)\.html$")
+
+
+def _clear_export(out: Path) -> None:
+    """An earlier export's pages (its folder passed `refuse_foreign_output`: it holds cells.json and
+    only an export's names), so that no page of a room or cell this export lacks stays behind. Only
+    files named as an export names them go; any other file, and the folder holding it, stays."""
+    if not (out / "cells.json").is_file():
+        return
+    for name in out.iterdir():
+        if re.match(r"^list-[0-9]+\.html$", name.name) and name.is_file():
+            name.unlink()
+    for sub, pattern in _PAGES.items():
+        folder = out / sub
+        if folder.is_dir() and not folder.is_symlink():
+            for page in folder.iterdir():
+                if pattern.match(page.name) and page.is_file() and not page.is_symlink():
+                    page.unlink()
+    cells = out / "cells"
+    if cells.is_dir() and not cells.is_symlink():
+        for cell in cells.iterdir():
+            if cell.is_dir() and not cell.is_symlink() and CELL_ID.match(cell.name):
+                for page in cell.iterdir():
+                    if _CELL_PAGE.match(page.name) and page.is_file() and not page.is_symlink():
+                        page.unlink()
+                if not any(cell.iterdir()):
+                    cell.rmdir()
+
+
+def write_room_pages(run_dirs: list[str], folder: Path, cells_file: Path) -> dict[str, Any]:
+    """The `register_room_writers` hook's writer: a leaderboard's room pages, as `view RUN_DIRS --export
+    FOLDER --cells CELLS_FILE` writes them (the cells file's `back` link included)."""
+    cells, back = read_cells_file(cells_file)
+    return export_static(run_dirs, folder, cells=cells, back=back)
 
 
 def _write_list(index: Index, rooms: list[Room], folder: Path, first: str, name_of: Callable[[int], str], depth: int,

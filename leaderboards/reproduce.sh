@@ -146,8 +146,8 @@ elo() {
 # does not link are deleted by the build itself.
 # Then the evidence: `leaderboard` writes leaderboards/rooms-cells.json (each cell's decisions, its
 # run folders relative to leaderboards/) and links every cell to rooms/cells/<cell>/index.html;
-# `view --export` (the viewer's static export, no extra needed) writes those room lists, paged, and
-# every room's page into a fresh leaderboards/rooms/. The nyu-2023 import lives in the user cache: a link to it under $RUNS keeps
+# it writes those room lists, paged, and every room's page into leaderboards/rooms/ through the
+# viewer plugin (an earlier build's pages replaced, none left stale). The nyu-2023 import lives in the user cache: a link to it under $RUNS keeps
 # every path the committed files name relative to the repository. Cross-play games count in no cell
 # (Elo is its own table), so their rooms are not exported.
 board() {
@@ -161,7 +161,7 @@ board() {
   local nyu_source
   nyu_source="$(python -c "from oversight_bench.locations import cache_dir; print(cache_dir('suites'))")/nyu-2023-1"  # imported by nyu
   if [ -d "$nyu_source" ]; then ln -sfn "$nyu_source" "$RUNS/suite-nyu-2023"; fi
-  local dirs=() rooms=()
+  local dirs=()
   for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$RUNS/suite-nyu-2023" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] || continue   # a step that was not run
     if [ -e "$d/.lock" ] && ! flock -n -s "$d/.lock" true; then  # a writer holds it: not finished
@@ -169,13 +169,8 @@ board() {
     fi
     dirs+=("$d")
   done
-  for d in "${dirs[@]}"; do [ "$d" = "$RUNS/elo/crossplay" ] || rooms+=("$d"); done
+  # the build writes its cells' room pages into leaderboards/rooms/ too (an earlier build's pages replaced)
   oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ --force "${carry[@]}"
-  step "room pages"
-  rm -rf leaderboards/rooms  # generated: an earlier export's pages would outlive the cells that linked them
-  if [ ${#rooms[@]} -gt 0 ]; then
-    oversight-bench view "${rooms[@]}" --export leaderboards/rooms --cells leaderboards/rooms-cells.json
-  fi
 }
 
 for s in "${STEPS[@]}"; do "$s"; done

@@ -85,9 +85,9 @@ def _print_main_table(rows: list[dict]) -> None:
 @click.option("--include-flagged", is_flag=True,
               help="count cells failing the quality bar (⚑) in the headline differences; by default they are left out")
 def leaderboard(dirs, output, force, show_small, carry, include_flagged):
-    """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the cells file
-    from which `oversight-bench view --export` writes the room pages its cells link to."""
-    from oversight_bench.analysis.leaderboard import build_leaderboard
+    """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the room pages
+    its cells link to (rooms/, drawn by the viewer plugin from the cells file rooms-cells.json)."""
+    from oversight_bench.analysis.leaderboard import all_small, build_leaderboard
 
     if not output:  # no default: one pointing into the repository overwrote the committed board
         raise BenchError("leaderboard: no output folder; give --output DIR")
@@ -102,11 +102,14 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
     click.echo(f"leaderboard: {len(res['judges'])} judges, {n_cells} cells"
                + (f", {res['n_carried']} cells carried from {carry} ({res['n_transcripts']} carried transcript pages)"
                   if carry else "") + f" -> {Path(output) / 'index.html'}")
-    if rooms["n_cells"]:
-        export = Path(output) / rooms["folder"]
-        click.echo(f"the cells link to room pages under {export}/: write them with\n  oversight-bench view "
-                   + " ".join(map(str, dirs)) + f" --export {export} --cells {Path(output) / rooms['cells_file']}"
-                   + f"\n(after removing an earlier {export}/ so that no stale page stays)")
+    if rooms["n_cells"] and rooms.get("written"):
+        click.echo(f"room pages: each of the {rooms['n_cells']} cell links lists exactly the rooms it counts, "
+                   f"under {Path(output) / rooms['folder']}/cells/")
+    hidden = all_small(res)
+    if hidden and not show_small:
+        click.echo(f"every one of the {hidden} cells has n < {res['min_n']} questions, so the page and leaderboard.md hide "
+                   f"them all: tick \"show cells with n < {res['min_n']}\" on the page, or rebuild with --show-small "
+                   f"(or run more questions: --limit {res['min_n']} or more)")
 
 
 @click.command()

@@ -80,3 +80,13 @@ def register_judge_tools(register):
     `.tasks`/`.supports(task)`, `.run(question, answers)` giving one short text per answer), which a
     run or re-judging turns on with `-o judge_tool=NAME`; the judge's prompt then shows that text
     under each answer, after the answers and the transcript (beyond the paper, declared)."""
+
+
+@hookspec
+def register_room_writers(register):
+    """Call register(name, write) where write(run_dirs, folder, cells, back) writes the static room
+    pages a leaderboard's cells link to into `folder` (cells: {cell id: {"title", "decisions":
+    [[RUN_DIR, JUDGE, JOB_KEY], ...]}}, run folders relative to the folder above `folder`; `back`:
+    {"link", "title"} every page links to) and returns {cell id: {"rooms": N, "missing": M, ...}}.
+    `leaderboard` calls the first one registered (the viewer's, from `human_judging`), so the core
+    names the rooms and a plugin draws them."""

@@ -37,9 +37,9 @@ ENV_LOAD_OLD = "OVERSIGHT_BENCH_LOAD_PLUGINS"
 ENV_TRACE = "OVERSIGHT_BENCH_TRACE"
 #: the distribution whose entry points are the built-ins (never filtered out)
 BUILTIN_PACKAGE = "oversight-bench"
-KINDS = ("tasks", "protocols", "models", "model_names", "loaders", "suites", "judge_tools")
+KINDS = ("tasks", "protocols", "models", "model_names", "loaders", "suites", "judge_tools", "room_writers")
 #: kinds registered as register(name, obj); the others as register(obj) with obj.name
-NAMED_KINDS = ("models", "loaders")
+NAMED_KINDS = ("models", "loaders", "room_writers")
 
 
 @dataclass

@@ -134,7 +134,10 @@ def test_results_json_is_judge_centric(board):
     on = h["cells"]["debate · suite:nyu-2023"]["on_model_rooms"]
     assert on["n_records"] == s["n_records"] == len(SUBSET) < h["cells"]["debate · suite:nyu-2023"]["n_records"]
     assert on["accuracy"] == pytest.approx(ref["accuracy"])
-    assert data["rooms"] == {"cells_file": "rooms-cells.json", "folder": "rooms", "n_cells": sum(len(j["cells"]) for j in data["judges"])}
+    assert on["rooms"] != h["cells"]["debate · suite:nyu-2023"]["rooms"]  # the figure shown links its own rooms
+    n_on = sum(1 for j in data["judges"] for c in j["cells"].values() if (c.get("on_model_rooms") or {}).get("rooms"))
+    assert n_on == 1 and data["rooms"] == {"cells_file": "rooms-cells.json", "folder": "rooms", "written": True,
+                                           "n_cells": sum(len(j["cells"]) for j in data["judges"]) + n_on}
     # 80 games, judged by two judges: Elo counts both (cross-play feeds only this table)
     assert data["elo"]["n_games"] == 160 and {p["player"] for p in data["elo"]["players"]} == {"sim:agent", "other"}
     assert data["figure"] == "fig2_judges.png" and (out / "fig2_judges.png").stat().st_size > 1000
@@ -241,7 +244,7 @@ def test_every_cell_links_its_rooms_and_the_page_links_readme_and_results(board,
     page = Page(html)
     for row, j in zip(page.rows, res["judges"]):
         for key, c in j["cells"].items():
-            assert row["cells"][key]["link"] == c["rooms"]
+            assert row["cells"][key]["link"] == ((c.get("on_model_rooms") or {}).get("rooms") or c["rooms"])
     readme = tmp_path / "with-readme"
     shutil.copytree(out, readme, ignore=shutil.ignore_patterns("rooms"))
     (readme / "README.md").write_text("what this board is")
@@ -451,7 +454,12 @@ def test_leaderboard_command(tmp_path):
     res = cli("leaderboard", str(run), "--output", str(tmp_path / "lb"), "--show-small")
     assert res.exit_code == 0, res.output
     assert "leaderboard: 1 judges" in res.output
-    assert f"oversight-bench view {run} --export {tmp_path / 'lb' / 'rooms'} --cells {tmp_path / 'lb' / 'rooms-cells.json'}" in res.output
+    assert "view" not in res.output and f"under {tmp_path / 'lb' / 'rooms'}/cells/" in res.output  # no second command
+    manifest = json.loads((tmp_path / "lb" / "rooms" / "cells.json").read_text())["cells"]
+    data = json.loads((tmp_path / "lb" / "results.json").read_text())
+    assert {c["rooms"] for c in data["judges"][0]["cells"].values()} == {v["link"].join(["rooms/", ""]) for v in manifest.values()}
+    assert all((tmp_path / "lb" / "rooms" / v["link"]).is_file() and v["missing"] == 0 for v in manifest.values())
+    assert "hide them all" not in res.output  # --show-small
     md = (tmp_path / "lb" / "leaderboard.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| sim:judge-a"))
     assert "⚠" in row and "n<64" not in row  # --show-small: small cells shown, flagged
@@ -614,6 +622,93 @@ def test_cells_link_to_exactly_the_rooms_they_count(board):
             assert manifest[cid]["missing"] == 0 and manifest[cid]["rooms"] == len(listed)
     big = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
     assert len(_listed(out, big)) == 160 > 40
+
+
+def _room_agents(dirs) -> dict[tuple[str, str, str], str]:
+    """(run folder, judge, job key) -> the agent of that decision's room, read from the stores."""
+    from oversight_bench.rundir.store import Store
+
+    out = {}
+    for d in dirs:
+        store = Store.open(d)
+        try:
+            for r in store.iter_records("decision"):
+                out[(str(Path(d).resolve()), r["judge"], r["job_key"])] = r.get("agent")
+        finally:
+            store.close()
+    return out
+
+
+def test_every_link_on_the_page_opens_exactly_the_rooms_its_figure_counts(board):
+    """Walk every cell link of index.html (the figure's, and a human cell's "all N rooms" line): each
+    opens a list (all its pages) whose rooms are exactly the rooms of the decisions behind that figure,
+    as many as the figure's n_records: a human cell shows its figure on the models' rooms, so its main
+    link lists those, not all of its rooms (the committed nyu-2023 debate cell showed 72 and listed 241)."""
+    out, res = board
+    page = (out / "index.html").read_text()
+    links = re.findall(r'<a class="(acc|all-rooms)" href="([^"]+)"', page)
+    cells_file = json.loads((out / "rooms-cells.json").read_text())["cells"]
+    runs = {run for c in cells_file.values() for run, _, _ in c["decisions"]}
+    agents = _room_agents([out / r for r in runs])
+    want: dict[str, int] = {}
+    for j in res["judges"]:
+        for c in j["cells"].values():
+            on = c.get("on_model_rooms") if j["kind"] == "human" else None
+            if on:
+                want[on["rooms"]] = on["n_records"]
+                want[c["rooms"]] = c["n_records"]  # the "all N rooms" line
+            else:
+                want[c["rooms"]] = c["n_records"]
+    assert sorted({h for _, h in links}) == sorted(want) and ("all-rooms", _judge(res, "human:nyu-2023")["cells"][
+        "debate · suite:nyu-2023"]["rooms"]) in links
+    for href, n in want.items():
+        cid = href.split("/")[2]
+        decisions = cells_file[cid]["decisions"]
+        rooms = {viewer.room_id(job, agents[(str((out / run).resolve()), judge, job)]) for run, judge, job in decisions}
+        listed = _listed(out, {"rooms": href})
+        assert len(listed) == len(set(listed)) == len(rooms) == n, href
+        assert set(listed) == rooms, href
+    human = _judge(res, "human:nyu-2023")["cells"]["debate · suite:nyu-2023"]
+    assert len(_listed(out, {"rooms": human["on_model_rooms"]["rooms"]})) == len(SUBSET) < human["n_records"]
+
+
+def test_a_board_of_small_cells_says_they_are_all_hidden_and_how_to_show_them(tmp_path):
+    from helpers import cli
+
+    run = make_run(tmp_path / "run", n_questions=2, judge="sim:judge-a")
+    res = cli("leaderboard", str(run), "--output", str(tmp_path / "lb"))
+    assert res.exit_code == 0, res.output
+    line = next(ln for ln in res.output.splitlines() if "hide them all" in ln)
+    assert "n < 64" in line and "--show-small" in line and "show cells with n < 64" in line
+    page = (tmp_path / "lb" / "index.html").read_text()
+    note = re.search(r'<p class="all-hidden warn" id="all-hidden">([^<]+)</p>', page).group(1)
+    assert "all are hidden" in note and "--show-small" in note and "show cells with n &lt; 64" in note
+    assert "all are hidden" in (tmp_path / "lb" / "leaderboard.md").read_text()
+    big = make_run(tmp_path / "big", n_questions=40, judge="sim:judge-b")  # some cells shown: no such note
+    res = cli("leaderboard", str(run), str(big), "--output", str(tmp_path / "lb2"))
+    assert res.exit_code == 0 and "hide them all" not in res.output
+    assert 'id="all-hidden"' not in (tmp_path / "lb2" / "index.html").read_text()
+
+
+def test_a_rebuild_replaces_the_room_pages_and_keeps_no_stale_one(tmp_path):
+    """`leaderboard --force` writes its room pages again: a room or cell of the earlier build that this
+    one lacks goes; a file that no export writes stays (and nothing outside the board is touched)."""
+    from helpers import cli
+
+    a = make_run(tmp_path / "a", n_questions=2, judge="sim:judge-a")
+    b = make_run(tmp_path / "b", n_questions=2, judge="sim:judge-b", seed=1)
+    lb = tmp_path / "lb"
+    assert cli("leaderboard", str(a), str(b), "--output", str(lb)).exit_code == 0
+    before = {p.name for p in (lb / "rooms" / "cells").iterdir()}
+    (lb / "rooms" / "rooms" / "notes.txt").write_text("mine")
+    res = cli("leaderboard", str(a), "--output", str(lb), "--force")
+    assert res.exit_code == 0, res.output
+    after = {p.name for p in (lb / "rooms" / "cells").iterdir()}
+    assert after < before and all("judge-a" in n for n in after)
+    linked = {f"{r}.html" for c in json.loads((lb / "rooms" / "cells.json").read_text())["cells"].values()
+              for r in _listed(lb / "rooms", {"rooms": c["link"]})}
+    assert {p.name for p in (lb / "rooms" / "rooms").glob("*.html")} == linked
+    assert (lb / "rooms" / "rooms" / "notes.txt").read_text() == "mine"
 
 
 def test_cells_file_names_runs_relative_to_the_board(board):

@@ -92,6 +92,11 @@ def cell_id(judge: str, protocol: str, scope: str) -> str:
     return _slug(judge, protocol, scope)
 
 
+def models_rooms_id(judge: str, protocol: str, scope: str) -> str:
+    """A human cell's second list: its rooms that the models' cells of the column count."""
+    return _slug(judge, protocol, scope, "models' rooms")
+
+
 def rooms_link(cid: str) -> str:
     return f"{ROOMS_DIR}/cells/{cid}/index.html"
 
@@ -377,11 +382,12 @@ def _cell_view(row: dict[str, Any], key: str, cell: dict[str, Any] | None, min_n
     refs = [f"{r.get('judge') or 'human'} on the same rooms: {pct(r['accuracy'])} (n={r['n']}, {_p(r.get('p_value'))})"
             for r in cell.get("references") or []]
     carried = cell.get("carried")
-    link, why = cell.get("rooms") or cell.get("transcripts"), cell.get("no_link")
+    link, why = (on or {}).get("rooms") or cell.get("rooms") or cell.get("transcripts"), cell.get("no_link")
+    all_link = cell.get("rooms") if on and on.get("rooms") else None  # the "all N rooms" line's own list
     return {"key": key, "sort": "" if primary.get("accuracy") is None else repr(float(primary["accuracy"])),
             "acc": pct(primary.get("accuracy")), "small": bool(cell["small"]), "flagged": list(cell.get("flagged") or []),
             "carried": f"† from the build of {str((carried or {}).get('generated') or 'unknown')[:10]}" if carried else "",
-            "lines": lines, "quality": quality, "refs": refs, "link": link,
+            "lines": lines, "quality": quality, "refs": refs, "link": link, "all_link": all_link,
             "link_title": ("its rooms" if cell.get("rooms") else "its transcripts (carried page)") if link else "",
             "no_link": why or "", "n": cell["n"], "placeholder": f"n<{min_n}" + (" †" if carried else "")}
 
@@ -438,6 +444,7 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
              + (f"Cells with n < {result['min_n']} are flagged ⚠." if show_small else
                 f"Cells with n < {result['min_n']} are hidden (`leaderboard --show-small` shows them).")
              + " Figures are rounded half up from the value in results.json. " + _rooms_sentence(result, md=True), "",
+             *([_all_hidden_sentence(result, md=True), ""] if all_small(result) and not show_small else []),
              "| judge | " + " | ".join(md_text(c["key"]) for c in cols) + " | "
              + " | ".join(map(md_text, result["headline_names"])) + " |",
              "|" + "---|" * (len(cols) + 1 + len(result["headline_names"]))]
@@ -492,9 +499,11 @@ def _rooms_sentence(result: dict[str, Any], md: bool = False) -> str:
     if not rooms.get("n_cells"):
         return "No cell of this build has room pages (every cell is carried)."
     code = (lambda t: f"`{t}`") if md else (lambda t: t)
+    how = ("written by the build (the viewer plugin draws them)" if rooms.get("written") else
+           f"written by {code('oversight-bench view RUN_DIRS --export ' + rooms['folder'] + ' --cells ' + rooms['cells_file'])}")
     return (f"Each cell links to the list of exactly the rooms it counts ({code(rooms['folder'] + '/cells/<cell>/')}; "
-            f"every room of the runs: {code(rooms['folder'] + '/index.html')}), written by "
-            f"{code('oversight-bench view RUN_DIRS --export ' + rooms['folder'] + ' --cells ' + rooms['cells_file'])} "
+            f"a human cell's figure on the models' rooms links to those, its \"all N rooms\" line to all of them; "
+            f"every room of the runs: {code(rooms['folder'] + '/index.html')}), {how} "
             f"from {code(rooms['cells_file'])}, which names each cell's decisions.")
 
 
@@ -863,6 +872,8 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
                 continue
             cell = {**cell, "carried": cell.get("carried") or since, "small": cell["n"] < min_n}
             cell.pop("rooms", None)  # its runs are not given to this build: no room pages
+            if isinstance(cell.get("on_model_rooms"), dict):
+                cell["on_model_rooms"] = {k: v for k, v in cell["on_model_rooms"].items() if k != "rooms"}
             cell.pop("no_link", None)
             if cell.get("deviations") is None:
                 cell["deviations"] = sorted(old_devs)
@@ -1008,8 +1019,11 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             jobs = {d["job_key"] for (j, p, s), ds in cells.items() if _judge_kind(j) == "model"
                     and f"{p} · {s}" == key for d in ds}
             on = [d for (p, s, job), hs in human_ds[row["judge"]].items() if f"{p} · {s}" == key and job in jobs for d in hs]
-            if on:
-                c["on_model_rooms"] = _cell_stats(on)
+            if on:  # the figure the cell shows: its link lists exactly these rooms, "all N rooms" the rest
+                cid = models_rooms_id(row["judge"], c["protocol"], c["scope"])
+                room_cells[cid] = {"title": f"{row['judge']} · {key} · on the rooms the models' cells count",
+                                   "decisions": sorted({(_relative(d["run_dir"], out), d["judge"], d["job_key"]) for d in on})}
+                c["on_model_rooms"] = {**_cell_stats(on), "rooms": rooms_link(cid)}
     n_carried = _carry_cells(prev, judges_out, columns, min_n, out) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
@@ -1035,6 +1049,12 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                   f"`oversight-bench view RUN_DIRS --export {ROOMS_DIR} --cells {CELLS_FILE}` writes each cell's rooms."),
         "back": {"link": "../index.html", "title": "leaderboard"}, "cells": room_cells},
         indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    used = {run for c in room_cells.values() for run, _, _ in c["decisions"]}  # cross-play runs have no room
+    written = _write_room_pages([r.dir for r in runs if _relative(str(r.dir), out) in used], out, len(room_cells))
+    if room_cells and written is None:
+        warnings.append(f"room pages not written: no room writer is installed (the viewer plugin, `pip install "
+                        f"'oversight-bench[web]'`); the cells link to {ROOMS_DIR}/cells/<cell>/, which `oversight-bench "
+                        f"view RUN_DIRS --export {out / ROOMS_DIR} --cells {out / CELLS_FILE}` writes")
     elo = _elo_table(runs)
     if elo is None and prev and prev.get("elo"):
         elo = {**prev["elo"], "carried": prev["elo"].get("carried") or {"generated": prev.get("generated"), "commit": prev.get("commit")}}
@@ -1044,7 +1064,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in headline_pairs()], "judges": judges_out,
                      "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None,
-                     "rooms": {"cells_file": CELLS_FILE, "folder": ROOMS_DIR, "n_cells": len(room_cells)},
+                     "rooms": {"cells_file": CELLS_FILE, "folder": ROOMS_DIR, "n_cells": len(room_cells),
+                               "written": written is not None},
                      "readme": "README.md" if (out / "README.md").is_file() else None})
     if figures and _plot(result["judges"], result["columns"], out / "fig2_judges.png", min_n):
         result["figure"] = "fig2_judges.png"
@@ -1056,10 +1077,41 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     return result
 
 
+def _write_room_pages(dirs: list, out: Path, n_cells: int) -> dict[str, Any] | None:
+    """The room pages the cells link to, written by the first room writer a plugin registered (the
+    viewer's): the build names each cell's rooms in CELLS_FILE and the plugin draws them into
+    ROOMS_DIR (an earlier build's pages there replaced). None where no writer is installed."""
+    if not n_cells:
+        return None
+    from oversight_bench.registry import get_registry
+
+    writers = get_registry().entries["room_writers"]
+    if not writers:
+        return None
+    return next(iter(writers.values())).obj([str(d) for d in dirs], out / ROOMS_DIR, out / CELLS_FILE)
+
+
+def all_small(result: dict[str, Any]) -> int:
+    """How many cells the board has when every one is small (n < min_n: hidden unless shown), else 0."""
+    cells = [c for j in result["judges"] for c in j["cells"].values()]
+    return len(cells) if cells and all(c.get("small") for c in cells) else 0
+
+
+def _all_hidden_sentence(result: dict[str, Any], md: bool = False) -> str:
+    n, m = all_small(result), result["min_n"]
+    if not n:
+        return ""
+    how = "`leaderboard --show-small`" if md else "leaderboard --show-small"
+    return (f"Every one of the {n} cells has n < {m} questions, so all are hidden: "
+            + ("" if md else f"tick \"show cells with n < {m}\" below, or ") + f"rebuild with {how} (or run "
+            f"at least {m} questions per cell).")
+
+
 def render_index(result: dict[str, Any]) -> str:
     """index.html of a built (or crafted) result: the table as HTML (`page_table`), the figure, Elo."""
     return render_page("leaderboard.html.j2", title="oversight-bench leaderboard", r=result, table=page_table(result),
-                       quality_bar=result.get("quality_bar") or QUALITY_BAR, rooms_sentence=_rooms_sentence(result))
+                       quality_bar=result.get("quality_bar") or QUALITY_BAR, rooms_sentence=_rooms_sentence(result),
+                       all_hidden=_all_hidden_sentence(result))
 
 
 def _by_job(ds: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
