@@ -152,7 +152,11 @@ def serve(source, suite, output, host, port, judges, judges_file, new_links, tok
         shown = host if host not in ("0.0.0.0", "::") else socket.gethostname()
         shown = f"[{shown}]" if ":" in shown else shown
         base = f"http://{shown}:{port}"
-        click.echo(f"serving {len(study.items)} items from {source} -> {output}", err=True)
+        reach = study.reach()
+        click.echo(f"serving {len(study.items)} items ({reach['questions']} questions) from {source} -> {output}; a judge "
+                   f"never sees a question twice, so each judges at most {reach['each']}"
+                   + (f": at most {reach['reachable']} can be judged by the {reach['judges']} judges" if reach["judges"] else ""),
+                   err=True)
         for s in study.skipped:
             click.echo(f"skipped {s['count']} {s['protocol']} transcript{'' if s['count'] == 1 else 's'}: {s['reason']}", err=True)
         if study.judges():

@@ -163,7 +163,13 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
             except Exception as exc:  # noqa: BLE001 - the agent model failed: say so, keep serving
                 return _failure(exc)
         return _page("judge.html", v=view, judge=judge, done=done, total=total, csrf=sess["csrf"],
-                     error=request.query_params.get("error"))
+                     error=request.query_params.get("error"), chosen=_whole(request.query_params.get("choice")))
+
+    def _whole(value) -> int | None:
+        try:
+            return int(str(value if value is not None else "").strip())
+        except ValueError:
+            return None
 
     async def _checked_form(request: Request):
         """(session, form, open assignment) for a POST, or an error response."""
@@ -197,14 +203,15 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         sess, form, row, err = await _checked_form(request)
         if err:
             return err
-        try:
-            choice = int(str(form.get("choice", "")))
-            confidence = int(str(form.get("confidence", "")))
-        except ValueError:
-            return RedirectResponse("/judge?error=decision", status_code=303)
+        choice, confidence = _whole(form.get("choice")), _whole(form.get("confidence"))
         reason = str(form.get("reason", "")).strip()
-        if choice not in (1, 2) or not 50 <= confidence <= 100 or len(reason) > MAX_REASON:
-            return RedirectResponse("/judge?error=decision", status_code=303)
+        # the form does not let the browser block a submit (novalidate): a missing or bad field comes back
+        # here and the page says which, keeping the chosen answer
+        missing = ("choice" if choice not in (1, 2) else "confidence" if confidence is None or not 50 <= confidence <= 100
+                   else "decision" if len(reason) > MAX_REASON else None)
+        if missing:
+            kept = f"&choice={choice}" if choice in (1, 2) else ""
+            return RedirectResponse(f"/judge?error={missing}{kept}", status_code=303)
         async with locks[sess["judge"]]:
             row = study.current(sess["judge"])
             if row is None or row["id"] != form.get("id"):
@@ -238,7 +245,7 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         if not (_same(request.cookies.get(TOKEN), token) or _same(auth[7:] if auth.lower().startswith("bearer ") else "", token)):
             return PlainTextResponse("forbidden: the organiser's page needs the study token (open the organiser link)",
                                      status_code=403)
-        return _page("organiser.html", judges=study.overview(), items=len(study.items), skipped=study.skipped,
+        return _page("organiser.html", judges=study.overview(), items=len(study.items), reach=study.reach(), skipped=study.skipped,
                      registered=bool(study.judges()), per_judge=study.per_judge)
 
     async def style(request: Request) -> Response:

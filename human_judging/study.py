@@ -210,6 +210,7 @@ class Study:
         stored = read_run(source)
         cfg, questions = stored.config, stored.questions
         self.per_judge = per_judge
+        self.live = list(live)
         try:
             # the person gives an answer and a confidence: predict mode, no few-shot, no sampling; the page
             # shows no judge tool's output, so a person never judges as if they had one
@@ -272,6 +273,8 @@ class Study:
                    "that judge wrote (only one-round consultancy can be judged again)")
         else:
             why = "their LLM judge wrote part of them, so another judge cannot decide them"
+        if protocol in self.live:  # given already: the study's live runs of it stand in for these
+            return why + f"; they are judged live instead (--live {protocol})"
         return why + (f"; judge it live instead: --live {protocol} --agent SPEC" if protocol in LIVE_PROTOCOLS else "")
 
     def _live_items(self, live, questions) -> list[Item]:
@@ -353,6 +356,18 @@ class Study:
                         "median_s": statistics.median(times) if times else None,
                         "last": max((r["done_at"] for r in finished), default=None), "sessions": sessions})
         return out
+
+    def reach(self) -> dict[str, Any]:
+        """How much of the study can ever be judged. A judge never sees a question twice (an item is a
+        question under one protocol, stored or live, so the same question comes back under several items)
+        and judges at most `per_judge`: each judge can judge at most min(per_judge, questions) items, and
+        with J registered judges at most J times that (bounded by the items); with judges signing in by
+        name there is no J, so only the per-judge bound is known."""
+        questions = len({(it.question.task, it.question.id) for it in self.items})
+        each = min(self.per_judge, questions) if self.per_judge else questions
+        n_judges = len(self.judges())
+        return {"items": len(self.items), "questions": questions, "per_judge": self.per_judge, "each": each,
+                "judges": n_judges, "reachable": min(len(self.items), n_judges * each) if n_judges else None}
 
     # -- the queue -----------------------------------------------------------------------------------
     def _reconcile(self) -> None:

@@ -87,16 +87,19 @@ def test_browser_session(tmp_path):
                 assert current_question(drv) == shown
             if drv.find_elements(By.CSS_SELECTOR, ".turn.debater"):
                 shot(drv, "judging", scroll_to=".answers")
-            # each choice shows its answer's text; no confidence is filled in, and the form will not go without one
+            # each choice shows its answer's text; no confidence is filled in, and a decision sent without one
+            # comes back saying so (not blocked silently by the browser), the chosen answer kept
             for n in (1, 2):
                 answer = drv.find_element(By.ID, f"answer{n}").text.split(" ", 1)[1]
                 assert answer in drv.find_element(By.ID, f"choice{n}-label").text
-            drv.find_element(By.ID, "choice2" if decided % 2 else "choice1").click()
+            chosen = "choice2" if decided % 2 else "choice1"
+            drv.find_element(By.ID, chosen).click()
             conf = drv.find_element(By.ID, "confidence")
             assert conf.get_attribute("value") == ""
-            drv.find_element(By.ID, "decide").click()
-            assert drv.execute_script("return document.getElementById('confidence').validity.valueMissing")
-            assert drv.find_element(By.ID, "confidence") and "Judging" in drv.title  # still the same form
+            submit(drv, "decide")
+            error = drv.find_element(By.ID, "error")
+            assert error.is_displayed() and "confidence is missing" in error.text and "Judging" in drv.title
+            assert drv.find_element(By.ID, chosen).is_selected()
             conf = drv.find_element(By.ID, "confidence")
             conf.send_keys(str(60 + 10 * decided))
             drv.find_element(By.ID, "reason").send_keys(f"reason {decided}")
