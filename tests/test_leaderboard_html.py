@@ -709,6 +709,13 @@ def test_a_rebuild_replaces_the_room_pages_and_keeps_no_stale_one(tmp_path):
               for r in _listed(lb / "rooms", {"rooms": c["link"]})}
     assert {p.name for p in (lb / "rooms" / "rooms").glob("*.html")} == linked
     assert (lb / "rooms" / "rooms" / "notes.txt").read_text() == "mine"
+    shutil.rmtree(lb / "rooms")
+    (lb / "rooms").mkdir()
+    (lb / "rooms" / "mine.txt").write_text("mine")  # a board whose rooms/ is no export: refused before any write
+    before = (lb / "results.json").read_bytes()
+    res = cli("leaderboard", str(a), "--output", str(lb), "--force")
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and "no cells.json" in res.output
+    assert (lb / "results.json").read_bytes() == before and [p.name for p in (lb / "rooms").iterdir()] == ["mine.txt"]
 
 
 def test_cells_file_names_runs_relative_to_the_board(board):

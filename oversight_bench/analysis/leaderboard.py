@@ -949,6 +949,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     dirs = list(dirs)
     refuse_output_inside(output, dirs, "leaderboard")
     check_output(output, force)
+    _check_rooms_folder(Path(output) / ROOMS_DIR)
     for d in dirs:
         if in_use(d):
             raise BenchError(f"{d} is still being written by another oversight-bench process; a leaderboard publishes "
@@ -1075,6 +1076,18 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     _write(out / "leaderboard.md", markdown(result, show_small))
     _write(out / "index.html", render_index(result))
     return result
+
+
+def _check_rooms_folder(rooms: Path) -> None:
+    """The room pages go into ROOMS_DIR: refuse, before anything is written, one that holds something but
+    no earlier export's cells.json (the writer then checks every name it would replace)."""
+    try:
+        foreign = rooms.exists() and (not rooms.is_dir() or (any(rooms.iterdir()) and not (rooms / "cells.json").is_file()))
+    except OSError as exc:
+        raise BenchError(f"cannot read {rooms}: {exc.strerror}") from None
+    if foreign:
+        raise BenchError(f"{rooms} holds something other than the room pages a build writes (no cells.json); "
+                         "move it away or give --output another folder")
 
 
 def _write_room_pages(dirs: list, out: Path, n_cells: int) -> dict[str, Any] | None:
