@@ -55,6 +55,10 @@ class ServerConfig:
     #: also "status:CODE" (that HTTP status with an OpenAI-style error body)
     script: list[str] = field(default_factory=list)
     record: bool = False  # keep every chat request for GET /log
+    #: requests answered at once (0: any number); the others queue, as on a llama.cpp server with one slot
+    slots: int = 0
+    #: the usage every answer reports, [prompt_tokens, completion_tokens] (None: counted from the text)
+    usage: list[int] | None = None
 
 
 def _h(*parts: Any) -> int:
@@ -106,6 +110,7 @@ class FakeServer:
     def __init__(self, cfg: ServerConfig):
         self.cfg = cfg
         self.attempts: dict[int, int] = {}
+        self._slots: asyncio.Semaphore | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -235,7 +240,12 @@ class FakeServer:
             await asyncio.sleep(cfg.hang_s)  # the client should have given up by now
             await _json(send, 504, {"error": {"message": "injected hang", "type": "timeout"}})
             return "hang"
-        if cfg.latency:
+        if cfg.latency and cfg.slots > 0:  # the server computes `slots` answers at once; the rest wait
+            if self._slots is None:
+                self._slots = asyncio.Semaphore(cfg.slots)
+            async with self._slots:
+                await asyncio.sleep(cfg.latency)
+        elif cfg.latency:
             await asyncio.sleep(cfg.latency)
         if fault == "500":
             await _json(send, 500, {"error": {"message": "injected server error", "type": "server_error"}})
@@ -279,6 +289,8 @@ class FakeServer:
             choices.append(c)
         ptoks = len(body) // 4
         ctoks = sum(len(t) // 4 + 1 for t in texts)
+        if cfg.usage is not None:
+            ptoks, ctoks = cfg.usage
         await _json(send, 200, {
             "id": f"chatcmpl-{prompt_h:x}", "object": "chat.completion", "created": int(time.time()),
             "model": req.get("model", cfg.model), "choices": choices,
