@@ -67,6 +67,10 @@ class ServerConfig:
     #: shares should sum to 1 (overrides `latency`); REALISTIC_MIX is the benchmark's
     latency_mix: list[list[float]] = field(default_factory=list)
     track: bool = False  # count requests per call (messages and seed) for GET /seen
+    #: requests answered at once (0: any number); the others queue, as on a llama.cpp server with one slot
+    slots: int = 0
+    #: the usage every answer reports, [prompt_tokens, completion_tokens] (None: counted from the text)
+    usage: list[int] | None = None
 
 
 #: most answers in 50-300 ms, 4% at 1-3 s, 1% at 3-8 s (a loaded API's long tail)
@@ -126,6 +130,7 @@ class FakeServer:
     def __init__(self, cfg: ServerConfig):
         self.cfg = cfg
         self.attempts: dict[int, int] = {}
+        self._slots: asyncio.Semaphore | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -282,7 +287,13 @@ class FakeServer:
         latency = self.latency_of(prompt_h, attempt)
         if latency:
             self.latency_sum += latency
-            await asyncio.sleep(latency)
+            if cfg.slots > 0:  # the server computes `slots` answers at once; the rest wait
+                if self._slots is None:
+                    self._slots = asyncio.Semaphore(cfg.slots)
+                async with self._slots:
+                    await asyncio.sleep(latency)
+            else:
+                await asyncio.sleep(latency)
         if fault == "500":
             await _json(send, 500, {"error": {"message": "injected server error", "type": "server_error"}})
             return "500"
@@ -325,6 +336,8 @@ class FakeServer:
             choices.append(c)
         ptoks = len(body) // 4
         ctoks = sum(len(t) // 4 + 1 for t in texts)
+        if cfg.usage is not None:
+            ptoks, ctoks = cfg.usage
         await _json(send, 200, {
             "id": f"chatcmpl-{prompt_h:x}", "object": "chat.completion", "created": int(time.time()),
             "model": req.get("model", cfg.model), "choices": choices,

@@ -6,7 +6,13 @@ window of answers; it halves on a loss signal (a timeout, 429, 5xx or a dropped 
 shrinks by a fifth on a delay signal (an answer that took well over the fastest seen for its kind
 of request, per unit of work, or over a third of the timeout): a server that answers one request at
 a time queues the others, and a queued request that outlives the client's timeout is one the
-server drops or computes for nobody. The ceiling is the spec's `concurrency`. A decrease counts
+server drops or computes for nobody. Before that, it stops growing once the answers slow down as
+more are in flight (a gradient rule, as TCP Vegas): the smoothed ratio of latency to the fastest
+seen (per unit of work) rising to `HOLD_FACTOR` times its lowest means the server queues what it
+is sent beyond what it serves at once, so more in flight buys only latency. A one-slot server is
+so driven at one or two requests in flight (two in flight answer in twice the time of one), a
+64-slot server still at 64 (its answers take as long at 64 as at one). The ceiling is the spec's
+`concurrency`. A decrease counts
 once per window (only a request sent after the last decrease can cause the next), so a burst of
 failures halves the window once, not N times.
 
@@ -29,6 +35,12 @@ DELAY_FACTOR = 2.5
 DELAY_FLOOR_S = 0.5
 #: an answer slower than this share of the timeout is a delay signal whatever its kind
 TIMEOUT_SHARE = 1 / 3
+#: the window stops growing while the smoothed delay ratio is this many times its lowest so far
+HOLD_FACTOR = 1.5
+#: ... and the answer waited at least this long beyond the fastest seen (client noise is no queue)
+HOLD_FLOOR_S = 0.05
+#: weight of the newest answer in the smoothed delay ratio
+SMOOTHING = 0.25
 
 
 class AdaptiveLimit:
@@ -43,6 +55,9 @@ class AdaptiveLimit:
         self.peak = 0
         self.epoch = 0  # decreases so far
         self.decreases = 0
+        self.holds = 0  # answers after which the window did not grow because the server queued
+        self._ratio: float | None = None  # smoothed latency / fastest for the kind, per unit of work
+        self._base = float("inf")  # its lowest so far
         self._fastest: dict[Any, float] = {}
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
         #: the window after each of the last answers: what the run settled at is their median
@@ -103,8 +118,17 @@ class AdaptiveLimit:
         if fastest is None or per < fastest:
             self._fastest[kind] = fastest = per
         queued = latency >= DELAY_FLOOR_S and per > DELAY_FACTOR * fastest
+        ratio = per / fastest if fastest > 0 else 1.0
+        self._ratio = ratio if self._ratio is None else self._ratio + SMOOTHING * (ratio - self._ratio)
+        self._base = min(self._base, self._ratio)
+        waited = latency - fastest * max(work, 1.0)
         if queued or latency > self.timeout * TIMEOUT_SHARE:
             self._decrease(slot, 0.8)
+        elif waited >= HOLD_FLOOR_S and (self.slow_start and ratio >= HOLD_FACTOR * self._base
+                                            or self._ratio >= HOLD_FACTOR * self._base):
+            # (slow start, which doubles the window each round trip, ends on one such answer)
+            self.slow_start = False  # more in flight would only wait in the server's queue
+            self.holds += 1
         elif slot.full and self.limit < self.ceiling:  # grow only a window that was in use
             self.limit = min(float(self.ceiling), self.limit + (1.0 if self.slow_start else 1.0 / self.limit))
             self._wake()

@@ -247,7 +247,8 @@ class OpenAIModel(Model):
         """What this model sent, for the end of the run: requests, re-sends, the calls in flight it
         settled at and its ceiling, and per replica the requests each got."""
         out = {"sent": self.sent, "resent": self.retries, "settled_concurrency": self.flow.settled(),
-               "peak_in_flight": self.flow.peak, "ceiling": self.flow.ceiling, "decreases": self.flow.decreases}
+               "peak_in_flight": self.flow.peak, "ceiling": self.flow.ceiling, "decreases": self.flow.decreases,
+               "holds": self.flow.holds}
         if len(self.urls) > 1:
             out["replicas"] = {clean_url(r.url): r.sent for r in self.replicas.items}
         return out

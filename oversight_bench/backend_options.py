@@ -31,13 +31,16 @@ class BackendOptions(BaseModel):
     EXECUTION_ONLY: ClassVar[frozenset[str]] = frozenset({"concurrency"})
 
     concurrency: int | None = Field(None, ge=1, description="a whole number >= 1 (calls in flight)")
+    #: what the model's calls cost, for `--max-cost` (`oversight_bench.budget`); never sent, never identity
+    price_in: float | None = Field(None, ge=0, allow_inf_nan=False, description="USD per million prompt tokens, >= 0")
+    price_out: float | None = Field(None, ge=0, allow_inf_nan=False, description="USD per million reply tokens, >= 0")
 
     @classmethod
     def identity_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """The options (as a spec gives them) that name what this model is asked and answers: all but
-        the execution settings. Two specs whose identity options are equal give the same outputs, so
-        a run started with one may resume with the other."""
-        return {k: v for k, v in options.items() if k not in cls.EXECUTION_ONLY}
+        the execution settings and the prices. Two specs whose identity options are equal give the
+        same outputs, so a run started with one may resume with the other."""
+        return {k: v for k, v in options.items() if k not in cls.EXECUTION_ONLY and k not in ("price_in", "price_out")}
 
 
 def parse_backend_options(model: Any, spec: Any) -> Any:

@@ -10,7 +10,7 @@ import click
 
 from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
-from oversight_bench.flags import shared_flags
+from oversight_bench.flags import SHARED, shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
 
 OPTION_FLAGS = {  # flag -> protocol option (`protocol_options`)
@@ -173,9 +173,6 @@ def cli():
 @click.option("--include-path", "--include_path", "include_path", multiple=True,
               help="extra folder of task YAML files, repeatable (default: none)")
 @lm_eval_flags
-@click.option("--max-total-tokens", type=int, help="stop once the run's model calls used this many tokens (prompt + "
-              "reply, the calls already stored included): exit 1, finished jobs kept; resume with a higher limit "
-              "(default: no limit)")
 @click.option("--rounds", type=int, cls=DefaultOption, help="debate/consultancy rounds (default {rounds}, the paper's)")
 @click.option("--turn-style", type=click.Choice(["simultaneous", "sequential"]), cls=DefaultOption,
               help="debaters speak at once or in turn (default {turn_style}, the paper's)")
@@ -193,7 +190,7 @@ def cli():
               help="any protocol option as KEY=VALUE, repeatable; besides the flags above, with their defaults: "
                    "{other_options}")
 def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_dir, include_path, max_total_tokens,
-        concurrency, extra_options, cache_from, quiet, **option_flags):
+        max_cost, concurrency, extra_options, cache_from, quiet, **option_flags):
     """Run protocols on tasks and write every call, turn and decision to the run directory.
 
     Defaults are the paper's main setting, but for the models, the tasks and the options marked
@@ -213,7 +210,8 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     opts.update(parse_key_values(extra_options))
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
                  "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
-                 "concurrency": concurrency, "options": opts, "cache_from": cache_from, "max_total_tokens": max_total_tokens}
+                 "concurrency": concurrency, "options": opts, "cache_from": cache_from, "max_total_tokens": max_total_tokens,
+                 "max_cost": max_cost}
     config = load_run_config(config_path, overrides)
     variants = expand_variants(config)
     for i, one in enumerate(variants):  # an ablation preset runs each variant into <output>/<name>
@@ -235,8 +233,11 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
 @click.option("--concurrency", type=int, help="in-flight calls of the judge (default: the backend's)")
 @click.option("-o", "--option", "extra_options", multiple=True, help="judge option as KEY=VALUE (judge_mode, few_shot, judge_tool=NAME or none, ...)")
 @click.option("--cache-from", multiple=True, help="run directory whose stored model calls to reuse (identical requests only; repeatable)")
+@SHARED["max_total_tokens"]
+@SHARED["max_cost"]
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurrency, extra_options, cache_from, quiet):
+def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurrency, extra_options, cache_from,
+          max_total_tokens, max_cost, quiet):
     """Re-judge stored QA, debate and one-round consultancy transcripts with a new judge: judge calls only.
     With --as PROTOCOL, judge them as a protocol derived from theirs (a debate's verified quotes alone,
     or its quotes shown without the checker's marks)."""
@@ -248,25 +249,29 @@ def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurren
         raise BenchError("judge: --as applies to --from; to judge a suite's rooms as another protocol, give --from the "
                          "suite's imported run directory")
     if suite:
-        _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet)
+        _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet,
+                     max_total_tokens, max_cost)
         return
     if limit is not None or skip_long:
         raise BenchError("judge: --limit and --skip-long apply to --suite only")
     from oversight_bench.yamlio import parse_key_values
 
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
-                      option_overrides=parse_key_values(extra_options), cache_from=cache_from, as_protocol=as_protocol)
+                      option_overrides=parse_key_values(extra_options), cache_from=cache_from, as_protocol=as_protocol,
+                      max_total_tokens=max_total_tokens, max_cost=max_cost)
     _finish(outcome, report_command([source, output]))  # both judges on the same transcripts
 
 
-def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet) -> None:
+def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet,
+                 max_total_tokens=None, max_cost=None) -> None:
     from oversight_bench.suites import evaluate_suite, format_result
     from oversight_bench.yamlio import parse_key_values
 
     outcome, result = evaluate_suite(suite, judge, output, limit=limit, skip_long=skip_long, progress=not quiet,
                                      concurrency=concurrency, option_overrides=parse_key_values(extra_options),
-                                     log=lambda m: click.echo(m, err=True), cache_from=cache_from)
-    if outcome.stats.jobs_failed:
+                                     log=lambda m: click.echo(m, err=True), cache_from=cache_from,
+                                     max_total_tokens=max_total_tokens, max_cost=max_cost)
+    if outcome.stats.jobs_failed or outcome.stats.budget_stop:
         _finish(outcome)
     for line in format_result(result):
         click.echo(line)

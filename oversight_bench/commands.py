@@ -19,13 +19,15 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
 
 def rejudge(source: str | StoredRun, judge_spec: str, output: str, *, progress: bool = True,
             concurrency: int | None = None, option_overrides: dict[str, Any] | None = None,
-            only: set[str] | None = None, cache_from: tuple[str, ...] = (), as_protocol: str | None = None) -> Outcome:
+            only: set[str] | None = None, cache_from: tuple[str, ...] = (), as_protocol: str | None = None,
+            max_total_tokens: int | None = None, max_cost: float | None = None) -> Outcome:
     """Judge the stored transcripts of `source` (a run directory, or one already read; `only`: these
     job keys) with a new judge: judge calls only. `as_protocol`: judge them as that protocol, one
     derived from theirs (`Protocol.derived_from`), e.g. a debate's verified quotes alone."""
     stored = source if isinstance(source, StoredRun) else read_run(source)
     plan = JudgePlan(stored, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only,
                      cache_from=cache_from, as_protocol=as_protocol)
+    plan.max_total_tokens, plan.max_cost = max_total_tokens, max_cost  # the budget guard: not identity
     return execute(plan, progress=progress)
 
 
@@ -35,4 +37,5 @@ def run_crossplay(config: EloConfig, output: str, *, progress: bool = True, log:
     plan = CrossplayPlan(config.debaters, config.judge, config.tasks, config.games(), output, seed=config.seed,
                          data_dir=config.data_dir, concurrency=config.concurrency, selfplay=config.selfplay)
     plan.cache_from = tuple(config.cache_from)
+    plan.max_total_tokens, plan.max_cost = config.max_total_tokens, config.max_cost  # the budget guard: not identity
     return execute(plan, progress=progress, log=log)

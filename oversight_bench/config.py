@@ -51,6 +51,10 @@ class SharedConfig(BaseModel):
     #: run directories whose stored model calls are reused (identical requests only); not identity
     cache_from: list[str] = Field(default_factory=list, description="run directories")
     tasks: list[str] = Field(default_factory=list, description="task names or groups")
+    #: the budget guard (`oversight_bench.budget`), not identity: the run stops (exit 1) once its stored
+    #: calls used this many tokens (prompt + reply) / cost this many USD; a resume with a higher limit continues
+    max_total_tokens: int | None = Field(None, ge=1, description="a whole number of tokens >= 1")
+    max_cost: float | None = Field(None, gt=0, allow_inf_nan=False, description="a number of US dollars > 0")
 
     @field_validator(*PATH_FIELDS, check_fields=False)
     @classmethod
@@ -76,9 +80,6 @@ class RunConfig(SharedConfig):
     limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")
     output: str = "runs/default"
     include_path: list[str] = Field(default_factory=list)
-    #: a budget guard, not identity: the run stops (exit 1) once its stored calls used this many
-    #: tokens (prompt + reply, every call of the run directory); a resume with a higher limit continues
-    max_total_tokens: int | None = Field(None, ge=1, description="a whole number of tokens >= 1")
     #: validated once, by the options of the run's protocols (`run_options_model`): typed, and
     #: stored whole in config.json (`SerializeAsAny`: a protocol's own options too)
     options: SerializeAsAny[CommonOptions] = Field(default_factory=dict, validate_default=True)

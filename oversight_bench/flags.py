@@ -20,6 +20,14 @@ SHARED = {
     "cache_from": click.option("--cache-from", multiple=True,
                                help="run directory whose stored model calls to reuse (identical requests only; "
                                     "repeatable; default: none)"),
+    "max_total_tokens": click.option(
+        "--max-total-tokens", type=int, help="stop once the model calls of the run directory used this many tokens "
+        "(prompt + reply, the calls already stored included): exit 1, finished jobs kept; resume with a higher limit "
+        "(default: no limit)"),
+    "max_cost": click.option(
+        "--max-cost", type=float, metavar="USD", help="stop once those calls cost this many US dollars at the prices "
+        "each model's spec gives (price_in=, price_out=: USD per million prompt / reply tokens; a model without them "
+        "is refused): exit 1, finished jobs kept; resume with a higher limit (default: no limit)"),
     "quiet": click.option("--quiet", is_flag=True, help="no progress bar"),
 }
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import math
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
+from oversight_bench.budget import check_prices
 from oversight_bench.errors import BenchError
 from oversight_bench.deviations import deviations
 from oversight_bench.end_of_run import summarize
@@ -89,6 +91,8 @@ class Plan(abc.ABC):
     concurrency: int | None = None
     #: `--max-total-tokens`: the run stops once its stored calls used this many tokens (None: no limit)
     max_total_tokens: int | None = None
+    #: `--max-cost`: ... once they cost this many USD at the prices in the specs (None: no limit)
+    max_cost: float | None = None
     #: run directories whose stored calls are reused (`--cache-from`); not part of the identity
     cache_from: tuple[str, ...] = ()
     #: the protocols whose agent side runs (their needs are checked against the agent)
@@ -165,6 +169,7 @@ class Started:
         kw = {"judge": cast.judge, "agent": cast.agent, "judge_name": self.judge_name, **models}
         return cls(self.store, agent_name=plan.agent_name, options=plan.options, seed=plan.seed,
                    judge_debias=self.debias, concurrency=plan.concurrency, max_total_tokens=plan.max_total_tokens,
+                   max_cost=plan.max_cost,
                    few_shot_pool=self.prepared.few_shot_pool if self.prepared else {}, protocols=all_protocols(),
                    debaters=cast.debaters, shared=self.shared, **kw)
 
@@ -218,6 +223,10 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
     refuse_output_inside(plan.output, plan.read_dirs(), plan.kind)
     if plan.concurrency is not None and plan.concurrency < 1:
         raise BenchError(f"--concurrency {plan.concurrency}: expected a whole number >= 1 (calls in flight per model)")
+    if plan.max_total_tokens is not None and plan.max_total_tokens < 1:
+        raise BenchError(f"--max-total-tokens {plan.max_total_tokens} is not valid; expected a whole number of tokens >= 1")
+    if plan.max_cost is not None and not (math.isfinite(plan.max_cost) and plan.max_cost > 0):
+        raise BenchError(f"--max-cost {plan.max_cost} is not valid; expected a number of US dollars > 0")
     if plan.model_judge:
         judge_text, debias = split_debias(plan.judge)
         for spec_text in (judge_text, *plan.model_specs()):
@@ -227,6 +236,9 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
         judge_text, debias, judge_name = plan.judge, False, plan.judge
     config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
     cast = plan.models(build_model(judge_text), judge_text) if plan.model_judge else None
+    if cast is not None:  # --max-cost: every model that makes calls has a price in its spec
+        check_prices([m.spec for m in (cast.judge, cast.agent, *(d[0] for d in cast.debaters.values())) if m is not None],
+                     plan.max_cost)
     if cast is not None and (debias or plan.options.judge_mode == "probs"):
         _check_ready(cast, log)  # a server that gives no probabilities: one line, before anything is written
     run_dir: WritableRun | None = None

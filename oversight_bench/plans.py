@@ -173,12 +173,12 @@ class RunPlan(Plan):
         split_debias(config.judge)  # a bad judge spec fails before anything is written
         self.output, self.judge, self.options = config.output, config.judge, config.options
         self.seed, self.concurrency = config.seed, config.concurrency
-        self.max_total_tokens = config.max_total_tokens
+        self.max_total_tokens, self.max_cost = config.max_total_tokens, config.max_cost
         self.cache_from = tuple(config.cache_from)
         self.agent_name = redact_spec(config.agent)
 
     def identity(self) -> dict[str, Any]:
-        return {"kind": "run", **self.config.model_dump(mode="json", exclude={"cache_from", "max_total_tokens"}),
+        return {"kind": "run", **self.config.model_dump(mode="json", exclude={"cache_from", "max_total_tokens", "max_cost"}),
                 "agent": self.agent_name, "task_versions": task_versions(self.tasks)}
 
     def questions(self, store, prior, log) -> Prepared:

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from oversight_bench.budget import Budget, BudgetGuard, BudgetReached, spec_price
 from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.model_text import replace_surrogates
 from oversight_bench.judge_tools import JudgeTool, ToolOutput, check_judge_tool, get_judge_tool
@@ -43,13 +44,8 @@ class Stats:
     traffic: dict[str, dict] = field(default_factory=dict)
     #: tokens (prompt + reply) of the calls the run directory holds, this run's included
     tokens: int = 0
-    #: why the run stopped early (`--max-total-tokens` reached), one line; None: it did not
+    #: why the run stopped early (`--max-total-tokens` or `--max-cost` reached), one line; None: it did not
     budget_stop: str | None = None
-
-
-class BudgetReached(BaseException):
-    """`--max-total-tokens` reached: no further call is sent; the job in progress is left for a resume.
-    A BaseException, so that no protocol's `except Exception` takes it for a failed call."""
 
 
 @dataclass
@@ -135,9 +131,15 @@ class Scheduler:
         debaters: dict[str, tuple[Model, int]] | None = None,
         shared: SharedCalls | None = None,
         max_total_tokens: int | None = None,
+        max_cost: float | None = None,
     ):
         self.store = store
         self.max_total_tokens = max_total_tokens
+        models = [m for m in (judge, agent, *(d[0] for d in (debaters or {}).values())) if m is not None]
+        #: the budget guard (`budget.py`): made in `run`, from what the store already holds
+        self.budget = Budget(max_total_tokens, max_cost, {
+            m.name: p for m in models if (p := spec_price(getattr(getattr(m, "spec", None), "options", None) or {}))})
+        self._guard = BudgetGuard(Budget())
         self.models = {"judge": judge, "agent": agent}
         self.names = {"judge": judge_name, "agent": agent_name}
         self.options = options
@@ -180,20 +182,26 @@ class Scheduler:
         request = {"kind": kind, **model.request_fingerprint(), "messages": messages, **params}
         blob = canonical_json(request)  # serialised once: hashed for the key, stored as is
         key = request_key(blob)
-        cached = self.store.get_call(key)
-        if cached is None and self.shared is not None:
-            cached = self.shared.get(key)
-            if cached is not None:  # answered in another run (--cache-from): stored here as a copy (0 attempts)
-                self.store.put_call(key, model=model.name, request=blob, response=cached, context={"role": role, **context},
-                                    prompt_tokens=cached.get("prompt_tokens", 0), completion_tokens=cached.get("completion_tokens", 0),
-                                    latency_s=0.0, attempts=0)
-        if cached is not None:
-            self.stats.cache_hits += 1
-            return cached
-        if key in self._inflight:
-            self.stats.cache_hits += 1
-            return await asyncio.shield(self._inflight[key])
-        self._check_budget()
+        ticket = None
+        while True:
+            cached = self.store.get_call(key)
+            if cached is None and self.shared is not None:
+                cached = self.shared.get(key)
+                if cached is not None:  # answered in another run (--cache-from): stored here as a copy (0 attempts)
+                    self.store.put_call(key, model=model.name, request=blob, response=cached, context={"role": role, **context},
+                                        prompt_tokens=cached.get("prompt_tokens", 0), completion_tokens=cached.get("completion_tokens", 0),
+                                        latency_s=0.0, attempts=0)
+            if cached is not None or key in self._inflight:
+                self._guard.settle(ticket, model.name)  # admitted, but an identical call was made meanwhile
+                self.stats.cache_hits += 1
+                return cached if cached is not None else await asyncio.shield(self._inflight[key])
+            if ticket is not None or not self.budget.limited:
+                break
+            try:  # waits while the calls in flight may spend what is left; then the checks above again
+                ticket = await self._guard.admit(model.name)
+            except BudgetReached as exc:
+                self.stats.budget_stop = str(exc)
+                raise
         fut = asyncio.get_running_loop().create_future()
         self._inflight[key] = fut
         try:
@@ -230,6 +238,8 @@ class Scheduler:
             finally:
                 _ATTEMPTS.reset(token)
             response.update(prompt_tokens=ptoks, completion_tokens=ctoks)
+            self._guard.settle(ticket, model.name, ptoks, ctoks)
+            ticket = None
             self.stats.calls += 1
             self.stats.tokens += ptoks + ctoks
             self.store.put_call(key, model=model.name, request=blob, response=response,
@@ -237,6 +247,7 @@ class Scheduler:
                                 completion_tokens=ctoks, latency_s=latency, attempts=attempts.n)
             fut.set_result(response)
         except BaseException as exc:
+            self._guard.settle(ticket, model.name)  # failed: it spent nothing the run counts
             fut.set_exception(exc)
             fut.exception()  # mark retrieved
             raise
@@ -247,18 +258,6 @@ class Scheduler:
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         return response
-
-    def _check_budget(self) -> None:
-        """Before a call is sent: refuse it once the run's calls used `max_total_tokens` (the calls in
-        flight still finish and are stored, so a run overshoots by at most those)."""
-        limit = self.max_total_tokens
-        if limit is not None and self.stats.tokens >= limit:
-            if self.stats.budget_stop is None:
-                self.stats.budget_stop = (
-                    f"stopped at --max-total-tokens {limit}: the run's model calls used {self.stats.tokens} tokens "
-                    f"(prompt + reply); finished jobs are saved: run the same command with a higher --max-total-tokens "
-                    f"to continue")
-            raise BudgetReached(self.stats.budget_stop)
 
     # -- the judge tool (beyond the paper) --------------------------------------------------------
     async def judge_tool_output(self, question: Question, answers: tuple[str, str]) -> ToolOutput | None:
@@ -324,6 +323,9 @@ class Scheduler:
         """Run every (protocol, job, stored turns or None) not already in the store."""
         done = self.store.done_jobs(self.names["judge"])
         self.stats.tokens = self.store.total_tokens()
+        self._guard = BudgetGuard(self.budget, self.store.tokens_by_model() if self.budget.limited else ())
+        if self.budget.limited and self._guard.spent():
+            self.stats.budget_stop = self._guard.reason  # the same limit on a resume: nothing is sent
         it = iter(work)
 
         async def worker():

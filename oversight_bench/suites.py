@@ -286,7 +286,8 @@ def judge_only(new: list[dict], *, turns: dict | None = None) -> dict[str, Any]:
 
 def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None = None, skip_long: bool = False,
                    progress: bool = True, concurrency: int | None = None, option_overrides: dict | None = None,
-                   log: Callable[[str], None] = print, cache_from: tuple[str, ...] = ()):
+                   log: Callable[[str], None] = print, cache_from: tuple[str, ...] = (),
+                   max_total_tokens: int | None = None, max_cost: float | None = None):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
     from oversight_bench.commands import rejudge
     from oversight_bench.judge_tools import check_judge_tool
@@ -313,7 +314,8 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
     outcome = rejudge(source, judge_spec, output, progress=progress, concurrency=concurrency,
-                      option_overrides=option_overrides, only=set(fit), cache_from=cache_from)
+                      option_overrides=option_overrides, only=set(fit), cache_from=cache_from,
+                      max_total_tokens=max_total_tokens, max_cost=max_cost)
     fitted = set(fit)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in fitted]
     src_fit = [d for d in src if d["job_key"] in fitted]

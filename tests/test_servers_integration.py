@@ -126,13 +126,21 @@ def _transcripts(out) -> dict:
 
 def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(tmp_path):
     """Issue 32's cluster recipe at small scale: three llama.cpp servers on loopback behind one spec
-    (`base_url=A|B|C`); B is killed (SIGKILL) in the middle of its second request, and restarted a
-    little later. The run finishes with no failed job and, wherever the judge read the same transcript,
-    the same decisions as a run on A alone. (llama.cpp servers are not bitwise alike across processes:
-    a server reuses the previous prompt's cached prefix, so a debater's argument generated on another
+    (`base_url=A|B|C`). The client (its own process) is killed with SIGKILL once the servers answered
+    a few of its requests, and the same command is run again; during that resume B is killed
+    (SIGKILL) in the middle of a request, and restarted a little later. The run finishes with no
+    failed job, none of the calls the killed client stored is sent again, and wherever the judge read
+    the same transcript, the same decisions as a run on A alone. (llama.cpp servers are not bitwise
+    alike across processes: a server reuses the previous prompt's cached prefix, so a debater's argument generated on another
     replica can differ; seen once in a run here, Alice's 32-token argument. A room whose transcript
     differs is not the client's doing and is only counted.)"""
+    import os
+    import signal
+    import subprocess
+    import sys
     import threading
+
+    from helpers import REPO
 
     if not _qwen_installed():
         pytest.skip("the qwen2.5-coder-0.5b weights are not installed")
@@ -148,10 +156,32 @@ def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(t
         assert res.exit_code == 0, res.output
 
         events = []
+        many = tmp_path / "many"
+        spec = f"openai:qwen,base_url={a.url}|{b.url}|{c.url},logprobs=true"
+        t0 = time.monotonic()
+        # the client in its own process, killed -9 once the servers answered 3 of its requests (A's log
+        # already holds the single-server run's)
+        answered = sum(s.requests() for s in servers)
+        client = subprocess.Popen([sys.executable, "-m", "oversight_bench.cli", *_args(spec, many)], cwd=REPO,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 600
+        while sum(s.requests() for s in servers) < answered + 3 and client.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.poll() is None, f"the client ended before it was killed: {client.stderr.read()[-2000:]}"
+        os.kill(client.pid, signal.SIGKILL)
+        client.wait()
+        client.stderr.close()
+        events.append(("client killed", time.monotonic() - t0))
+        con = sqlite3.connect(many / "results.sqlite")
+        try:
+            kept = con.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+        finally:
+            con.close()
+        b_before = b.requests()
 
-        def chaos():  # kill B while it works on a request: after its first answer, when its next generation starts
+        def chaos():  # kill B while it works on the resumed client's request: after its first answer, when its next generation starts
             deadline = time.monotonic() + 600
-            while b.requests() < 1 and time.monotonic() < deadline:
+            while b.requests() < b_before + 1 and time.monotonic() < deadline:
                 time.sleep(0.1)
             started = b.log_text().count("Llama.generate")
             while b.log_text().count("Llama.generate") == started and time.monotonic() < deadline:
@@ -162,20 +192,27 @@ def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(t
             b.start()
             events.append(("restarted", time.monotonic() - t0))
 
-        many = tmp_path / "many"
-        spec = f"openai:qwen,base_url={a.url}|{b.url}|{c.url},logprobs=true"
-        t0 = time.monotonic()
         killer = threading.Thread(target=chaos, daemon=True)
         killer.start()
         res = cli(*_args(spec, many))
         t_many = time.monotonic() - t0
         killer.join(60)
         traffic = json.loads((many / "config.json").read_text()).get("traffic")
-        print(f"\none server: {t_one:.0f} s; three with one killed: {t_many:.0f} s, events {events}, traffic {traffic}, "
+        print(f"\none server: {t_one:.0f} s; three with the client and one server killed: {t_many:.0f} s, events {events}, "
+              f"calls stored before the client was killed {kept}, traffic of the resume {traffic}, "
               f"disconnects {[s.disconnects() for s in servers]}")
         assert res.exit_code == 0, res.output
         assert " 0 failed;" in res.output
-        assert events and events[0][0] == "killed"
+        con = sqlite3.connect(many / "results.sqlite")
+        try:
+            stored = con.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+        finally:
+            con.close()
+        import re
+
+        made = int(re.search(r"model calls: (\d+)", res.output).group(1))
+        assert kept >= 1 and made == stored - kept, (kept, made, stored)  # what the killed client stored is not sent again
+        assert [e for e, _ in events][:2] == ["client killed", "killed"]
         stats = next(iter(traffic.values()))
         assert stats["resent"] >= 1  # the request B dropped was sent again, to another replica
         ref, got = _decisions(one), _decisions(many)

@@ -830,6 +830,12 @@ class Store:
         row = self._one("SELECT COALESCE(SUM(COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0)), 0) FROM calls")
         return int(row[0]) if row is not None else 0
 
+    def tokens_by_model(self) -> list[tuple[str, int, int]]:
+        """(model, prompt tokens, reply tokens) summed over the stored calls of each model (the budget guard's start)."""
+        return [(str(r[0]), int(r[1]), int(r[2])) for r in self._select(
+            "SELECT model, COALESCE(SUM(COALESCE(prompt_tokens, 0)), 0), COALESCE(SUM(COALESCE(completion_tokens, 0)), 0) "
+            "FROM calls GROUP BY model")]
+
     def done_jobs(self, judge: str) -> set[str]:
         return {r["job_key"] for r in self._select("SELECT job_key FROM records WHERE kind='decision' AND judge=?", (judge,))}
 
