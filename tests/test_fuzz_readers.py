@@ -226,6 +226,37 @@ def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tm
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("usage", ['{"prompt_tokens": 1e400, "completion_tokens": "lots"}',
+                                   '{"prompt_tokens": -3, "completion_tokens": 100000000000000000000000000}',
+                                   '{"prompt_tokens": 2.5, "completion_tokens": true}', '"lots"', '[1, 2]'])
+def test_a_servers_odd_usage_is_no_count(answering, tmp_path, usage):
+    """N-27/N-35/N-36: usage of 1e400 (read as infinity), "lots", a count too large for the store, or
+    no object at all is not the answer's fault: the job is judged, the call stored with its tokens
+    as not reported (0), no OverflowError or ValueError; a resume makes no call."""
+    from helpers import cli
+
+    answering.body = (b'{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
+                      b'"content": "Answer: 1"}}], "usage": ' + usage.encode() + b'}')
+    judge = f"openai:m,base_url={answering.url},max_retries=0,timeout=10"
+    out = tmp_path / "run"
+    args = ["run", "--judge", judge, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article",
+            "--limit", "1", "--answer-order", "random", "--output", str(out), "--quiet"]
+    for _ in range(2):  # the run, then its resume
+        res = cli(*args)
+        assert res.exit_code == 0, res.output[-2000:]
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(out)
+    try:
+        calls = list(store.iter_calls())
+        decisions = list(store.iter_records("decision"))
+    finally:
+        store.close()
+    assert len(decisions) == 1 and decisions[0]["answer"] == 1
+    assert calls and all(c["prompt_tokens"] == 0 and c["completion_tokens"] == 0 for c in calls), calls
+
+
+@pytest.mark.timeout(120)
 def test_lone_surrogates_from_a_model_server_are_stored_as_replacement_characters(answering, tmp_path):
     """A valid JSON answer whose text holds a lone surrogate escape ("\\ud800") is data: the text is
     stored and judged with U+FFFD in its place (it cannot be stored as UTF-8 as it is), every job
