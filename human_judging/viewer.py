@@ -1044,6 +1044,16 @@ def _exported(name: str) -> bool:
     return bool(EXPORTED.match(name))
 
 
+def _is_manifest(path: Path) -> bool:
+    """Whether `path` is the cells.json an export writes ({"cells": {ID: {...}}}), not a user's file of that name."""
+    try:
+        data = load_json_text(read_input_bytes(path, "--export", MAX_CELLS_BYTES), str(path), "an export's cells.json")
+    except BenchError:
+        return False
+    return isinstance(data, dict) and isinstance(data.get("cells"), dict) and all(
+        CELL_ID.match(k) and isinstance(v, dict) for k, v in data["cells"].items())
+
+
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
@@ -1061,7 +1071,8 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
     try:
         out = Path(output)
         refuse_output_inside(out, index.dirs, "view", flag="--export")
-        refuse_foreign_output(out, "view --export", _exported, "cells.json", flag="--export", what="export")
+        refuse_foreign_output(out, "view --export", _exported, "cells.json", flag="--export", what="export",
+                              marker_ok=_is_manifest)
         try:
             for sub in ("rooms", "questions", "cells"):
                 (out / sub).mkdir(parents=True, exist_ok=True)

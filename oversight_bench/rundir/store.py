@@ -208,12 +208,15 @@ def refuse_output_inside(output: str | Path, run_dirs: Iterable[str | Path], com
 
 
 def refuse_foreign_output(output: str | Path, command: str, own: Callable[[str], bool], marker: str | None, *,
-                          flag: str = "--output", what: str = "output") -> None:
+                          flag: str = "--output", what: str = "output",
+                          marker_ok: Callable[[Path], bool] | None = None) -> None:
     """A reader's output folder must be missing, empty, or an earlier output of the same command: it
     holds only names `own` accepts (what the command itself writes there, and so may overwrite) and,
-    unless `marker` is None (an output cut short by a full disk is rewritten too), `marker`. Anything
-    else, `/` and a home folder included, is refused in one line before anything is written: a
-    command writes its pages into a folder, never over someone else's files."""
+    unless `marker` is None (an output cut short by a full disk is rewritten too), `marker` -- one
+    `marker_ok` accepts, where given (a cells.json of notes is no export's manifest). Anything else,
+    `/` and a home folder included, is refused in one line before anything is written: a command
+    writes its pages into a folder, never over someone else's files. Nor through them: a symbolic
+    link anywhere in the folder (an earlier page replaced by a link to a file outside) is refused too."""
     out = Path(output)
     if not (out.exists() or out.is_symlink()):
         return
@@ -224,10 +227,26 @@ def refuse_foreign_output(output: str | Path, command: str, own: Callable[[str],
     except OSError as exc:
         raise BenchError(f"{command}: cannot read {flag} {output}: {exc.strerror}; expected a new or empty folder") from None
     foreign = sorted(n for n in names if not own(n))
+    if not foreign and marker is not None and marker in names and marker_ok is not None and not marker_ok(out / marker):
+        foreign = [f"{marker}, which no earlier {what} wrote"]
     if names and (foreign or (marker is not None and marker not in names)):
         shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "") if foreign else f"no {marker}"
         raise BenchError(f"{command}: {flag} {output} is not empty and is no earlier {what} ({shown}); expected a "
                          f"new or empty folder, or one an earlier '{command}' wrote")
+    link = first_link(out)
+    if link is not None:
+        raise BenchError(f"{command}: {flag} {output} holds a symbolic link ({link.relative_to(out)}), which no earlier "
+                         f"{what} wrote and which a rewrite would write through; expected a new or empty folder, or "
+                         f"one an earlier '{command}' wrote (remove the link)")
+
+
+def first_link(folder: Path) -> Path | None:
+    """The first symbolic link inside `folder` (links not followed), or None."""
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        for name in (*dirs, *files):
+            if os.path.islink(os.path.join(root, name)):
+                return Path(root) / name
+    return None
 
 
 def _busy(exc: BaseException) -> bool:
