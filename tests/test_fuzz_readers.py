@@ -879,6 +879,7 @@ PROBE_CASES = {
     "D-30 bytes as a model name": ("call", "column", "model", b"\x00\xff"),
     "D-30 bytes as an agent": ("decision", "column", "agent", b"\xff"),
     "a round past 64 bits": ("turn", "data", "round", 2**70),
+    "a round column that is text (the JSON's round fits)": ("turn", "column", "round", "yes"),
     "an unknown field past 64 bits": ("decision", "data", "extra.unknown", 2**70),
 }
 

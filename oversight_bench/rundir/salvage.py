@@ -79,6 +79,8 @@ def _readable(table: str, row: tuple) -> bool:
     """Whether a row reads as every reader reads it: its JSON strict, and its fields what its kind's
     hold (`schema`; a record's naming columns text) -- a row that would stop a reader is left out."""
     d = dict(zip(COLUMNS[table], row))
+    if any(not schema.eval_column(d[c], allowed) for c, allowed in schema.COLUMNS.get(table, {}).items()):
+        return False
     for col in JSON_COLUMNS.get(table, ()):
         try:
             d[col] = strict_json(d[col])
