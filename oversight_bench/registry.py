@@ -46,6 +46,8 @@ BUILTIN_PACKAGE = "oversight-bench"
 KINDS = ("tasks", "protocols", "models", "model_names", "loaders", "suites", "judge_tools")
 #: kinds registered as register(name, obj); the others as register(obj) with obj.name
 NAMED_KINDS = ("models", "loaders")
+#: what a registered name may be: one line of plain characters (sorted, shown, typed on a command line)
+NAME = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
 
 @dataclass
@@ -219,7 +221,12 @@ class Registry:
                 name, obj = args
             else:
                 (obj,) = args
-                name = obj.name
+                name = getattr(obj, "name", None)
+            if not isinstance(name, str) or not NAME.fullmatch(name):
+                line = f"{kind[:-1]} {str(name)[:40]!r} of {package} (plugin {plugin}) skipped: its name is no plain name"
+                info.skipped.append(line)
+                print(f"warning: {line}; expected letters, digits, _ . - : (at most 80)", file=sys.stderr)
+                return
             clash = self._clash(kind, name, obj, package)
             if clash:
                 line = f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {clash}"

@@ -871,6 +871,7 @@ PROBE_CASES = {
     "D-05 a question that is a string": ("question", "data", "", "a string"),
     "D-07 a lone surrogate in a turn": ("turn", "data", "shown", "a \ud800 b"),
     "D-07 a lone surrogate in a question": ("question", "data", "question", "q \udfff"),
+    "a question's text that is a number (view's list reads it by SQL)": ("question", "data", "question", -1),
     "D-09 a turn without a speaker": ("turn", "data", "speaker", None),
     "D-11 a dict as a speaker": ("turn", "data", "speaker", {"a": 1}),
     "D-11 a list as an answer order": ("decision", "data", "answer_order", ["x"]),

@@ -293,3 +293,29 @@ def test_plugin_noise_on_stdout_does_not_reach_a_commands_output(tmp_path):
     lines = res.stdout.splitlines()
     assert lines and all(isinstance(json.loads(l), dict) for l in lines), res.stdout[:500]
     assert "NOISE at import" in res.stderr and "NOISE in a hook" in res.stderr
+
+
+def test_a_registration_whose_name_is_no_plain_name_is_skipped():
+    """Probe P19: a task named 42 (an int: sorting the names then fails) or "evil\\nname" (two lines
+    in every listing) is skipped with one line naming the plugin; its other registrations stand."""
+    class T:
+        task_type = "closed"
+
+        def __init__(self, name):
+            self.name = name
+
+    class Odd:
+        @staticmethod
+        @hookimpl
+        def register_tasks(register):
+            register(T(42))
+            register(T("evil\nname"))
+            register(T(None))
+            register(T("fine_task"))
+
+    reg = Registry()
+    reg.add_module_plugin("odd", "pkg-odd", "1", module=Odd)
+    assert "fine_task" in reg.names("tasks") and 42 not in reg.entries["tasks"] and "evil\nname" not in reg.entries["tasks"]
+    assert [line.split(" skipped")[0] for line in reg.plugins[0].skipped] == [
+        "task '42' of pkg-odd (plugin odd)", "task 'evil\\nname' of pkg-odd (plugin odd)", "task 'None' of pkg-odd (plugin odd)"]
+    assert not reg.broken() and reg.names("tasks") == sorted(reg.names("tasks"))

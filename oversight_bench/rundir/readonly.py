@@ -108,6 +108,11 @@ class ReadOnlyRun:
             rows = self._query(sql)
         else:
             rows = [r for k in keys for r in self._query(sql + " WHERE task=? AND question_id=?", tuple(k))]
+        for r in rows:  # the two fields as `schema.QUESTION` has them, as load_question would check
+            for value, name in ((r[2], "question"), (r[3], "task_type")):
+                if value is not None and not isinstance(value, str):
+                    raise damaged_error(self.dir, f"question {r[0]}/{r[1]}: field {name} holds {type(value).__name__} "
+                                                  f"{repr(value)[:40]}; expected text")
         return {(r[0], r[1]): (r[2] or "", r[3] or "") for r in rows}
 
     def question(self, task: str, question_id: str) -> Question | None:
