@@ -12,7 +12,8 @@ What counts as a secret:
   the full request URL, cannot carry it to a terminal, a log, config.json or results.sqlite. It is
   matched with any whitespace (or JSON's escaped \\n, \\t, ...) between its characters, and a long
   secret's first or last half alone too, so an echo wrapped across lines or cut short leaves no
-  part of it (`_secret_pattern`; one regex, linear in the text);
+  part of it (`_secret_pattern`; one regex, linear in the text); and so are its base64 and
+  byte-by-byte percent-encoded forms (`_encodings`);
 - values of environment variables named like credentials (`OPENAI_API_KEY`, `HF_TOKEN`, ...),
   registered by `register_env_secrets`, for the same reason.
 
@@ -69,12 +70,27 @@ def register_secret(value: Any) -> None:
     value = str(value or "").strip()
     if len(value) < MIN_SECRET or value == MASK:
         return
-    forms = {value, quote(value, safe=""), quote(value)}
+    forms = {value, quote(value, safe=""), quote(value), *_encodings(value)}
     with _lock:
         if forms <= _secrets:
             return
         _secrets.update(f for f in forms if len(f) >= MIN_SECRET)
         _pattern, _lowered = _secret_pattern(_secrets)
+
+
+def _encodings(value: str) -> set[str]:
+    """How a server may echo a secret encoded: every byte percent-encoded (`%73%6b...`), and base64
+    (standard and URL-safe) at each of the three alignments it can start at inside a longer text
+    (the characters that depend only on the secret's bytes)."""
+    import base64
+
+    raw = value.encode()
+    out = {"".join(f"%{b:02x}" for b in raw)}
+    for k in range(3):
+        enc = base64.b64encode(b"\0" * k + raw).decode().rstrip("=")
+        core = enc[4 if k else 0:len(enc) - (0 if (k + len(raw)) % 3 == 0 else 4)]
+        out |= {core, core.replace("+", "-").replace("/", "_")}
+    return {f for f in out if len(f) >= MIN_SECRET}
 
 
 def _pieces(secret: str) -> list[str]:

@@ -148,3 +148,26 @@ def test_redaction_stays_linear_on_near_misses():
         assert times[1] < 8 * times[0] + 0.05, times  # 4x the text: about 4x the time, never quadratic
     finally:
         forget_secrets()
+
+
+@pytest.mark.parametrize("prefix", ["", "x", "xy", "Bearer "])
+def test_an_echoed_key_encoded_is_masked(prefix):
+    """Probes M05/M06: a key echoed base64-encoded (inside a longer text, at any alignment; standard or
+    URL-safe) or percent-encoded byte by byte (any case) is masked: no run of 8 of its encoded
+    characters stays."""
+    import base64
+
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        raw = (prefix + KEY + " and more").encode()
+        for encoded in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode(),
+                        "".join(f"%{b:02X}" for b in KEY.encode()), "".join(f"%{b:02x}" for b in KEY.encode())):
+            out = scrub_known(f"echo {encoded} end")
+            assert "***" in out, out
+            inner = encoded[len(prefix) * 4 // 3 + 4:-12] if "%" not in encoded else encoded[3:-3]
+            assert all(inner[i:i + 8] not in out for i in range(0, len(inner) - 8)), (encoded, out)
+    finally:
+        forget_secrets()
