@@ -167,7 +167,8 @@ def test_nyu_text_holding_a_v_passage_is_shown_unverified(tmp_path):
     assert text.count("<v_passage>") == 1
 
 
-@pytest.mark.parametrize("final", [(1e999, 0.0), ("0.5", "x"), (0.5,)], ids=["infinite", "text", "one"])
+@pytest.mark.parametrize("final", [(1e999, 0.0), ("0.5", "x"), (0.5,), (-3, 4), (0.7, 0.7)],
+                         ids=["infinite", "text", "one", "negative (probe I13)", "summing past 1"])
 def test_nyu_non_finite_final_belief_is_one_line(tmp_path, final):
     room, meta = _room(final=final)
     # valid JSON that reads as an infinity
