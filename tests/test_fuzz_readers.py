@@ -917,3 +917,27 @@ def test_schema_check_names_the_field_and_what_was_expected():
         == "field extra.budget.forced holds str 'yes'; expected true or false or null"
     assert schema.check("decision", "text") == "it holds str 'text'; expected an object"
     assert schema.check("decision", {"answer": 2, "probs": [0.25, 0.75], "extra": {"debaters": ["a", "b"]}}) is None
+
+
+@pytest.mark.timeout(300)
+def test_view_of_a_turn_with_many_unclosed_quote_tags_is_linear(hostile_source, tmp_path):
+    """Probe I16: a turn whose text holds 30,000 unclosed <quote> tags (an imported room, say) exports
+    in seconds: the viewer pairs quote tags in one pass (`viewer._quotes`), not by a lazy regex that
+    rescans to the end for every unclosed one (minutes)."""
+    import re
+    import shutil
+    import time
+
+    from helpers import cli
+    from human_judging.viewer import _quotes
+
+    run = tmp_path / "run"
+    shutil.copytree(hostile_source, run)
+    assert _poison(run, "turn", "data", "shown", "<quote>x " * 30000 + "<v_passage>kept</v_passage>")
+    t0 = time.monotonic()
+    res = cli("view", str(run), "--export", str(tmp_path / "site"))
+    assert res.exit_code == 0, res.output[-1500:]
+    assert time.monotonic() - t0 < 60
+    lazy = re.compile(r"<(v_passage|u_passage|quote)>(.*?)</\1>", re.S)
+    for text in ("<quote>a</quote> <v_passage>b</quote></v_passage>", "<u_passage><quote>c</u_passage>", "<quote>"):
+        assert _quotes(text) == [(m.group(2), m.group(1) == "v_passage") for m in lazy.finditer(text)]
