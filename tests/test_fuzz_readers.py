@@ -561,6 +561,9 @@ def _damaged_run(tmp_path: Path, damage: str) -> Path:
         os.mkfifo(run / "config.json")
     elif damage == "config-list":
         (run / "config.json").write_text("[1, 2]")
+    elif damage == "config-options":  # probe T33: fields of the wrong type
+        config = json.loads((run / "config.json").read_text())
+        (run / "config.json").write_text(json.dumps({**config, "options": "x", "tasks": 5}))
     else:
         column, value = damage.split("=")
         con = sqlite3.connect(run / "results.sqlite")
@@ -572,7 +575,7 @@ def _damaged_run(tmp_path: Path, damage: str) -> Path:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("damage", ["config-dir", "config-fifo", "config-list", "judge=NULL", "protocol=NULL", "task=NULL",
+@pytest.mark.parametrize("damage", ["config-dir", "config-fifo", "config-list", "config-options", "judge=NULL", "protocol=NULL", "task=NULL",
                                     "question_id=NULL", "judge=''", "task=x'01'"])
 def test_damaged_run_folder_one_line_for_every_reader(tmp_path, damage):
     """A config.json that is a folder, a FIFO or no object, and decision records whose judge,

@@ -118,10 +118,16 @@ QUESTION: dict[str, Any] = {
                         "a list of images (objects with text data and mime)")),
 }
 
-KINDS = {"turn": TURN, "decision": DECISION, "call": CALL, "question": QUESTION}
+#: a run's config.json: the fields readers take apart (a run's own config; imports add their own)
+CONFIG: dict[str, Any] = {
+    "judge": optional(TEXT), "agent": optional(TEXT), "kind": optional(TEXT), "options": optional(OBJECT),
+    "protocols": optional(TEXTS), "tasks": optional(LIST),
+}
+
+KINDS = {"turn": TURN, "decision": DECISION, "call": CALL, "question": QUESTION, "config": CONFIG}
 #: fields a record of the kind cannot be read without (a turn without a speaker is no turn)
 REQUIRED = {"turn": ("role", "speaker", "content"), "decision": (), "call": ("key", "model", "request", "response"),
-            "question": ("id", "task", "task_type", "question", "correct", "incorrect")}
+            "question": ("id", "task", "task_type", "question", "correct", "incorrect"), "config": ()}
 
 
 def _shown(v: Any) -> str:

@@ -365,6 +365,9 @@ def read_config_file(directory: Path) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         raise BenchError(f"{p} is damaged (a JSON {type(data).__name__}, not an object); expected the JSON oversight-bench "
                          f"wrote. {salvage}")
+    problem = schema.check("config", data)
+    if problem:
+        raise BenchError(f"{p} is damaged ({problem}); expected the JSON oversight-bench wrote. {salvage}")
     return data
 
 
