@@ -12,7 +12,10 @@ a cookie, or `Authorization: Bearer`), never a judge's pages.
 Security: forms carry a per-session CSRF token (sign-in: a double-submit cookie whose value only
 this server can have issued: a nonce and its HMAC under the server's own random key and its port,
 so a cookie planted by a page on another loopback port, where cookies are shared, signs no one in;
-the `__Host-` prefix needs https, which a loopback study does not have); cookies are
+the nonce is single-use and expires, so a token one client fetched signs in once, and no other
+client after it; the `__Host-` prefix needs https, which a loopback study does not have). A POST
+whose Origin is not this server's (or whose Sec-Fetch-Site is not same-origin) is refused: another
+loopback port is the same *site* (SameSite cookies go along) but not the same origin. Cookies are
 HttpOnly and SameSite=Strict; the pages run no script and a Content-Security-Policy forbids any.
 Transcript text is escaped by Jinja2's autoescape (passages by `render_passages`, which escapes
 first). The browser only ever gets an opaque assignment id: no job key, answer order, assignment or
@@ -86,6 +89,29 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class SameOrigin:
+    """Refuse a POST a page of another origin made: its browser says so in Origin (and Sec-Fetch-Site).
+    A request without either (curl, a test client) is no cross-site one and passes."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            headers = dict(scope.get("headers") or [])
+            origin = headers.get(b"origin", b"").decode("latin-1")
+            site = headers.get(b"sec-fetch-site", b"").decode("latin-1")
+            own = f"{scope.get('scheme', 'http')}://{headers.get(b'host', b'').decode('latin-1')}"
+            if (origin and origin != own) or (site and site not in ("same-origin", "none")):
+                await PlainTextResponse("forbidden: this form was sent from another origin", status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+#: sign-in nonces issued and not yet used: at most this many (the oldest dropped), each for this long
+MAX_PENDING_SIGNINS, SIGNIN_TTL_S = 10_000, 3600.0
+
+
 def _same(given: str | None, expected: str) -> bool:
     return bool(given) and secrets.compare_digest(given.encode(), expected.encode())
 
@@ -95,6 +121,7 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
     `allowed_hosts` guards against DNS rebinding (loopback names by default)."""
     locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per judge
     server_key = secrets.token_bytes(32)  # this server's: a sign-in token no other server (or page) can make
+    pending: dict[str, float] = {}  # sign-in nonce -> when it was issued; used once, then gone
 
     def _mac(request: Request, nonce: str) -> str:
         port = (request.scope.get("server") or ("", 0))[1]
@@ -102,11 +129,18 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
 
     def signin_token(request: Request) -> str:
         nonce = secrets.token_urlsafe(18)
+        while len(pending) >= MAX_PENDING_SIGNINS:
+            pending.pop(next(iter(pending)))  # the oldest
+        pending[nonce] = time.monotonic()
         return f"{nonce}.{_mac(request, nonce)}"
 
-    def issued_here(request: Request, token: str) -> bool:
+    def use_signin_token(request: Request, token: str) -> bool:
+        """Whether `token` is one this server issued (on this port) and not yet used; it is used now."""
         nonce, _, mac = token.partition(".")
-        return bool(nonce and mac) and secrets.compare_digest(mac.encode(), _mac(request, nonce).encode())
+        if not (nonce and mac) or not secrets.compare_digest(mac.encode(), _mac(request, nonce).encode()):
+            return False
+        issued = pending.pop(nonce, None)
+        return issued is not None and time.monotonic() - issued < SIGNIN_TTL_S
 
     def session_of(request: Request):
         return study.session(request.cookies.get(SESSION))
@@ -141,7 +175,7 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         form = await request.form()
         cookie = request.cookies.get(PRE_CSRF, "")
         if not secrets.compare_digest(str(form.get("csrf", "")).encode(), cookie.encode()) or not cookie \
-                or not issued_here(request, cookie):  # a cookie another port's page set: not this server's
+                or not use_signin_token(request, cookie):  # another port's page set it, or it was used already
             return PlainTextResponse("forbidden: the form's CSRF token does not match; reload the page", status_code=403)
         name = str(form.get("name", "")).strip()
         if not NAME.match(name):
@@ -254,6 +288,6 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
     routes = [Route("/", index), Route("/signin", signin, methods=["POST"]), Route("/judge", judge_page),
               Route("/judge/ask", ask, methods=["POST"]), Route("/judge/decide", decide, methods=["POST"]),
               Route("/signout", signout, methods=["POST"]), Route("/organiser", organiser), Route("/style.css", style)]
-    middleware = [Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders), Middleware(SameOrigin)]
     middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS))
     return Starlette(routes=routes, middleware=middleware)

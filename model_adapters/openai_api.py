@@ -438,10 +438,9 @@ class OpenAIModel(Model):
 
     @staticmethod
     def parse_response(data: dict, n: int) -> list[Completion]:
-        usage = data.get("usage") or {}
-        ptoks = int(usage.get("prompt_tokens") or 0)
-        ctoks = int(usage.get("completion_tokens") or 0)
-        choices = sorted((c for c in data["choices"] if isinstance(c, dict)), key=lambda c: c.get("index") or 0)[:n]
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        ptoks, ctoks = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+        choices = sorted((c for c in data["choices"] if isinstance(c, dict)), key=_index)[:n]
         if any(not isinstance((c.get("message") or {}).get("content"), str) for c in choices):
             raise MalformedResponse("the server's answer has a choice with no text content (null); expected a chat completion")
         k = max(1, len(choices))
@@ -607,9 +606,21 @@ def _first_token(data: dict) -> str:
         return ""
 
 
+def _index(choice: dict) -> int:
+    """A choice's `index` for sorting (0 where it is no whole number: "x" must not meet 1 in a comparison)."""
+    i = choice.get("index")
+    return i if isinstance(i, int) and not isinstance(i, bool) else 0
+
+
+#: the most tokens one call's usage may report; a larger count is no count (it would not even fit the store)
+MAX_USAGE = 10**12
+
+
 def _count(value: Any) -> int:
-    """A token count from a server's usage (0 for anything that is not a whole number >= 0)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    """A token count from a server's usage: 0 (not reported) for anything that is not a whole number
+    from 0 to MAX_USAGE (1e400, "lots", -1, 2.5, true): a server's odd usage is not its answer's fault."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_USAGE
+    return value if ok else 0
 
 
 def _after(attempts: int) -> str:

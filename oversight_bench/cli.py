@@ -100,14 +100,33 @@ class BenchGroup(click.Group):
     time a command is looked up."""
 
     _plugin_commands_added = False
+    #: the core's own commands (set once this module has added them), which no plugin may replace or remove
+    core_commands: dict[str, click.Command] = {}
+    _adding_plugins = False
 
     def add_plugin_commands(self) -> None:
         if not self._plugin_commands_added:
             self._plugin_commands_added = True
             from oversight_bench.registry import get_registry
 
-            get_registry().call_each("register_commands", cli=self)
+            self._adding_plugins = True
+            try:
+                get_registry().call_each("register_commands", cli=self)
+            finally:
+                self._adding_plugins = False
+                for name, command in self.core_commands.items():  # a plugin that wrote `cli.commands[...]` directly
+                    if self.commands.get(name) is not command:
+                        click.echo(f"warning: a plugin replaced or removed the command {name!r}; the built-in one is kept", err=True)
+                        self.commands[name] = command
             get_registry().call_each("register_run_options", add=self.add_run_option)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """A plugin's command under a name the core's commands have is refused (which marks that plugin
+        broken, named in one warning): `run` stays the built-in `run`."""
+        taken = name or cmd.name
+        if self._adding_plugins and taken in self.core_commands:
+            raise BenchError(f"a plugin's command {taken!r} is already a command of oversight-bench")
+        super().add_command(cmd, name)
 
     def add_run_option(self, *param_decls: str, **attrs) -> None:
         """Hook `register_run_options`: one plugin option on each command that loads tasks; one whose
@@ -489,6 +508,7 @@ def _add_analysis_commands() -> None:
 
 
 _add_analysis_commands()
+cli.core_commands = dict(cli.commands)
 
 
 def main():

@@ -80,7 +80,13 @@ class Turn:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Turn":
-        return cls(**{k: d[k] for k in ("round", "role", "speaker", "content", "shown", "defends", "extra") if k in d})
+        """A stored turn (its fields checked where the store was read, `rundir.schema`); one stored
+        without a round or a shown text (older stores) has none, and shows its content."""
+        fields = {k: d[k] for k in ("round", "role", "speaker", "content", "shown", "defends", "extra") if d.get(k) is not None}
+        fields.setdefault("round", None)
+        fields.setdefault("shown", fields.get("content") or "")
+        fields.setdefault("content", "")
+        return cls(**fields)
 
 
 @dataclass

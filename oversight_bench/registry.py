@@ -8,8 +8,11 @@ name `OVERSIGHT_BENCH_LOAD_PLUGINS` is read too) selects which third-party packa
 `LLM_LOAD_PLUGINS` in simonw/llm. `OVERSIGHT_BENCH_TRACE=1` prints every hook call to stderr (as
 datasette's plugin tracing does).
 
-A broken plugin is one warning, never the tool's end: an exception (or `SystemExit`) at its import or
-in any of its hooks marks that plugin broken (`list plugins` says why). A registration whose name
+A broken plugin is one warning, never the tool's end: anything it raises at its import or in any of
+its hooks (`SystemExit`, a `KeyboardInterrupt` it raises itself, any `BaseException`) marks that
+plugin broken (`list plugins` says why); a real Ctrl-C still stops the tool. What a plugin prints
+while it loads goes to stderr, so a command's output (`export`'s JSON) stays its own. Distribution
+metadata without a name or version is shown as the entry point's module and "?". A registration whose name
 another package registered first (the built-ins are first), or a protocol whose option another
 protocol declares differently, is skipped with one line naming both packages; the plugin's other
 registrations stand, and `list plugins` lists what was skipped.
@@ -17,11 +20,14 @@ registrations stand, and `list plugins` lists what was skipped.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.metadata as md
 import os
 import re
+import signal
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +46,8 @@ BUILTIN_PACKAGE = "oversight-bench"
 KINDS = ("tasks", "protocols", "models", "model_names", "loaders", "suites", "judge_tools", "room_writers")
 #: kinds registered as register(name, obj); the others as register(obj) with obj.name
 NAMED_KINDS = ("models", "loaders", "room_writers")
+#: what a registered name may be: one line of plain characters (sorted, shown, typed on a command line)
+NAME = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
 
 @dataclass
@@ -84,6 +92,58 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+class _Guard:
+    """Around a plugin's code: its prints go to stderr, and whether a KeyboardInterrupt it ends with
+    came from a real Ctrl-C (SIGINT while it ran: the tool stops) or from the plugin (it is broken)."""
+
+    def __init__(self) -> None:
+        self.signalled = False
+        self.watching = False  # False: SIGINT could not be watched, so a KeyboardInterrupt counts as a real Ctrl-C
+
+    @contextlib.contextmanager
+    def __call__(self):
+        own = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        self.watching = own
+        if own:
+            def interrupted(signum, frame):
+                self.signalled = True
+                raise KeyboardInterrupt
+            signal.signal(signal.SIGINT, interrupted)
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                yield
+        finally:
+            if own:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def failure(self, exc: BaseException) -> str:
+        """The plugin's failure as one line; a real Ctrl-C is raised on."""
+        if isinstance(exc, KeyboardInterrupt) and (self.signalled or not self.watching):
+            raise exc
+        try:
+            text = _one_line(exc)
+        except BaseException:  # noqa: BLE001 - an exception whose message itself raises
+            text = "(its message cannot be shown)"
+        return f"{type(exc).__name__}: {text}"
+
+
+def _dist_name(ep) -> str:
+    """The distribution's name, or the entry point's module where its metadata has none."""
+    try:
+        name = ep.dist.metadata["Name"] if ep.dist else None
+    except Exception:  # noqa: BLE001 - unreadable metadata is the plugin's to fix, not the tool's end
+        name = None
+    return name if isinstance(name, str) and name.strip() else str(ep.module)
+
+
+def _dist_version(ep) -> str:
+    try:
+        version = ep.dist.version if ep.dist else None
+    except Exception:  # noqa: BLE001
+        version = None
+    return version if isinstance(version, str) and version.strip() else "?"
+
+
 class Registry:
     """Everything the loaded plugins registered, by kind and name."""
 
@@ -102,12 +162,10 @@ class Registry:
         seen = {(p.package, p.name) for p in self.plugins}
 
         def builtin_first(ep) -> bool:
-            return _canonical(ep.dist.metadata["Name"] if ep.dist else ep.module) != BUILTIN_PACKAGE
+            return _canonical(_dist_name(ep)) != BUILTIN_PACKAGE
 
         for ep in sorted(md.entry_points(group=GROUP), key=builtin_first):  # stable: install order kept
-            dist = ep.dist
-            package = dist.metadata["Name"] if dist else ep.module
-            version = dist.version if dist else "?"
+            package, version = _dist_name(ep), _dist_version(ep)
             if (package, ep.name) in seen:
                 continue  # the same distribution found twice on the path
             seen.add((package, ep.name))
@@ -121,11 +179,13 @@ class Registry:
         failure is recorded on the plugin, not raised (a name clash is the user's to fix: raised)."""
         info = PluginInfo(name=name, package=package, version=version)
         self.plugins.append(info)
+        guard = _Guard()
         try:
-            module = loader() if loader else module
-            self.pm.register(module, name=f"{package}:{name}")
-        except (Exception, SystemExit) as exc:  # a broken plugin must not take the CLI down (not even sys.exit())
-            info.error = f"{type(exc).__name__}: {_one_line(exc)}"
+            with guard():
+                module = loader() if loader else module
+                self.pm.register(module, name=f"{package}:{name}")
+        except BaseException as exc:  # a broken plugin must not take the CLI down (not even sys.exit())
+            info.error = guard.failure(exc)
             return
         info.hooks = sorted(h.name for h in self.pm.get_hookcallers(module) or [])
         for kind in KINDS:
@@ -137,10 +197,12 @@ class Registry:
         if info.error or hook not in info.hooks:
             return
         others = [p for p in self.pm.get_plugins() if p is not plugin]
+        guard = _Guard()
         try:
-            self.pm.subset_hook_caller(hook, remove_plugins=others)(**kwargs)
-        except (Exception, SystemExit) as exc:  # BenchError too: a plugin's error is that plugin's
-            info.error = f"{hook} failed: {type(exc).__name__}: {_one_line(exc)}"
+            with guard():
+                self.pm.subset_hook_caller(hook, remove_plugins=others)(**kwargs)
+        except BaseException as exc:  # BenchError, SystemExit, any BaseException: a plugin's error is that plugin's
+            info.error = f"{hook} failed: {guard.failure(exc)}"
 
     def call_each(self, hook: str, **kwargs: Any) -> None:
         """Call `pm.hook.<hook>` on every loaded plugin, each on its own (see `_call_plugin`)."""
@@ -159,7 +221,12 @@ class Registry:
                 name, obj = args
             else:
                 (obj,) = args
-                name = obj.name
+                name = getattr(obj, "name", None)
+            if not isinstance(name, str) or not NAME.fullmatch(name):
+                line = f"{kind[:-1]} {str(name)[:40]!r} of {package} (plugin {plugin}) skipped: its name is no plain name"
+                info.skipped.append(line)
+                print(f"warning: {line}; expected letters, digits, _ . - : (at most 80)", file=sys.stderr)
+                return
             clash = self._clash(kind, name, obj, package)
             if clash:
                 line = f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {clash}"

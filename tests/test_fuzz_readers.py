@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -223,6 +224,37 @@ def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tm
         res = _cli(cmd)
         err = res.stderr.decode("utf-8", "replace")
         assert "Traceback" not in err and res.returncode in (0, 2), err[-3000:]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("usage", ['{"prompt_tokens": 1e400, "completion_tokens": "lots"}',
+                                   '{"prompt_tokens": -3, "completion_tokens": 100000000000000000000000000}',
+                                   '{"prompt_tokens": 2.5, "completion_tokens": true}', '"lots"', '[1, 2]'])
+def test_a_servers_odd_usage_is_no_count(answering, tmp_path, usage):
+    """N-27/N-35/N-36: usage of 1e400 (read as infinity), "lots", a count too large for the store, or
+    no object at all is not the answer's fault: the job is judged, the call stored with its tokens
+    as not reported (0), no OverflowError or ValueError; a resume makes no call."""
+    from helpers import cli
+
+    answering.body = (b'{"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", '
+                      b'"content": "Answer: 1"}}], "usage": ' + usage.encode() + b'}')
+    judge = f"openai:m,base_url={answering.url},max_retries=0,timeout=10"
+    out = tmp_path / "run"
+    args = ["run", "--judge", judge, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article",
+            "--limit", "1", "--answer-order", "random", "--output", str(out), "--quiet"]
+    for _ in range(2):  # the run, then its resume
+        res = cli(*args)
+        assert res.exit_code == 0, res.output[-2000:]
+    from oversight_bench.rundir.store import Store
+
+    store = Store.open(out)
+    try:
+        calls = list(store.iter_calls())
+        decisions = list(store.iter_records("decision"))
+    finally:
+        store.close()
+    assert len(decisions) == 1 and decisions[0]["answer"] == 1
+    assert calls and all(c["prompt_tokens"] == 0 and c["completion_tokens"] == 0 for c in calls), calls
 
 
 @pytest.mark.timeout(120)
@@ -529,6 +561,9 @@ def _damaged_run(tmp_path: Path, damage: str) -> Path:
         os.mkfifo(run / "config.json")
     elif damage == "config-list":
         (run / "config.json").write_text("[1, 2]")
+    elif damage == "config-options":  # probe T33: fields of the wrong type
+        config = json.loads((run / "config.json").read_text())
+        (run / "config.json").write_text(json.dumps({**config, "options": "x", "tasks": 5}))
     else:
         column, value = damage.split("=")
         con = sqlite3.connect(run / "results.sqlite")
@@ -540,7 +575,7 @@ def _damaged_run(tmp_path: Path, damage: str) -> Path:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("damage", ["config-dir", "config-fifo", "config-list", "judge=NULL", "protocol=NULL", "task=NULL",
+@pytest.mark.parametrize("damage", ["config-dir", "config-fifo", "config-list", "config-options", "judge=NULL", "protocol=NULL", "task=NULL",
                                     "question_id=NULL", "judge=''", "task=x'01'"])
 def test_damaged_run_folder_one_line_for_every_reader(tmp_path, damage):
     """A config.json that is a folder, a FIFO or no object, and decision records whose judge,
@@ -670,3 +705,242 @@ def test_read_cells_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
     path.write_text(json.dumps({"cells": {"a": {"title": "x" * 200, "decisions": []}}}))
     with pytest.raises(BenchError, match="more than 100"):
         viewer.read_cells_file(path)
+
+
+# -- hostile field values in a valid store: every reader, every record kind (issue 37.5) ---------------
+
+def _field_paths(fields: dict, prefix: str = "") -> list[str]:
+    out = []
+    for name, spec in fields.items():
+        path = f"{prefix}{name}"
+        out.append(path)
+        if isinstance(spec, dict):
+            out += _field_paths(spec, path + ".")
+    return out
+
+
+#: (kind, where): a JSON field of a record's data, a call's request or response, or a question; or a column
+_COLUMNS = {"turn": ("records", ["judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round",
+                                 "seq", "kind", "job_key"]),
+            "decision": ("records", ["agent", "assignment", "answer_order", "kind"]),
+            "call": ("calls", ["model", "role", "tag", "protocol", "prompt_tokens", "completion_tokens", "latency_s",
+                               "attempts", "created"])}
+
+
+def _targets() -> list[tuple[str, str, str]]:
+    """(kind, column, field path): every field the schema names, a few it does not, the whole JSON."""
+    from oversight_bench.rundir import schema
+
+    out = []
+    for kind in ("turn", "decision"):
+        out += [(kind, "data", p) for p in _field_paths(schema.KINDS[kind]) if p not in ("kind", "job_key", "seq")]
+        out += [(kind, "data", p) for p in ("", "extra.unknown", "unknown")]
+    out += [("call", "response", p) for p in ("", *_field_paths(schema.CALL["response"]))]
+    out += [("call", "request", p) for p in ("", "messages", "kind", "max_tokens")]
+    out += [("question", "data", p) for p in ("", *_field_paths(schema.QUESTION))]
+    for kind, (_, cols) in _COLUMNS.items():
+        out += [(kind, "column", c) for c in cols]
+    return out
+
+
+_json_value = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["yes", "", "1", "\ud800", "x\udfffy", "Alice", "<script>", "1e400"]) | st.text(max_size=4),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.sampled_from(["a", "answer", "probs", "forced", ""]), c, max_size=3),
+    max_leaves=6)
+_column_value = st.one_of(st.none(), st.binary(max_size=4), st.integers(min_value=-2**63, max_value=2**63 - 1),
+                          st.floats(allow_nan=False), st.sampled_from(["yes", "", "\x00", "decision", "turn"]))
+
+
+def _set_path(obj: Any, path: str, value: Any) -> Any:
+    """`obj` with the field at dotted `path` set to `value` (the whole value for an empty path)."""
+    if not path:
+        return value
+    head, _, rest = path.partition(".")
+    obj = dict(obj) if isinstance(obj, dict) else {}
+    obj[head] = _set_path(obj.get(head), rest, value)
+    return obj
+
+
+def _poison(run: Path, kind: str, where: str, path: str, value: Any) -> bool:
+    """Give one row's field `value`; False where the table's own constraints refuse it."""
+    import sqlite3
+
+    con = sqlite3.connect(run / "results.sqlite")
+    try:
+        if where == "column":
+            table = _COLUMNS[kind][0]
+            cond = "" if table == "calls" else f" WHERE kind = '{kind}'"
+            rowid = con.execute(f"SELECT min(rowid) FROM {table}{cond}").fetchone()[0]
+            try:
+                con.execute(f"UPDATE {table} SET {path} = ? WHERE rowid = ?", (value, rowid))
+            except sqlite3.IntegrityError:
+                return False
+        else:
+            table, cond = {"turn": ("records", "kind = 'turn'"), "decision": ("records", "kind = 'decision'"),
+                           "call": ("calls", "1"), "question": ("questions", "1")}[kind]
+            rowid, text = con.execute(f"SELECT rowid, {where} FROM {table} WHERE {cond} ORDER BY rowid LIMIT 1").fetchone()
+            # ensure_ascii: a lone surrogate is stored as its escape, as a server's JSON holds it
+            con.execute(f"UPDATE {table} SET {where} = ? WHERE rowid = ?",
+                        (json.dumps(_set_path(json.loads(text), path, value)), rowid))
+        con.commit()
+        return True
+    finally:
+        con.close()
+
+
+HOSTILE_RUN = ["run", "--judge", S, "--agent", S, "--tasks", "arith", "--protocols", "qa_without_article,debate,consultancy",
+               "--limit", "1", "--rounds", "1", "--answer-order", "random", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def hostile_source(tmp_path_factory):
+    from helpers import cli
+
+    src = tmp_path_factory.mktemp("hostile") / "src"
+    res = cli(*HOSTILE_RUN, "--output", str(src))
+    assert res.exit_code == 0, res.output[-2000:]
+    return src
+
+
+def _readers(run: Path, out: Path) -> list[list[str]]:
+    return [["salvage", str(run), "--output", str(out / "salvaged")],
+            ["report", str(run), "--output", str(out / "report"), "--no-figures"],
+            ["view", str(run), "--export", str(out / "site")],
+            ["export", str(run)],
+            ["export", str(run), "--preferences"],
+            ["judge", "--from", str(run), "--judge", S, "--output", str(out / "rejudged"), "--quiet"],
+            ["leaderboard", str(run), "--output", str(out / "board")],
+            [*HOSTILE_RUN, "--output", str(run)]]  # the resume, last: it is the one that writes into the run
+
+
+def _count_records(run: Path) -> int:
+    import sqlite3
+
+    con = sqlite3.connect(run / "results.sqlite")
+    try:
+        return con.execute("SELECT (SELECT COUNT(*) FROM records) + (SELECT COUNT(*) FROM calls)").fetchone()[0]
+    finally:
+        con.close()
+
+
+def _every_reader_survives(source: Path, tmp: Path, kind: str, where: str, path: str, value: Any) -> None:
+    """Each reader over the poisoned copy ends 0, or 2 with one `error:` line; never a traceback
+    (helpers.cli raises it); the resume loses no stored record; a salvaged copy reads cleanly."""
+    import shutil
+
+    from helpers import cli
+
+    run = tmp / "run"
+    shutil.copytree(source, run)
+    if not _poison(run, kind, where, path, value):
+        return  # a value the table itself refuses (NULL in a NOT NULL column): no store can hold it
+    kept = _count_records(run)
+    for args in _readers(run, tmp):
+        res = cli(*args)
+        lines = [line for line in res.output.splitlines() if line.strip() and not line.startswith("{")]
+        if res.exit_code != 0:  # 2: refused in one line; 1: the jobs a re-judging or resume cannot do failed, named
+            errors = [line for line in lines if line.startswith("error: ")]
+            assert res.exit_code in (1, 2) and len(errors) == 1, (kind, where, path, value, args[0], res.output[-1500:])
+    assert _count_records(run) >= kept, "the resume lost stored records"
+    if (tmp / "salvaged" / "results.sqlite").exists():  # salvage leaves a misfit out: its copy reads
+        res = cli("report", str(tmp / "salvaged"), "--output", str(tmp / "salvaged-report"), "--no-figures")
+        assert res.exit_code == 0, (kind, where, path, value, res.output[-1500:])
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(target=st.sampled_from(_targets()), json_value=_json_value, column_value=_column_value)
+def test_hostile_field_values_never_end_a_reader_in_a_traceback(hostile_source, tmp_path_factory, target, json_value,
+                                                                 column_value):
+    """Property (issue 37.5): one field of one record of a valid store (a turn, a decision, a call's
+    request or response or column, a question; any field the readers use, one they do not, or the
+    whole JSON) given a hostile value: salvage, report, view --export, export (and --preferences),
+    judge --from, leaderboard and a resume each end 0 or 2 with one line."""
+    kind, where, path = target
+    _every_reader_survives(hostile_source, tmp_path_factory.mktemp("h"), kind, where, path,
+                           column_value if where == "column" else json_value)
+
+
+#: the probe's cases of round three, each once (D-02 ... D-30 in the closing note)
+PROBE_CASES = {
+    "D-02 a probability 'yes'": ("decision", "data", "probs", [0.5, "yes"]),
+    "D-02 a latency 'yes'": ("call", "column", "latency_s", "yes"),
+    "D-05 a record that is a string": ("decision", "data", "", "just a string"),
+    "D-05 a turn that is a list": ("turn", "data", "", [1, 2]),
+    "D-05 a call's response that is a string": ("call", "response", "", "a string"),
+    "D-05 a call's request that is a string": ("call", "request", "", "a string"),
+    "D-05 a question that is a string": ("question", "data", "", "a string"),
+    "D-07 a lone surrogate in a turn": ("turn", "data", "shown", "a \ud800 b"),
+    "D-07 a lone surrogate in a question": ("question", "data", "question", "q \udfff"),
+    "a question's text that is a number (view's list reads it by SQL)": ("question", "data", "question", -1),
+    "D-09 a turn without a speaker": ("turn", "data", "speaker", None),
+    "D-11 a dict as a speaker": ("turn", "data", "speaker", {"a": 1}),
+    "D-11 a list as an answer order": ("decision", "data", "answer_order", ["x"]),
+    "D-22 text as a token count": ("call", "column", "prompt_tokens", "many"),
+    "D-22 text in a budget flag": ("turn", "data", "extra.budget.forced", "yes"),
+    "D-30 bytes as a model name": ("call", "column", "model", b"\x00\xff"),
+    "D-30 bytes as an agent": ("decision", "column", "agent", b"\xff"),
+    "a round past 64 bits": ("turn", "data", "round", 2**70),
+    "a round column that is text (the JSON's round fits)": ("turn", "column", "round", "yes"),
+    "an unknown field past 64 bits": ("decision", "data", "extra.unknown", 2**70),
+}
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("case", sorted(PROBE_CASES))
+def test_the_probes_hostile_store_cases(hostile_source, tmp_path, case):
+    kind, where, path, value = PROBE_CASES[case]
+    if path == "speaker" and value is None:  # D-09: the field is gone, not null
+        _every_reader_survives(hostile_source, tmp_path, kind, where, "", _without_speaker(hostile_source))
+        return
+    _every_reader_survives(hostile_source, tmp_path, kind, where, path, value)
+
+
+def _without_speaker(run: Path) -> dict:
+    import sqlite3
+
+    con = sqlite3.connect(run / "results.sqlite")
+    try:
+        data = json.loads(con.execute("SELECT data FROM records WHERE kind = 'turn' ORDER BY rowid LIMIT 1").fetchone()[0])
+    finally:
+        con.close()
+    data.pop("speaker")
+    return data
+
+
+def test_schema_check_names_the_field_and_what_was_expected():
+    from oversight_bench.rundir import schema
+
+    assert schema.check("decision", {"probs": [0.5, "yes"]}) == \
+        "field probs holds a list; expected two probabilities from 0 to 1 or null"
+    assert schema.check("turn", {"role": "debater", "content": "x"}) == "it has no field speaker; expected text"
+    assert schema.check("turn", {"role": "debater", "speaker": "A", "content": "x", "extra": {"budget": {"forced": "yes"}}}) \
+        == "field extra.budget.forced holds str 'yes'; expected true or false or null"
+    assert schema.check("decision", "text") == "it holds str 'text'; expected an object"
+    assert schema.check("decision", {"answer": 2, "probs": [0.25, 0.75], "extra": {"debaters": ["a", "b"]}}) is None
+
+
+@pytest.mark.timeout(300)
+def test_view_of_a_turn_with_many_unclosed_quote_tags_is_linear(hostile_source, tmp_path):
+    """Probe I16: a turn whose text holds 30,000 unclosed <quote> tags (an imported room, say) exports
+    in seconds: the viewer pairs quote tags in one pass (`viewer._quotes`), not by a lazy regex that
+    rescans to the end for every unclosed one (minutes)."""
+    import re
+    import shutil
+    import time
+
+    from helpers import cli
+    from human_judging.viewer import _quotes
+
+    run = tmp_path / "run"
+    shutil.copytree(hostile_source, run)
+    assert _poison(run, "turn", "data", "shown", "<quote>x " * 30000 + "<v_passage>kept</v_passage>")
+    t0 = time.monotonic()
+    res = cli("view", str(run), "--export", str(tmp_path / "site"))
+    assert res.exit_code == 0, res.output[-1500:]
+    assert time.monotonic() - t0 < 60
+    lazy = re.compile(r"<(v_passage|u_passage|quote)>(.*?)</\1>", re.S)
+    for text in ("<quote>a</quote> <v_passage>b</quote></v_passage>", "<u_passage><quote>c</u_passage>", "<quote>"):
+        assert _quotes(text) == [(m.group(2), m.group(1) == "v_passage") for m in lazy.finditer(text)]

@@ -167,7 +167,8 @@ def test_nyu_text_holding_a_v_passage_is_shown_unverified(tmp_path):
     assert text.count("<v_passage>") == 1
 
 
-@pytest.mark.parametrize("final", [(1e999, 0.0), ("0.5", "x"), (0.5,)], ids=["infinite", "text", "one"])
+@pytest.mark.parametrize("final", [(1e999, 0.0), ("0.5", "x"), (0.5,), (-3, 4), (0.7, 0.7)],
+                         ids=["infinite", "text", "one", "negative (probe I13)", "summing past 1"])
 def test_nyu_non_finite_final_belief_is_one_line(tmp_path, final):
     room, meta = _room(final=final)
     # valid JSON that reads as an infinity
@@ -196,3 +197,23 @@ def test_nyu_hostile_json_is_one_line(tmp_path, where, how):
     res = cli("import", "nyu-debate", str(_nyu(tmp_path / "nyu", room, meta)), "--output", str(tmp_path / "run"))
     _one_line_error(res, "nested too deeply" if how == "deep" else "lone surrogate")
     assert not (tmp_path / "run").exists()
+
+
+def test_swapping_names_is_linear_on_unclosed_quote_tags():
+    """Probes I15/I17: the mirrored copy (--both-orders) swaps debater names outside quotes; 30,000
+    unclosed quote tags take about a second (the lazy backreference regex that found the quotes took
+    minutes), and the quotes found are the regex's."""
+    import re
+    import time
+
+    from transcript_suites.importers import swap_debater_names
+
+    t0 = time.monotonic()
+    out = swap_debater_names("<quote>Debater A says " * 30000)
+    assert time.monotonic() - t0 < 20 and out.count("Debater B") == 30000
+    lazy = re.compile(r"(<(v_passage|u_passage|quote|v_quote|u_quote)>.*?</\2>)", re.S)
+    for text in ("Debater A <quote>Debater A</quote> option B", "<v_passage>Debater B</quote></v_passage> (A)",
+                 "<u_quote>x</v_passage> Debater A</u_quote> Debater B"):
+        pieces = lazy.split(text)
+        want = "".join(swap_debater_names(p) if i % 3 == 0 else p for i, p in enumerate(pieces) if i % 3 != 2)
+        assert swap_debater_names(text) == want

@@ -180,3 +180,45 @@ def test_salvage_and_leaderboard_refuse_folders_of_other_files(run, tmp_path):
     _one_line_error(cli("salvage", str(run), "--output", str(out)), "not empty")
     _one_line_error(cli("leaderboard", str(run), "--output", str(out), "--force"), "holds no leaderboard")
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
+def test_view_export_refuses_a_cells_json_no_export_wrote(run, tmp_path):
+    """Probe D08: a folder with the user's index.html and a cells.json of notes (not an export's
+    manifest) is no earlier export: refused, both files kept."""
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("<h1>my homepage</h1>")
+    (out / "cells.json").write_text("my cell-biology notes, not JSON")
+    _one_line_error(cli("view", str(run), "--export", str(out)), "cells.json, which no earlier export wrote")
+    assert (out / "index.html").read_text() == "<h1>my homepage</h1>"
+    assert (out / "cells.json").read_text() == "my cell-biology notes, not JSON"
+    (out / "cells.json").write_text('{"cells": [1, 2]}')  # JSON, but no manifest either
+    _one_line_error(cli("view", str(run), "--export", str(out)), "cells.json, which no earlier export wrote")
+
+
+@pytest.mark.parametrize("command, page", [("view", "view.css"), ("view", "rooms"), ("report", "report.md"),
+                                           ("leaderboard", "index.html")])
+def test_a_link_inside_an_earlier_output_is_not_written_through(run, tmp_path, command, page):
+    """Probes D09/D10: an earlier export, report or leaderboard whose page (or subfolder) was replaced
+    by a symbolic link to a file outside: the rewrite is refused in one line naming the link, and
+    the file outside is unchanged."""
+    import shutil
+
+    out = tmp_path / "out"
+    args = {"view": ["view", str(run), "--export", str(out)],
+            "report": ["report", str(run), "--output", str(out), "--no-figures"],
+            "leaderboard": ["leaderboard", str(run), "--output", str(out), "--force"]}[command]
+    assert cli(*args).exit_code == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious, outside the output folder")
+    target = out / page
+    if target.is_dir():
+        shutil.rmtree(target)
+        (tmp_path / "elsewhere").mkdir()
+        target.symlink_to(tmp_path / "elsewhere")
+    else:
+        target.unlink()
+        target.symlink_to(victim)
+    _one_line_error(cli(*args), "symbolic link", page)
+    assert victim.read_text() == "precious, outside the output folder"
+    assert not any((tmp_path / "elsewhere").iterdir()) if (tmp_path / "elsewhere").exists() else True

@@ -170,3 +170,152 @@ def test_in_process_a_clash_is_recorded_not_raised():
 
     reg.add_module_plugin("c", "pkg-c", "1", module=C)
     assert reg.broken()[0].error == "register_loaders failed: BenchError: bad"
+
+
+def _no_name_plugin(root: Path, source: str) -> dict[str, str]:
+    """A plugin whose distribution metadata has no Name (nor Version)."""
+    env = installed_plugin(root, "obench-noname", "obench_noname", source)
+    (root / "obench_noname-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\n")
+    return env
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("raise KeyboardInterrupt\n", "BROKEN: KeyboardInterrupt"),  # P-03: raised by the plugin, no Ctrl-C
+    ("class Boom(BaseException):\n    pass\n\nraise Boom('at import')\n", "BROKEN: Boom: at import"),
+    ("""
+     from oversight_bench import hookimpl
+
+     class Boom(BaseException):
+         pass
+
+     @hookimpl
+     def register_tasks(register):
+         raise Boom("in a hook")
+     """, "BROKEN: register_tasks failed: Boom: in a hook"),  # P-30
+    ("""
+     from oversight_bench import hookimpl
+
+     class Weird(Exception):
+         def __str__(self):
+             raise RuntimeError("no message")
+
+     @hookimpl
+     def register_protocols(register):
+         raise Weird()
+     """, "BROKEN: register_protocols failed: Weird: (its message cannot be shown)"),
+], ids=["keyboard_interrupt_at_import", "base_exception_at_import", "base_exception_in_hook", "unprintable_error"])
+def test_a_plugin_raising_any_base_exception_is_one_warning(tmp_path, source, expected):
+    """P-03, P-30: KeyboardInterrupt the plugin raises itself, or any BaseException subclass, at
+    import or in a hook: that plugin is BROKEN (named, one warning), and every command works."""
+    env = installed_plugin(tmp_path / "site", "obench-broken", "obench_broken", source)
+    listing = cli_subprocess("list", "plugins", env=env)
+    assert listing.returncode == 0, listing.stderr
+    line = next(l for l in listing.stdout.splitlines() if "obench-broken" in l)
+    assert expected in line, listing.stdout
+    warnings = [l for l in listing.stderr.splitlines() if l.strip()]
+    assert len(warnings) == 1 and warnings[0].startswith("warning: plugin broken (obench-broken 0.1)"), listing.stderr
+    res = cli_subprocess("list", "protocols", env=env)
+    assert res.returncode == 0 and "debate" in res.stdout and not _errors(res.stderr), res.stderr
+
+
+def test_a_plugin_without_a_distribution_name_is_listed_by_its_module(tmp_path):
+    """P-23: METADATA without Name or Version (None from importlib.metadata): the plugin loads (or
+    is BROKEN) under its module's name and "?", and no command ends for it."""
+    env = _no_name_plugin(tmp_path / "site", "raise RuntimeError('and broken too')\n")
+    listing = cli_subprocess("list", "plugins", env=env)
+    assert listing.returncode == 0 and "Traceback" not in listing.stderr, listing.stderr
+    line = next(l for l in listing.stdout.splitlines() if "obench_noname" in l)
+    assert "?" in line and "BROKEN: RuntimeError: and broken too" in line, line
+    res = cli_subprocess("list", "protocols", env=env)
+    assert res.returncode == 0 and "debate" in res.stdout, res.stderr
+
+
+def test_a_plugin_cannot_replace_a_built_in_command(tmp_path):
+    """P-18: a plugin's register_commands adding `run` (by decorator, add_command or writing
+    cli.commands) leaves the built-in `run`; the plugin is named in one warning and its own new
+    command before the clash stands."""
+    env = installed_plugin(tmp_path / "site", "obench-takeover", "obench_takeover", """
+        import click
+        from oversight_bench import hookimpl
+
+        @hookimpl
+        def register_commands(cli):
+            @cli.command(name="hello")
+            def hello():
+                click.echo("hello from the plugin")
+
+            @cli.command(name="run")
+            def run():
+                click.echo("HIJACKED")
+        """)
+    res = cli_subprocess("run", "--help", env=env)
+    assert res.returncode == 0 and "HIJACKED" not in res.stdout and "--judge" in res.stdout, res.stdout + res.stderr
+    assert "plugin takeover (obench-takeover 0.1) failed to load: register_commands failed: BenchError: a plugin's " \
+           "command 'run' is already a command of oversight-bench" in res.stderr, res.stderr
+    hello = cli_subprocess("hello", env=env)
+    assert hello.returncode == 0 and "hello from the plugin" in hello.stdout
+    direct = installed_plugin(tmp_path / "site2", "obench-direct", "obench_direct", """
+        import click
+        from oversight_bench import hookimpl
+
+        @hookimpl
+        def register_commands(cli):
+            cli.commands["run"] = click.Command("run", callback=lambda: click.echo("HIJACKED"))
+            cli.commands.pop("export")
+        """)
+    res = cli_subprocess("run", "--help", env=direct)
+    assert res.returncode == 0 and "HIJACKED" not in res.stdout and "--judge" in res.stdout, res.stdout + res.stderr
+    assert "replaced or removed the command 'run'" in res.stderr and "removed the command 'export'" in res.stderr
+    assert cli_subprocess("export", "--help", env=direct).returncode == 0
+
+
+def test_plugin_noise_on_stdout_does_not_reach_a_commands_output(tmp_path):
+    """P-22: a plugin printing at import and in its hooks: `export`'s stdout is JSON lines only (the
+    noise goes to stderr)."""
+    import json
+
+    from fake_runs import make_run
+
+    run = make_run(tmp_path / "run", n_questions=1)
+    env = installed_plugin(tmp_path / "site", "obench-noisy", "obench_noisy", """
+        import sys
+        from oversight_bench import hookimpl
+
+        print("NOISE at import")
+        sys.stdout.write("more noise\\n")
+
+        @hookimpl
+        def register_commands(cli):
+            print("NOISE in a hook")
+        """)
+    res = cli_subprocess("export", str(run), env=env)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines and all(isinstance(json.loads(l), dict) for l in lines), res.stdout[:500]
+    assert "NOISE at import" in res.stderr and "NOISE in a hook" in res.stderr
+
+
+def test_a_registration_whose_name_is_no_plain_name_is_skipped():
+    """Probe P19: a task named 42 (an int: sorting the names then fails) or "evil\\nname" (two lines
+    in every listing) is skipped with one line naming the plugin; its other registrations stand."""
+    class T:
+        task_type = "closed"
+
+        def __init__(self, name):
+            self.name = name
+
+    class Odd:
+        @staticmethod
+        @hookimpl
+        def register_tasks(register):
+            register(T(42))
+            register(T("evil\nname"))
+            register(T(None))
+            register(T("fine_task"))
+
+    reg = Registry()
+    reg.add_module_plugin("odd", "pkg-odd", "1", module=Odd)
+    assert "fine_task" in reg.names("tasks") and 42 not in reg.entries["tasks"] and "evil\nname" not in reg.entries["tasks"]
+    assert [line.split(" skipped")[0] for line in reg.plugins[0].skipped] == [
+        "task '42' of pkg-odd (plugin odd)", "task 'evil\\nname' of pkg-odd (plugin odd)", "task 'None' of pkg-odd (plugin odd)"]
+    assert not reg.broken() and reg.names("tasks") == sorted(reg.names("tasks"))

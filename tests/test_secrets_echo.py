@@ -27,7 +27,9 @@ class _Echo(BaseHTTPRequestHandler):
         echoed = {"path": self.path, "authorization": self.headers.get("authorization"),
                   "query": dict(p.split("=", 1) for p in self.path.partition("?")[2].split("&") if "=" in p),
                   "body_len": len(body)}
-        content = "Answer: 1\nYou sent me " + json.dumps(echoed)
+        auth = echoed["authorization"] or ""
+        # and again wrapped across a line, as a server that word-wraps its echo writes it (probe N-40)
+        content = "Answer: 1\nYou sent me " + json.dumps(echoed) + "\nwrapped: " + auth[:20] + "\n" + auth[20:]
         reply = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
                             "choices": [{"index": 0, "finish_reason": "stop",
                                          "message": {"role": "assistant", "content": content}}],
@@ -64,7 +66,7 @@ def _hits(root: Path) -> list[str]:
     for p in root.rglob("*"):
         if p.is_file():
             data = p.read_bytes().lower()
-            found += [f"{p.relative_to(root)}: {s}" for s in (KEY, QUERY) if s.lower().encode() in data]
+            found += [f"{p.relative_to(root)}: {s}" for s in (KEY, QUERY, KEY[-12:]) if s.lower().encode() in data]
     return found
 
 
@@ -80,7 +82,9 @@ def test_an_echoing_server_leaks_nothing_into_store_export_or_view(echo_server, 
     assert exported.returncode == 0, exported.stderr[-2000:]
     assert "You sent me" in exported.stdout
     assert not _hits(out), _hits(out)  # results.sqlite (and any log), config.json
-    assert KEY.lower() not in exported.stdout.lower() and QUERY.lower() not in exported.stdout.lower()
+    assert "wrapped: Bearer" in exported.stdout
+    for secret in (KEY, QUERY, KEY[-12:]):  # the whole key, and the tail of the one wrapped across a line
+        assert secret.lower() not in exported.stdout.lower()
     site = tmp_path / "site"
     assert _cli("view", str(out), "--export", str(site), cwd=tmp_path).returncode == 0
     assert not _hits(site), _hits(site)
@@ -97,3 +101,73 @@ def test_timeout_inf_is_one_line_and_writes_nothing(tmp_path):
         err = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(err) == 1 and "timeout" in err[0] and "Traceback" not in res.stderr, res.stderr
         assert not out.exists()
+
+
+@pytest.mark.parametrize("shown", [
+    "{k}", "{k_upper}", "{head}\n{tail}", "{head}\r\n    {tail}", "{head}\\n{tail}", "{head}\\\\n{tail}",
+    "{head} {tail}", "a\tb {k3}\t{rest3}", "{first_half}...", "...{last_half}", "{head}\\u000b{tail}",
+])
+def test_an_echoed_key_wrapped_or_cut_leaves_no_part(shown):
+    """A registered secret echoed with line breaks (raw, or as JSON escapes, once or twice encoded)
+    or spaces between its characters, or only its first or last half (an echo cut short), is masked
+    whole; the text around it stays."""
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        half = len(KEY) // 2
+        text = "before " + shown.format(k=KEY, k_upper=KEY.upper(), head=KEY[:11], tail=KEY[11:], k3=KEY[:3], rest3=KEY[3:],
+                                       first_half=KEY[:half], last_half=KEY[half:]) + " after"
+        out = scrub_known(text)
+        assert out.startswith("before ") and out.endswith(" after") and "***" in out, out
+        squeezed = "".join(out.replace("\\n", "").replace("\\", "").split()).lower()
+        for piece in (KEY[:8], KEY[-8:], KEY[8:16]):
+            assert piece.lower() not in squeezed, out
+        assert scrub_known("no secret here, only sk-echo and 91b2 c3") == "no secret here, only sk-echo and 91b2 c3"
+    finally:
+        forget_secrets()
+
+
+def test_redaction_stays_linear_on_near_misses():
+    """Text built to make the gap-tolerant pattern backtrack (the key's head and gaps, over and over)
+    is scrubbed in linear time."""
+    import time
+
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        times = []
+        for n in (20_000, 80_000):
+            text = (KEY[:12] + " \\n\t") * n
+            t0 = time.perf_counter()
+            scrub_known(text)
+            times.append(time.perf_counter() - t0)
+        assert times[1] < 8 * times[0] + 0.05, times  # 4x the text: about 4x the time, never quadratic
+    finally:
+        forget_secrets()
+
+
+@pytest.mark.parametrize("prefix", ["", "x", "xy", "Bearer "])
+def test_an_echoed_key_encoded_is_masked(prefix):
+    """Probes M05/M06: a key echoed base64-encoded (inside a longer text, at any alignment; standard or
+    URL-safe) or percent-encoded byte by byte (any case) is masked: no run of 8 of its encoded
+    characters stays."""
+    import base64
+
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        raw = (prefix + KEY + " and more").encode()
+        for encoded in (base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode(),
+                        "".join(f"%{b:02X}" for b in KEY.encode()), "".join(f"%{b:02x}" for b in KEY.encode())):
+            out = scrub_known(f"echo {encoded} end")
+            assert "***" in out, out
+            inner = encoded[len(prefix) * 4 // 3 + 4:-12] if "%" not in encoded else encoded[3:-3]
+            assert all(inner[i:i + 8] not in out for i in range(0, len(inner) - 8)), (encoded, out)
+    finally:
+        forget_secrets()

@@ -128,3 +128,61 @@ def test_a_signin_token_is_bound_to_the_servers_port(source, tmp_path):
         assert r.status_code == 403
     finally:
         study.close()
+
+
+def test_a_signin_token_signs_in_once(source, tmp_path):
+    """W-12: a token (cookie and form value) one client fetched signs in once; posted again, by that
+    client or any other, it is refused."""
+    study = make_study(source, tmp_path / "out", live=[])
+    try:
+        app = app_for(study)
+        fetcher = TestClient(app, follow_redirects=False)
+        token = form_fields(fetcher.get("/").text)["csrf"]
+        first = fetcher.post("/signin", data={"csrf": token, "name": "sam"})
+        assert first.status_code == 303 and "ob_session=" in first.headers.get("set-cookie", "")
+        for client in (TestClient(app, follow_redirects=False), TestClient(app, follow_redirects=False)):
+            client.cookies.set("ob_signin", token)
+            again = client.post("/signin", data={"csrf": token, "name": "mallory"})
+            assert again.status_code == 403 and "ob_session" not in again.headers.get("set-cookie", ""), again.text
+    finally:
+        study.close()
+
+
+@pytest.mark.parametrize("headers", [{"origin": "http://testserver:8999"}, {"origin": "null"},
+                                     {"sec-fetch-site": "same-site"}, {"sec-fetch-site": "cross-site"},
+                                     {"origin": "http://testserver:8999", "sec-fetch-site": "same-site"}])
+def test_a_signin_posted_from_another_origin_is_refused(source, tmp_path, headers):
+    """W-12, login CSRF: a page on another loopback port fetches a fresh token from this server, plants
+    it as the victim's cookie (cookies ignore ports) and makes the victim's browser post it; the
+    browser says where the form came from (Origin, Sec-Fetch-Site), and that is not this origin. The
+    token stays unused: the victim's own sign-in with it still works."""
+    study = make_study(source, tmp_path / "out", live=[])
+    try:
+        app = app_for(study)
+        attacker = TestClient(app, base_url="http://testserver:8765", follow_redirects=False)
+        token = form_fields(attacker.get("/").text)["csrf"]
+        victim = TestClient(app, base_url="http://testserver:8765", follow_redirects=False)
+        victim.cookies.set("ob_signin", token)
+        r = victim.post("/signin", data={"csrf": token, "name": "mallory"}, headers=headers)
+        assert r.status_code == 403 and "ob_session" not in r.headers.get("set-cookie", ""), r.text
+        same = {"origin": "http://testserver:8765", "sec-fetch-site": "same-origin"}
+        ok = victim.post("/signin", data={"csrf": token, "name": "sam"}, headers=same)
+        assert ok.status_code == 303 and "ob_session=" in ok.headers.get("set-cookie", ""), ok.text
+    finally:
+        study.close()
+
+
+def test_issued_signin_nonces_are_bounded(source, tmp_path, monkeypatch):
+    """Sign-in forms fetched and never posted cost no memory without bound: the oldest token goes."""
+    from human_judging import app as app_module
+
+    monkeypatch.setattr(app_module, "MAX_PENDING_SIGNINS", 3)
+    study = make_study(source, tmp_path / "out", live=[])
+    try:
+        app = app_for(study)
+        clients = [TestClient(app, follow_redirects=False) for _ in range(4)]
+        tokens = [form_fields(c.get("/").text)["csrf"] for c in clients]
+        assert clients[0].post("/signin", data={"csrf": tokens[0], "name": "a"}).status_code == 403  # dropped
+        assert clients[3].post("/signin", data={"csrf": tokens[3], "name": "d"}).status_code == 303
+    finally:
+        study.close()

@@ -92,14 +92,20 @@ def read_csv_rows(path: Path, required: str, expected: str) -> list[dict[str, st
         csv.field_size_limit(limit)
 
 
+#: how far a final belief's two probabilities may sum from 1 (the source rounds them)
+BELIEF_SUM_TOLERANCE = 0.02
+
+
 def finite_belief(values: Any, where: str) -> list[float]:
-    """A final belief: two finite probabilities. NaN, an infinity, a string or a list of another length
-    is one line (a NaN compared with anything would silently be a verdict for answer 2)."""
+    """A final belief: two probabilities (each from 0 to 1, summing to 1 within BELIEF_SUM_TOLERANCE).
+    NaN, an infinity, [-3, 4], a string or a list of another length is one line (a NaN compared with
+    anything, or -3 < 4, would silently be a verdict for answer 2)."""
     try:
         p = [float(x) for x in values]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         p = []
-    if len(p) != 2 or not all(math.isfinite(x) for x in p) or isinstance(values, (str, bytes)):
+    if len(p) != 2 or not all(math.isfinite(x) and 0 <= x <= 1 for x in p) or abs(sum(p) - 1) > BELIEF_SUM_TOLERANCE \
+            or isinstance(values, (str, bytes)):
         shown = repr(values)
         raise BenchError(f"{where}: final belief {shown[:60]} is not two finite probabilities; expected [p1, p2]")
     return p

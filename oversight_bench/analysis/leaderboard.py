@@ -65,7 +65,7 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.redact import redact_text
-from oversight_bench.rundir.store import in_use, refuse_output_inside
+from oversight_bench.rundir.store import first_link, in_use, refuse_output_inside
 from oversight_bench.yamlio import load_json_text, read_input_bytes
 
 SCHEMA = "oversight-bench/leaderboard/v3"
@@ -682,6 +682,10 @@ def check_output(output: str | Path, force: bool = False) -> None:
     if not force:
         raise BenchError(f"{out} holds a leaderboard (generated {board.get('generated') or 'unknown'}); "
                          "rebuilding it replaces its pages: add --force")
+    link = first_link(out)
+    if link is not None:  # a page replaced by a link to a file outside: a rebuild would write through it
+        raise BenchError(f"{out} holds a symbolic link ({link.relative_to(out)}), which no leaderboard build wrote; "
+                         "remove it, or give --output a new or empty folder")
 
 
 #: the largest results.json (or page data) read from a carried board; a real one is well under 1 MB

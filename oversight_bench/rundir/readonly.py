@@ -9,7 +9,6 @@ parses each record whole).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
@@ -19,10 +18,19 @@ from oversight_bench.model_text import NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj
 from oversight_bench.rundir.legacy import READABLE_AS_IS
-from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, _schema_version, check_record_fields, connect_readonly, load_call, read_config_file,
-                                          load_question, load_record, store_errors)
+from oversight_bench.rundir import schema
+from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, _schema_version, check_columns, check_record_fields, connect_readonly, damaged_error,
+                                          load_call, load_json, load_question, read_config_file, read_record, store_errors)
 
 _ARGUING = ("consultant", "debater")
+#: what each column of a summary (`ReadOnlyRun.summaries`) may hold, as SQLite hands it over (JSON's
+#: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole
+_SUMMARY_NAMES = ("job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "answer",
+                  "correct", "probs[0]", "probs[1]", "extra.debiased", "unjudged")
+_SUMMARY = (schema.TEXT, schema.TEXT, schema.optional(schema.TEXT), schema.TEXT, schema.TEXT, schema.TEXT,
+            schema.optional(schema.TEXT), schema.optional(schema.TEXT), schema.optional(schema.SIDE),
+            schema.optional(schema.FLAG), *[schema.optional((schema._prob, "a probability from 0 to 1"))] * 2,
+            schema.optional(schema.FLAG), schema.optional(schema.FLAG))
 
 
 class ReadOnlyRun:
@@ -38,6 +46,8 @@ class ReadOnlyRun:
         self.conn.row_factory = sqlite3.Row
         try:
             version = _schema_version(self.conn, self.dir)
+            with store_errors(self.dir):
+                check_columns(self.dir, self.conn)
         except BaseException:
             self.conn.close()
             raise
@@ -70,8 +80,12 @@ class ReadOnlyRun:
                 " FROM records WHERE kind='decision' ORDER BY id"
                 + ("" if limit is None else f" LIMIT {int(limit)}")).fetchall()
         for r in rows:
-            check_record_fields(self.dir, {"judge": r[1], "protocol": r[3], "task": r[4], "question_id": r[5]},
-                                f"the decision of job {str(r[0])[:80]!r}")
+            where = f"the decision of job {str(r[0])[:80]!r}"
+            check_record_fields(self.dir, {"judge": r[1], "protocol": r[3], "task": r[4], "question_id": r[5]}, where)
+            for value, (fits, expected), name in zip(r, _SUMMARY, _SUMMARY_NAMES):
+                if not fits(value):
+                    raise damaged_error(self.dir, f"{where}: field {name} holds {type(value).__name__} {repr(value)[:40]}; "
+                                                  f"expected {expected}")
         return rows
 
     def turn_flags(self, job_keys: list[str] | None = None) -> dict[tuple[str, str], tuple[int, int, int, int]]:
@@ -94,6 +108,11 @@ class ReadOnlyRun:
             rows = self._query(sql)
         else:
             rows = [r for k in keys for r in self._query(sql + " WHERE task=? AND question_id=?", tuple(k))]
+        for r in rows:  # the two fields as `schema.QUESTION` has them, as load_question would check
+            for value, name in ((r[2], "question"), (r[3], "task_type")):
+                if value is not None and not isinstance(value, str):
+                    raise damaged_error(self.dir, f"question {r[0]}/{r[1]}: field {name} holds {type(value).__name__} "
+                                                  f"{repr(value)[:40]}; expected text")
         return {(r[0], r[1]): (r[2] or "", r[3] or "") for r in rows}
 
     def question(self, task: str, question_id: str) -> Question | None:
@@ -104,11 +123,8 @@ class ReadOnlyRun:
         """Every record of one job (each judge's turns and decision), flat as `Store.iter_records` gives them."""
         out = []
         for r in self._query("SELECT * FROM records WHERE job_key=? ORDER BY judge, seq", (job_key,)):
-            check_record_fields(self.dir, r, f"record {r['id']}")
-            d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id",
-                                   "assignment", "answer_order", "round", "seq")}
-            d.update(redact_obj(load_record(self.dir, r)))
-            out.append(d)
+            d = read_record(self.dir, r, seq=True)
+            out.append({k: v if k == "job_key" else redact_obj(v) for k, v in d.items()})
         return out
 
     def sampling_calls(self, role: str) -> Iterator[dict[str, Any]]:
@@ -118,8 +134,12 @@ class ReadOnlyRun:
                " FROM calls WHERE role = ? AND json_extract(request, '$.kind') = 'generate'"
                " AND json_extract(request, '$.prefix') IS NULL ORDER BY created, key")
         for r in self._query(sql, (role,)):
+            texts = load_json(self.dir, r[7], f"the response of call {str(r[0])[:80]}") if r[7] else []
+            if not schema.TEXTS[0](texts):
+                raise damaged_error(self.dir, f"call {str(r[0])[:16]}: field response.texts holds {type(texts).__name__}; "
+                                              f"expected {schema.TEXTS[1]}")
             yield {"key": r[0], "tag": str(r[1] or ""), "protocol": r[2], "task": r[3], "question_id": r[4],
-                   "assignment": r[5], "answer_order": r[6], "texts": json.loads(r[7]) if r[7] else []}
+                   "assignment": r[5], "answer_order": r[6], "texts": texts}
 
     def room_texts(self) -> Iterator[tuple[str, str, str]]:
         """(job_key, agent, text) per job and agent: every turn's shown text (its content where none
@@ -157,7 +177,13 @@ class ReadOnlyRun:
     def request(self, key: str) -> dict[str, Any] | None:
         """One stored call's request, secrets redacted (None: no such call)."""
         row = self._query("SELECT request FROM calls WHERE key = ?", (key,))
-        return redact_obj(json.loads(row[0][0])) if row else None
+        if not row:
+            return None
+        request = load_json(self.dir, row[0][0], f"the request of call {key[:80]}")
+        problem = schema.misfit(request, schema.CALL["request"], "request")
+        if problem:
+            raise damaged_error(self.dir, f"call {key[:16]}: {problem}")
+        return redact_obj(request)
 
     def calls_of(self, protocol: str, task: str, question_id: str, assignment: str | None,
                  answer_order: str | None) -> Iterator[dict[str, Any]]:

@@ -7,7 +7,8 @@ by table in rowid order; where a page cannot be read it seeks past it and goes o
 call (the cache, so a resume does not pay for them again), every question, every skipped-row
 count, and the turns and decision of every job whose decision and turns 0..n all read back (a
 partial job is left out: the resume redoes it whole). Rows whose JSON does not parse, or holds NaN
-or an infinity (`store.strict_json`, as every reader reads them), are left out. config.json is
+or an infinity (`store.strict_json`, as every reader reads them), or whose fields are not what their
+kind's hold (`schema`: a probability 'yes', a turn without a speaker), are left out. config.json is
 copied when it parses, so the resume's settings check still applies. The damaged run is opened
 read-only as every reader opens a store (`store.connect_readonly`): nothing is written into it.
 """
@@ -23,7 +24,9 @@ from typing import Any, Iterator
 import click
 
 from oversight_bench.errors import BenchError
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, Store, connect_readonly, read_config_file, refuse_output_inside, strict_json
+from oversight_bench.rundir import schema
+from oversight_bench.rundir.store import (CONFIG_NAME, DB_NAME, RECORD_COLUMNS, RECORD_NAME_FIELDS, Store, connect_readonly,
+                                          question_from_dict, read_config_file, refuse_output_inside, strict_json)
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {
@@ -72,13 +75,31 @@ def _has_table(conn: sqlite3.Connection, table: str) -> bool:
         return True  # an unreadable schema: let the table read say what it can
 
 
-def _json_ok(table: str, row: tuple) -> bool:
+def _readable(table: str, row: tuple) -> bool:
+    """Whether a row reads as every reader reads it: its JSON strict, and its fields what its kind's
+    hold (`schema`; a record's naming columns text) -- a row that would stop a reader is left out."""
+    d = dict(zip(COLUMNS[table], row))
+    if any(not schema.eval_column(d[c], allowed) for c, allowed in schema.COLUMNS.get(table, {}).items()):
+        return False
     for col in JSON_COLUMNS.get(table, ()):
         try:
-            value = strict_json(row[COLUMNS[table].index(col)])
+            d[col] = strict_json(d[col])
         except ValueError:
             return False
-        if table == "records" and not isinstance(value, dict):
+    if table == "records":
+        if not isinstance(d["data"], dict) or d["kind"] not in ("turn", "decision"):
+            return False
+        if any(not isinstance(d[c], str) or not d[c] for c in RECORD_NAME_FIELDS):
+            return False
+        return schema.check(d["kind"], {**{c: d[c] for c in RECORD_COLUMNS}, **d["data"], "seq": d["seq"]}) is None
+    if table == "calls":
+        return schema.check("call", d) is None
+    if table == "questions":
+        if schema.check("question", d["data"]) is not None or not isinstance(d["task"], str) or not isinstance(d["question_id"], str):
+            return False
+        try:
+            question_from_dict(d["data"])  # its images' base64 too
+        except (KeyError, TypeError, ValueError, AttributeError):
             return False
     return True
 
@@ -105,7 +126,7 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
             if table == "meta" and not _has_table(src, table):
                 rows[table] = []
                 continue
-            kept = [r for r in _read_table(src, table, counts) if _json_ok(table, r)]
+            kept = [r for r in _read_table(src, table, counts) if _readable(table, r)]
             rows[table] = kept
     finally:
         src.close()

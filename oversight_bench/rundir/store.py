@@ -24,6 +24,7 @@ import json
 import math
 import os
 import queue
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -37,8 +38,10 @@ from urllib.parse import quote
 import orjson
 
 from oversight_bench.errors import BenchError, disk_full, disk_full_error
+from oversight_bench.model_text import replace_surrogates
 from oversight_bench.questions import Image, Question
 from oversight_bench.redact import redact_obj, scrub_known
+from oversight_bench.rundir import schema
 from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, V1_TABLES, redacted_config, unversioned_format
 
 DB_NAME = "results.sqlite"
@@ -128,8 +131,12 @@ def _orjson_safe(obj: Any) -> bool:
 
 
 def dumps(obj: Any) -> str:
-    """A record's JSON text (int keys allowed, as `json.dumps` writes them)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    """A record's JSON text (int keys allowed, as `json.dumps` writes them). An integer past 64 bits,
+    which orjson cannot write (one read back from another store, say), is written by json."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def request_key(request: dict[str, Any] | str) -> str:
@@ -208,12 +215,15 @@ def refuse_output_inside(output: str | Path, run_dirs: Iterable[str | Path], com
 
 
 def refuse_foreign_output(output: str | Path, command: str, own: Callable[[str], bool], marker: str | None, *,
-                          flag: str = "--output", what: str = "output") -> None:
+                          flag: str = "--output", what: str = "output",
+                          marker_ok: Callable[[Path], bool] | None = None) -> None:
     """A reader's output folder must be missing, empty, or an earlier output of the same command: it
     holds only names `own` accepts (what the command itself writes there, and so may overwrite) and,
-    unless `marker` is None (an output cut short by a full disk is rewritten too), `marker`. Anything
-    else, `/` and a home folder included, is refused in one line before anything is written: a
-    command writes its pages into a folder, never over someone else's files."""
+    unless `marker` is None (an output cut short by a full disk is rewritten too), `marker` -- one
+    `marker_ok` accepts, where given (a cells.json of notes is no export's manifest). Anything else,
+    `/` and a home folder included, is refused in one line before anything is written: a command
+    writes its pages into a folder, never over someone else's files. Nor through them: a symbolic
+    link anywhere in the folder (an earlier page replaced by a link to a file outside) is refused too."""
     out = Path(output)
     if not (out.exists() or out.is_symlink()):
         return
@@ -224,10 +234,26 @@ def refuse_foreign_output(output: str | Path, command: str, own: Callable[[str],
     except OSError as exc:
         raise BenchError(f"{command}: cannot read {flag} {output}: {exc.strerror}; expected a new or empty folder") from None
     foreign = sorted(n for n in names if not own(n))
+    if not foreign and marker is not None and marker in names and marker_ok is not None and not marker_ok(out / marker):
+        foreign = [f"{marker}, which no earlier {what} wrote"]
     if names and (foreign or (marker is not None and marker not in names)):
         shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "") if foreign else f"no {marker}"
         raise BenchError(f"{command}: {flag} {output} is not empty and is no earlier {what} ({shown}); expected a "
                          f"new or empty folder, or one an earlier '{command}' wrote")
+    link = first_link(out)
+    if link is not None:
+        raise BenchError(f"{command}: {flag} {output} holds a symbolic link ({link.relative_to(out)}), which no earlier "
+                         f"{what} wrote and which a rewrite would write through; expected a new or empty folder, or "
+                         f"one an earlier '{command}' wrote (remove the link)")
+
+
+def first_link(folder: Path) -> Path | None:
+    """The first symbolic link inside `folder` (links not followed), or None."""
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        for name in (*dirs, *files):
+            if os.path.islink(os.path.join(root, name)):
+                return Path(root) / name
+    return None
 
 
 def _busy(exc: BaseException) -> bool:
@@ -281,16 +307,31 @@ def _finite(text: str) -> float:
 
 #: json.loads, refusing NaN and the infinities (written as such, or a number too large for a float)
 _STRICT = json.JSONDecoder(parse_constant=_non_finite, parse_float=_finite)
+#: a JSON escape of a surrogate (a lone one decodes to no character, which no UTF-8 output can take)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _no_surrogates(value: Any) -> Any:
+    """`value` with every lone surrogate in its texts (keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return replace_surrogates(value)
+    if isinstance(value, list):
+        return [_no_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
+    return value
 
 
 def strict_json(text: Any) -> Any:
-    """A stored JSON value; ValueError when it is not text holding finite JSON."""
+    """A stored JSON value; ValueError when it is not text holding finite JSON. A lone surrogate
+    ("\\ud800") is read as U+FFFD, as a model's reply is stored (`model_text.replace_surrogates`)."""
     if not isinstance(text, str):
         raise ValueError(f"a {type(text).__name__}, not JSON text")
     try:
-        return _STRICT.decode(text)
+        value = _STRICT.decode(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+    return _no_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def load_json(directory: Path, text: Any, where: str) -> Any:
@@ -324,6 +365,9 @@ def read_config_file(directory: Path) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         raise BenchError(f"{p} is damaged (a JSON {type(data).__name__}, not an object); expected the JSON oversight-bench "
                          f"wrote. {salvage}")
+    problem = schema.check("config", data)
+    if problem:
+        raise BenchError(f"{p} is damaged ({problem}); expected the JSON oversight-bench wrote. {salvage}")
     return data
 
 
@@ -349,19 +393,57 @@ def load_record(directory: Path, row: sqlite3.Row) -> dict[str, Any]:
     return data
 
 
+#: a record's columns, as its flat dict carries them
+RECORD_COLUMNS = ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round")
+
+
+def read_record(directory: Path, row: sqlite3.Row, *, seq: bool = False) -> dict[str, Any]:
+    """A turn's or decision's row as one flat dict: its columns, its JSON fields over them, and `seq`
+    (a turn's always, a decision's when asked). The one place a record is read: its naming columns
+    and every field readers use are checked against its kind (`schema`), so a misfit is one line
+    naming the store, the record and the field here, not a traceback in whichever reader met it."""
+    where = f"record {row['id']}"
+    check_record_fields(directory, row, where)
+    d = {k: row[k] for k in RECORD_COLUMNS}
+    d.update(load_record(directory, row))
+    if seq or row["kind"] == "turn":
+        d["seq"] = row["seq"]
+    kind = row["kind"]
+    problem = schema.check(kind, d) if kind in ("turn", "decision") else f"kind {str(kind)[:20]!r} is neither turn nor decision"
+    if problem:
+        raise damaged_error(directory, f"{where} ({kind}): {problem}")
+    return d
+
+
+def check_response(directory: Path, response: Any, key: str) -> dict[str, Any]:
+    """A stored call's response as a cache hit hands it on: checked against `schema.CALL`'s."""
+    problem = schema.misfit(response, schema.CALL["response"], "response")
+    if problem:
+        raise damaged_error(directory, f"call {key[:16]}: {problem}")
+    return response
+
+
 def load_call(directory: Path, row: sqlite3.Row) -> dict[str, Any]:
-    """A stored call as a dict, its request and response read strictly (`load_json`)."""
+    """A stored call as a dict, its request and response read strictly (`load_json`) and its fields
+    checked (`schema.CALL`)."""
     d = dict(row)
     for col in ("request", "response"):
-        d[col] = load_json(directory, d[col], f"the {col} of call {d['key']}")
+        d[col] = load_json(directory, d[col], f"the {col} of call {str(d['key'])[:80]}")
+    problem = schema.check("call", d)
+    if problem:
+        raise damaged_error(directory, f"call {str(d['key'])[:16]}: {problem}")
     return d
 
 
 def load_question(directory: Path, text: Any, task: str, question_id: str) -> Question:
     """A stored question, read strictly: JSON that is no question is a damaged store too."""
     where = f"question {task}/{question_id}"
+    data = load_json(directory, text, where)
+    problem = schema.check("question", data)
+    if problem:
+        raise damaged_error(directory, f"{where}: {problem}")
     try:
-        return question_from_dict(load_json(directory, text, where))
+        return question_from_dict(data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise damaged_error(directory, f"{where} is not a stored question ({type(exc).__name__}: {exc})") from None
 
@@ -450,6 +532,18 @@ def connect_readonly(directory: Path) -> sqlite3.Connection:
         mode = "ro" if journal.exists() else "ro&immutable=1"
         return sqlite3.connect(f"file:{quote(str(db.absolute()))}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_S,
                                isolation_level=None, check_same_thread=False)
+
+
+def check_columns(directory: Path, conn: sqlite3.Connection) -> None:
+    """Every column of the records, calls and questions tables holds what its field may
+    (`schema.COLUMNS`; one scan each, in C): a token count that is text or a model name that is a
+    blob is one line naming the row, before any sum or page meets it."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table in schema.COLUMNS:
+        if table in tables:
+            row = conn.execute(schema.columns_misfit_sql(table)).fetchone()
+            if row is not None:
+                raise damaged_error(directory, schema.column_misfit(table, tuple(row)))
 
 
 def check_integrity(directory: Path, conn: sqlite3.Connection) -> None:
@@ -667,6 +761,7 @@ class Store:
             elif version in MIGRATIONS and version not in READABLE_AS_IS:
                 raise BenchError(f"{directory} holds a run in an older store format (version {version}); "
                                  f"resume it once with 'oversight-bench run' (same settings) to upgrade it")
+            check_columns(directory, conn)
         except BaseException as exc:
             if conn is not None:
                 conn.close()
@@ -803,7 +898,7 @@ class Store:
         if self._keys is not None and key not in self._keys:
             return None  # never written: no query needed
         row = self._one("SELECT response FROM calls WHERE key=?", (key,))
-        return load_json(self.dir, row["response"], f"the response of call {key}") if row else None
+        return check_response(self.dir, load_json(self.dir, row["response"], f"the response of call {key}"), key) if row else None
 
     @_maps_store_errors
     def put_call(self, key: str, *, model: str, request: dict | str, response: dict, context: dict[str, Any],
@@ -812,7 +907,7 @@ class Store:
         row = (key, model, context.get("role"), context.get("tag"), context.get("protocol"), context.get("task"),
                context.get("question_id"), context.get("assignment"), context.get("answer_order"),
                # the request carries the backend's fingerprint (a base_url, say): no registered secret
-               # may stay in it (about 5-10 us a call, only while secrets are registered); nor in the
+               # may stay in it (about 10 us per KB of a call, only while secrets are registered); nor in the
                # response, which a server echoing its request (key, query credential) fills with them
                scrub_known(request if isinstance(request, str) else dumps(request)),
                scrub_known(dumps(response)),
@@ -895,12 +990,7 @@ class Store:
         """Turn and decision records as flat dicts with their explicit fields."""
         sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
         for r in self._select(sql, (kind,) if kind else ()):
-            check_record_fields(self.dir, r, f"record {r['id']}")
-            d = {k: r[k] for k in ("kind", "job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "round")}
-            d.update(load_record(self.dir, r))
-            if kind == "turn" or r["kind"] == "turn":
-                d["seq"] = r["seq"]
-            yield d
+            yield read_record(self.dir, r)
 
     def iter_calls(self) -> Iterator[dict[str, Any]]:
         for r in self._select("SELECT * FROM calls ORDER BY created, key"):
@@ -922,7 +1012,7 @@ def question_to_dict(q: Question) -> dict[str, Any]:
 
 
 def question_from_dict(d: dict[str, Any]) -> Question:
-    images = tuple(Image(base64.b64decode(i["data"]), i["mime"]) for i in d.get("images", []))
+    images = tuple(Image(base64.b64decode(i["data"], validate=True), i["mime"]) for i in d.get("images") or [])
     return Question(id=d["id"], task=d["task"], task_type=d["task_type"], question=d["question"],
                     correct=d["correct"], incorrect=d["incorrect"], article=d.get("article"),
                     images=images, meta=d.get("meta") or {})
@@ -955,7 +1045,7 @@ class SharedCalls:
             with store_errors(d):
                 row = con.execute("SELECT response FROM calls WHERE key=?", (key,)).fetchone()
             if row:
-                return load_json(d, row[0], f"the response of call {key}")
+                return check_response(d, load_json(d, row[0], f"the response of call {key}"), key)
         return None
 
     def close(self) -> None:
