@@ -17,6 +17,7 @@ escapes first); the pages run no script (the app's Content-Security-Policy forbi
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import html
 import json
@@ -677,14 +678,19 @@ def _highlight(article: str, quotes: list[tuple[str, bool]]) -> Markup:
     """The passage escaped, with every span a turn quoted (a verified quote) marked. A quote is found
     with any run of whitespace standing for any other and straight quote marks for curly ones (the
     importers verify quotes so: a story's hard line breaks do not make a faithful quote unverified),
-    and without a leading or trailing ellipsis."""
+    and without a leading or trailing ellipsis. Both sides are normalised once and searched with
+    str.find (linear time), so a long quote against an article of near misses stays fast."""
+    flat, original = _normalised(article)
     spans = []
     for text, ok in quotes:
         words = text.strip().strip(".…").strip().split()
-        if not ok or len(" ".join(words)) < 4:
+        needle = " ".join(words).translate(_STRAIGHT)
+        if not ok or len(needle) < 4:
             continue
-        pattern = re.compile(r"\s+".join(_loose(w) for w in words))
-        spans += [m.span() for m in pattern.finditer(article)]
+        at = flat.find(needle)
+        while at >= 0:
+            spans.append((original(at), original(at + len(needle) - 1) + 1))
+            at = flat.find(needle, at + len(needle))
     out, pos = [], 0
     for s, e in sorted(spans):
         if e <= pos:
@@ -697,11 +703,23 @@ def _highlight(article: str, quotes: list[tuple[str, bool]]) -> Markup:
     return Markup("".join(out))
 
 
-_LOOSE = {"'": "['‘’]", "‘": "['‘’]", "’": "['‘’]", '"': '["“”]', "“": '["“”]', "”": '["“”]'}
+_STRAIGHT = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 
 
-def _loose(word: str) -> str:
-    return "".join(_LOOSE.get(ch) or re.escape(ch) for ch in word)
+def _normalised(text: str) -> tuple[str, Callable[[int], int]]:
+    """`text` with each run of whitespace as one space and curly quote marks straight, and a map from
+    an index in it back to the index in `text` (only runs of two or more characters shift it)."""
+    at, shift, total = [], [], 0
+    for m in re.finditer(r"\s{2,}", text):
+        at.append(m.start() - total + 1)
+        total += m.end() - m.start() - 1
+        shift.append(total)
+
+    def original(i: int) -> int:
+        k = bisect.bisect_right(at, i)
+        return i + (shift[k - 1] if k else 0)
+
+    return re.sub(r"\s+", " ", text).translate(_STRAIGHT), original
 
 
 # -- pages -------------------------------------------------------------------------------------------
