@@ -277,31 +277,40 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 
 def test_foreign_store_fields_are_escaped_on_every_page(tmp_path):
-    """Every field of a turn and decision from a foreign store (round, defends, role, speaker, the
-    text) is text on the board and on the room pages its cells link, and a value of the wrong type (a
-    mapping as the text, words as probabilities) is shown rather than crashing the build or the export."""
+    """Every text field of a turn and decision from a foreign store (role, speaker, the text, the raw
+    verdict) is text on the board and on the room pages its cells link; a value of the wrong type (a
+    round or a side in words, a mapping as the text, words as probabilities) is refused in one line
+    naming the record and the field (the store's schema, issue 37.5), before anything is written."""
     import sqlite3
 
+    def hostile(run, turn: dict, decision: dict) -> None:
+        con = sqlite3.connect(run / "results.sqlite")
+        for rowid, kind, data in con.execute("SELECT rowid, kind, data FROM records").fetchall():
+            d = json.loads(data)
+            d.update(turn if kind == "turn" else decision)
+            con.execute("UPDATE records SET data = ? WHERE rowid = ?", (json.dumps(d), rowid))
+        con.commit()
+        con.close()
+
     run = make_run(tmp_path / "run", n_questions=2, judge="sim:judge-a")
-    con = sqlite3.connect(run / "results.sqlite")
-    for rowid, kind, data in con.execute("SELECT rowid, kind, data FROM records").fetchall():
-        d = json.loads(data)
-        if kind == "turn":
-            d.update(round=HOSTILE, defends=HOSTILE, role='"><script>r()</script>', speaker=HOSTILE, shown={"x": HOSTILE})
-        else:
-            d.update(probs=["high", HOSTILE])
-        con.execute("UPDATE records SET data = ? WHERE rowid = ?", (json.dumps(d), rowid))
-    con.commit()
-    con.close()
+    hostile(run, dict(role='"><script>r()</script>', speaker=HOSTILE, shown=f"<quote>{HOSTILE}</quote>"), dict(raw=HOSTILE))
     board = tmp_path / "board"
     res = cli("leaderboard", str(run), "--output", str(board))
-    assert res.exit_code == 0, res.output
-    res = cli("view", str(run), "--export", str(board / "rooms"), "--cells", str(board / "rooms-cells.json"))
     assert res.exit_code == 0, res.output
     pages = [p.read_text() for p in board.rglob("*.html")]
     assert len(pages) > 10 and all("<img src=x" not in text and "<script>r()" not in text for text in pages)
     argued = [p.read_text() for p in (board / "rooms" / "rooms").glob("*.html") if 'class="turn' in p.read_text()]
-    assert argued and all("Round &lt;img src=x onerror=alert(1)&gt;" in text for text in argued)
+    assert argued and all("&lt;img src=x onerror=alert(1)&gt;" in text for text in argued)
+
+    for i, (turn, decision, field) in enumerate([(dict(round=HOSTILE), {}, "round"), (dict(defends=HOSTILE), {}, "defends"),
+                                                  (dict(shown={"x": HOSTILE}), {}, "shown"),
+                                                  ({}, dict(probs=["high", HOSTILE]), "probs")]):
+        run = make_run(tmp_path / f"bad{i}", n_questions=2, judge="sim:judge-a")
+        hostile(run, turn, decision)
+        res = cli("leaderboard", str(run), "--output", str(tmp_path / f"board{i}"))
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+        assert f"field {field} holds" in res.output and "salvage" in res.output
+        assert not (tmp_path / f"board{i}").exists()
 
 
 def test_markdown_outputs_escape_html(tmp_path):
