@@ -91,7 +91,8 @@ class SecurityHeaders:
 
 class SameOrigin:
     """Refuse a POST a page of another origin made: its browser says so in Origin (and Sec-Fetch-Site).
-    A request without either (curl, a test client) is no cross-site one and passes."""
+    A request without either (curl, a test client) is no cross-site one and passes. Origin "null"
+    (what a browser sends under no-referrer) passes only with Sec-Fetch-Site: same-origin."""
 
     def __init__(self, app):
         self.app = app
@@ -102,7 +103,10 @@ class SameOrigin:
             origin = headers.get(b"origin", b"").decode("latin-1")
             site = headers.get(b"sec-fetch-site", b"").decode("latin-1")
             own = f"{scope.get('scheme', 'http')}://{headers.get(b'host', b'').decode('latin-1')}"
-            if (origin and origin != own) or (site and site not in ("same-origin", "none")):
+            # under the pages' no-referrer policy a browser's own form POST says Origin "null"; its
+            # Sec-Fetch-Site then tells whether the page was this server's
+            null_but_ours = origin == "null" and site == "same-origin"
+            if (origin and origin != own and not null_but_ours) or (site and site not in ("same-origin", "none")):
                 await PlainTextResponse("forbidden: this form was sent from another origin", status_code=403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)

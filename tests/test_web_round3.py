@@ -172,6 +172,20 @@ def test_a_signin_posted_from_another_origin_is_refused(source, tmp_path, header
         study.close()
 
 
+def test_a_browsers_own_form_under_no_referrer_signs_in(source, tmp_path):
+    """The pages say no-referrer, so Chromium posts the sign-in form with Origin "null" and
+    Sec-Fetch-Site: same-origin (tests/test_web_browser.py was refused so): that is this origin."""
+    study = make_study(source, tmp_path / "out", live=[])
+    try:
+        client = TestClient(app_for(study), base_url="http://testserver:8765", follow_redirects=False)
+        token = form_fields(client.get("/").text)["csrf"]
+        ok = client.post("/signin", data={"csrf": token, "name": "sam"},
+                         headers={"origin": "null", "sec-fetch-site": "same-origin"})
+        assert ok.status_code == 303 and "ob_session=" in ok.headers.get("set-cookie", ""), ok.text
+    finally:
+        study.close()
+
+
 def test_issued_signin_nonces_are_bounded(source, tmp_path, monkeypatch):
     """Sign-in forms fetched and never posted cost no memory without bound: the oldest token goes."""
     from human_judging import app as app_module
