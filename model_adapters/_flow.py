@@ -12,9 +12,8 @@ seen (per unit of work) rising to `HOLD_FACTOR` times its lowest means the serve
 is sent beyond what it serves at once, so more in flight buys only latency. A one-slot server is
 so driven at one or two requests in flight (two in flight answer in twice the time of one), a
 64-slot server still at 64 (its answers take as long at 64 as at one). The ceiling is the spec's
-`concurrency`. A decrease counts
-once per window (only a request sent after the last decrease can cause the next), so a burst of
-failures halves the window once, not N times.
+`concurrency`. A decrease counts once per window (only a request sent after the last decrease can
+cause the next), so a burst of failures halves the window once, not N times.
 
 `Replicas` spreads requests over several servers of one model (`base_url=URL1|URL2`): the
 healthy one with the fewest requests in flight; one that refuses or drops connections is taken out
