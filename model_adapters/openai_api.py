@@ -360,7 +360,7 @@ class OpenAIModel(Model):
                         async with asyncio.timeout(self.timeout):
                             response = await client.post("/chat/completions", cast_to=httpx2.Response, content=content)
                     except TimeoutError:
-                        self.flow.loss(slot)
+                        self.flow.loss(slot, timeout=True)
                         failure = RuntimeError(f"{self.name}: APITimeoutError: no answer within {self.timeout:g} s")
                     except openai.APIStatusError as exc:
                         if exc.status_code not in _RETRY_STATUS and exc.status_code < 500:
@@ -373,7 +373,7 @@ class OpenAIModel(Model):
                             raise MalformedResponse(f"{self.name}: the reply holds more than {limit} bytes (at least {box.bytes}) for "
                                                     f"{body.get(self.max_tokens_field)} tokens asked; expected a chat completion of that size") from None
                         if _timed_out(exc):
-                            self.flow.loss(slot)
+                            self.flow.loss(slot, timeout=True)
                         elif len(self.urls) > 1:
                             self.replicas.failed(replica)  # a dead replica is no sign of congestion at the others
                         else:

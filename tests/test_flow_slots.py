@@ -81,3 +81,62 @@ def test_the_window_holds_when_latency_grows_with_requests_in_flight():
     assert queue.window <= 2 and queue.settled() <= 2 and queue.peak <= 3 and queue.holds > 0
     parallel = _steady(AdaptiveLimit(64, timeout=120), 400, lambda n: 0.3)
     assert parallel.window == 64 and parallel.holds == 0
+
+
+def test_answers_that_merely_vary_are_no_queue():
+    """The realistic mix of scale_100k (95% in 50-300 ms, 4% in 1-3 s, 1% in 3-8 s, at any load): no
+    answer count in flight makes them slower, so the window grows to the ceiling. (The old rule, one
+    answer against the fastest ever seen, held it at 4 and shrank it on every slow answer.)"""
+    import random
+
+    rng = random.Random(0)
+
+    def mix(_n: int) -> float:
+        u = rng.random()
+        lo, hi = (0.05, 0.3) if u < 0.95 else (1.0, 3.0) if u < 0.99 else (3.0, 8.0)
+        return rng.uniform(lo, hi)
+
+    for seed in range(5):
+        rng.seed(seed)
+        limit = _steady(AdaptiveLimit(128, timeout=60), 2000, mix)
+        assert limit.window >= 96 and limit.decreases == 0, (seed, limit.window, limit.decreases, limit.holds)
+
+
+def test_sporadic_failures_do_not_drag_the_window_down_but_a_failing_server_does():
+    """2% of answers failing at random (a healthy API's odd 429 or 500) leave a 128 window high; a
+    quarter failing halves it; one timeout halves it at once."""
+    import random
+
+    def run(share: float) -> AdaptiveLimit:
+        rng = random.Random(1)
+        limit = AdaptiveLimit(128, timeout=60)
+
+        async def main():
+            flying = []
+            for _ in range(4000):
+                while limit.in_flight < limit.window:
+                    flying.append(await limit.acquire())
+                slot = flying.pop(0)
+                slot.t0 -= 0.2
+                if rng.random() < share:
+                    limit.loss(slot)
+                else:
+                    limit.answered(slot, "k", 1.0)
+                limit._release()
+
+        asyncio.run(main())
+        return limit
+
+    assert run(0.02).window >= 64
+    assert run(0.25).window <= 8
+
+    limit = AdaptiveLimit(128, timeout=60)
+    limit.limit, limit.slow_start = 100.0, False
+
+    async def one_timeout():
+        slot = await limit.acquire()
+        limit.loss(slot, timeout=True)
+        limit._release()
+
+    asyncio.run(one_timeout())
+    assert limit.window == 50
