@@ -223,7 +223,7 @@ class Index:
         from human_judging.search import FullText
 
         #: the rooms' full text (arguments, judge outputs, passages), built after the list's index
-        self.fulltext = FullText()
+        self.fulltext = FullText(room_id)
         self.dirs = run_dirs(dirs)
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
