@@ -1,5 +1,6 @@
-"""`oversight-bench salvage DIR --output NEW`: copy every readable record of a damaged run into a
-fresh run directory, which `run` (or `report`, `judge --from`, ...) then uses like any other.
+"""What `oversight-bench salvage DIR --output NEW` does (the command itself is in `cli`): copy every
+readable record of a damaged run into a fresh run directory, which `run` (or `report`, `judge --from`,
+...) then uses like any other.
 
 A damaged `results.sqlite` (a disk error, a copy cut short, a file overwritten) is refused by
 every command (`Store.open` runs `PRAGMA quick_check`). Salvage reads it with no such check, table
@@ -20,8 +21,6 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
-
-import click
 
 from oversight_bench.errors import BenchError
 from oversight_bench.rundir import schema
@@ -167,16 +166,3 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     finally:
         store.close()
     return counts
-
-
-@click.command(name="salvage")
-@click.argument("directory")
-@click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
-def salvage_cmd(directory, output):
-    """Copy every readable record of a damaged run into a fresh run directory."""
-    counts = salvage_run(directory, output)
-    click.echo(f"salvaged into {output}: {counts['jobs']} job(s), {counts['calls']} call(s), {counts['questions']} "
-               f"question(s); config.json {'copied' if counts['config'] else 'unreadable, not copied'}; "
-               f"{counts['partial_jobs_dropped']} partial job(s) left for the resume to redo")
-    for err in counts["errors"][:5]:
-        click.echo(f"unreadable: {err}", err=True)
