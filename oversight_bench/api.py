@@ -46,6 +46,7 @@ Text parsing (what agents and judges wrote)
     parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes,
     verified_passages (the verified quotes of a checked turn), untag_passages (its quotes without the marks),
     replace_surrogates (a model's lone surrogates as U+FFFD).
+    is_argument (a turn whose role argues a side: consultant or debater).
 Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
     (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
@@ -98,7 +99,8 @@ _SOURCES: dict[str, str] = {
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV", "resolve_tasks"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
-                     "turn_notes", "verified_passages", "untag_passages", "replace_surrogates"), "oversight_bench.model_text"),
+                     "turn_notes", "verified_passages", "untag_passages", "replace_surrogates", "is_argument"),
+                    "oversight_bench.model_text"),
     **dict.fromkeys(("parse_key_values", "load_json_text", "read_input_bytes"), "oversight_bench.yamlio"),
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
