@@ -692,31 +692,11 @@ def check_output(output: str | Path, force: bool = False) -> None:
 MAX_CARRY_BYTES = 64 << 20
 
 
-def _check_unicode(value: Any, where: str) -> None:
-    """Refuse a string (key or value) that is not Unicode text: JSON's \\ud800 escapes read as lone
-    surrogates, which no page can be written with (checked before anything is written)."""
-    todo: list[tuple[Any, str]] = [(value, "")]
-    while todo:  # iterative: the parsed value may be as deep as the parser allows
-        x, at = todo.pop()
-        if isinstance(x, dict):
-            todo.extend((k, at) for k in x)
-            todo.extend((v, f"{at}.{k}" if isinstance(k, str) and k.isidentifier() else f"{at}[...]") for k, v in x.items())
-        elif isinstance(x, list):
-            todo.extend((v, f"{at}[{i}]") for i, v in enumerate(x))
-        elif isinstance(x, str):
-            try:
-                x.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise BenchError(f"{where}: text at {at.lstrip('.') or 'the top'} holds a lone surrogate "
-                                 f"(\\u{ord(x[exc.start]):04x}, not a character); expected Unicode text") from None
-
-
 def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
     raw = read_input_bytes(Path(path), "--carry", MAX_CARRY_BYTES)
     prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
-    _check_unicode(prev, f"--carry {path}")
     if not isinstance(prev, dict) or prev.get("schema") not in (SCHEMA, *OLD_SCHEMAS) or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
     try:
@@ -809,7 +789,6 @@ def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
         raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
     raw = read_input_bytes(data_file, "--carry page data", MAX_CARRY_BYTES, follow_symlinks=False)
     data = load_json_text(raw, f"--carry page data {data_file}", "a leaderboard page's data")
-    _check_unicode(data, f"--carry page data {data_file}")
     try:
         return _Page.model_validate(data).model_dump(by_alias=True)
     except ValidationError as exc:
