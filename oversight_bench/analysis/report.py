@@ -250,13 +250,9 @@ def position_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for (level, judge, agent, setting, proto, task, ttype), ds in groups.items():
         pq = stats.per_question(ds, "position")
-        x = list(pq.values())
-        m, half = (float(sum(x) / len(x)), None) if x else (None, None)
-        if len(x) > 1:
-            half = stats.Z95 * statistics.stdev(x) / math.sqrt(len(x))
+        m, lo, hi = stats.normal_ci(pq.values())
         rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "protocol": proto, "task": task,
-                     "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m,
-                     "ci_low": None if half is None else m - half, "ci_high": None if half is None else m + half,
+                     "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m, "ci_low": lo, "ci_high": hi,
                      "first_rate": sum(d["first"] for d in ds) / len(ds)})
     rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), _proto_key(r["protocol"]), str(r["setting"])))
     return rows
