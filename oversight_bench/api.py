@@ -18,7 +18,8 @@ Models (backends implement `Model`)
 Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
 Protocols (subclass `Protocol`; it sees the run only through `Context`)
-    Protocol, Context, Job, Turn, Decision.
+    Protocol, Context, Job, Turn, Decision; speaker names: SOURCE_DEBATERS (an imported room's debaters,
+    "Debater A"/"Debater B", by the answer each defends; source_debater(side)), CONSULTANT, JUDGE.
 Protocol options (a protocol's `Options`: subclass `CommonOptions`, declare each field with `option`)
     CommonOptions (the settings every protocol shares), option(default, paper=..., label=...),
     NO_PAPER_VALUE (the paper sets no value: a token cap), OUTSIDE_PAPER (the paper has no such option),
@@ -88,7 +89,8 @@ _SOURCES: dict[str, str] = {
                     "oversight_bench.agent_turns"),
     **dict.fromkeys(("judge_decide", "judge_examples", "relabel", "is_correct", "PromptFor"), "oversight_bench.judging"),
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
-    **dict.fromkeys(("Protocol", "Context", "Job", "Turn", "Decision"), "oversight_bench.protocol"),
+    **dict.fromkeys(("Protocol", "Context", "Job", "Turn", "Decision", "SOURCE_DEBATERS", "CONSULTANT", "JUDGE",
+                     "source_debater"), "oversight_bench.protocol"),
     **dict.fromkeys(("CommonOptions", "option", "NO_PAPER_VALUE", "OUTSIDE_PAPER", "options_model", "run_options_model",
                      "own_options", "stored_options", "JUDGE_SAMPLING"), "oversight_bench.protocol_options"),
     **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
