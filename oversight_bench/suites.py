@@ -73,6 +73,9 @@ class ImportedSuite:
     static: tuple[str, ...] = ()
     static_reason: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    #: the importer whose runs are this suite's (their config's `import.kind`), so a run imported by it
+    #: without the suite's name is still known as this suite (the leaderboard's human rows)
+    import_kind: str = ""
 
     def cache_path(self) -> Path:
         return cache_dir() / f"{self.name}-{self.version}"

@@ -125,18 +125,21 @@ def test_every_public_name_resolves():
         api.nope  # noqa: B018
 
 
-def test_the_core_names_no_plugins_model_protocol_or_task():
-    """The core takes protocols, tasks and models from what plugins register (their facts, e.g.
-    `Protocol.has_debaters`, a task file's `in_default_run`), so no core string is such a name.
-    "quality" is also the core's word for transcript quality (`analysis.quality`), so it is left out."""
+def test_the_core_names_no_plugins_model_protocol_task_or_suite():
+    """The core takes protocols, tasks, models and suites from what plugins register (their facts, e.g.
+    `Protocol.has_debaters`, a task file's `in_default_run`, a suite's `import_kind`), so no core string
+    is such a name. "quality" is also the core's word for transcript quality (`analysis.quality`), so it
+    is left out."""
     from oversight_bench.models import model_names
     from oversight_bench.registry import get_registry
 
     reg = get_registry()
     names = {**{n: "protocol" for n in reg.names("protocols")}, **{n: "task" for n in reg.names("tasks")},
-             **{n: "model" for n in model_names()}}
+             **{n: "model" for n in model_names()}, **{n: "suite" for n in reg.names("suites")},
+             **{kind: "suite's importer" for kind in (getattr(reg.get("suites", n), "import_kind", "")
+                                                      for n in reg.names("suites")) if kind}}
     names.pop("quality", None)
-    assert {"debate", "boolq", "qwen2.5-coder-0.5b"} <= set(names)  # the built-in plugins are installed
+    assert {"debate", "boolq", "qwen2.5-coder-0.5b", "nyu-2023", "nyu-debate"} <= set(names)  # the built-ins are installed
     bad = [f"{p.relative_to(REPO)}:{node.lineno} names {names[node.value]} {node.value!r}"
            for p in sorted((REPO / "oversight_bench").rglob("*.py"))
            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))

@@ -154,7 +154,16 @@ def _write_page(tdir: Path, slug: str, page: dict[str, Any]) -> None:
 
 # -- the judge table ---------------------------------------------------------------------------------
 
-SUITE_OF_IMPORT = {"nyu-debate": "nyu-2023", "llm-debate": "llm-debate"}
+def _suite_of_import(kind: str) -> str:
+    """The suite a run imported by importer `kind` belongs to: the installed suite that declares the
+    kind as its `import_kind` (its plugin names it; the core names none), else the kind itself."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    for name in reg.names("suites"):
+        if getattr(reg.get("suites", name), "import_kind", None) == kind:
+            return name
+    return kind
 
 
 def _suite_of(cfg: dict[str, Any]) -> str | None:
@@ -164,7 +173,7 @@ def _suite_of(cfg: dict[str, Any]) -> str | None:
         if imp.get("suite"):  # imported by a registered suite (khan-2024), which names itself
             return str(imp["suite"])
         if imp.get("kind"):
-            return SUITE_OF_IMPORT.get(imp["kind"], imp["kind"])
+            return _suite_of_import(imp["kind"])
     return None
 
 
@@ -309,7 +318,7 @@ def _human_about(row: dict[str, Any]) -> str:
         imp = prov.get("import") if isinstance(prov.get("import"), dict) else None
         if not imp:
             continue
-        suite = SUITE_OF_IMPORT.get(str(imp.get("kind")), str(imp.get("kind")))
+        suite = _suite_of_import(str(imp.get("kind")))
         counts = imp.get("counts") if isinstance(imp.get("counts"), dict) else {}
         n = counts.get("human_judges")
         text = "the live verdicts" + (f" of {n} human judge{'s' if n != 1 else ''}" if n else " of the human judges")
