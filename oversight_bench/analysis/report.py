@@ -325,12 +325,8 @@ def judge_tool_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_
 
 
 def _elo_section(runs: list[Run]) -> dict[str, Any] | None:
-    games, rows = elo_mod.games_from_runs(runs)
-    if not games or not any(g["player_1"] != g["player_2"] for g in games):
-        return None
-    out = elo_mod.elo_analysis(games)
-    out["accuracy_by_debater"] = elo_mod.accuracy_by_debater(rows)
-    return out
+    """The report's (and the leaderboard's) Elo: `elo.elo_of_runs`, the one Elo computation."""
+    return elo_mod.elo_of_runs(runs)
 
 
 # -- tables ----------------------------------------------------------------------------------------
