@@ -8,7 +8,7 @@ by table in rowid order; where a page cannot be read it seeks past it and goes o
 call (the cache, so a resume does not pay for them again), every question, every skipped-row
 count, and the turns and decision of every job whose decision and turns 0..n all read back (a
 partial job is left out: the resume redoes it whole). Rows whose JSON does not parse, or holds NaN
-or an infinity (`store.strict_json`, as every reader reads them), or whose fields are not what their
+or an infinity (`yamlio.strict_json`, as every reader reads them), or whose fields are not what their
 kind's hold (`schema`: a probability 'yes', a turn without a speaker), are left out. config.json is
 copied when it parses, so the resume's settings check still applies. The damaged run is opened
 read-only as every reader opens a store (`store.connect_readonly`): nothing is written into it.
@@ -25,7 +25,8 @@ from typing import Any, Iterator
 from oversight_bench.errors import BenchError
 from oversight_bench.rundir import schema
 from oversight_bench.rundir.store import (CONFIG_NAME, DB_NAME, RECORD_COLUMNS, RECORD_NAME_FIELDS, Store, connect_readonly,
-                                          question_from_dict, read_config_file, refuse_output_inside, strict_json)
+                                          question_from_dict, read_config_file, refuse_output_inside)
+from oversight_bench.yamlio import strict_json
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {
