@@ -173,7 +173,10 @@ def test_nyu_non_finite_final_belief_is_one_line(tmp_path, final):
     # valid JSON that reads as an infinity
     room, meta = json.dumps(room).replace("Infinity", "1e999"), json.dumps(meta).replace("Infinity", "1e999") + "\n"
     res = cli("import", "nyu-debate", str(_nyu(tmp_path / "nyu", room, meta)), "--output", str(tmp_path / "run"))
-    _one_line_error(res, "final belief", "two finite probabilities")
+    if final[0] == 1e999:  # the one strict JSON reader refuses a number too large for a float (it read as inf)
+        _one_line_error(res, "debates-metadata.jsonl line 1", "non-finite number 1e999")
+    else:
+        _one_line_error(res, "final belief", "two finite probabilities")
     assert not (tmp_path / "run").exists()
 
 
