@@ -93,10 +93,8 @@ class LiveIndex:
         self.rebuilder.start()
 
     def _rebuild(self, seen: tuple) -> None:
-        from human_judging.viewer import Index
-
-        try:
-            new = Index(self.index.dirs)  # the list's index and the full text, from fresh snapshots
+        try:  # the list's index and the full text, from fresh snapshots, as the index's own class builds them
+            new = type(self.index)(self.index.dirs)
         except BaseException as exc:  # noqa: BLE001 - the pages keep answering from the last index
             self.error = exc
             return

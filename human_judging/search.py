@@ -18,7 +18,7 @@ import re
 import sqlite3
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from human_judging.viewer import Index
@@ -37,7 +37,9 @@ def phrase(text: str) -> str | None:
 class FullText:
     """Room and passage texts of an `Index`, searchable once `ready` is set."""
 
-    def __init__(self) -> None:
+    def __init__(self, room_id: Callable[[str, str], str]) -> None:
+        #: a room's id from its job key and agent (the viewer's rule, handed in: this module imports no viewer)
+        self.room_id = room_id
         self.conn = sqlite3.connect(":memory:", check_same_thread=False)
         self.conn.execute("CREATE VIRTUAL TABLE texts USING fts5(body, ref UNINDEXED, tokenize='unicode61')")
         self.lock = threading.Lock()
@@ -48,7 +50,7 @@ class FullText:
 
     def build(self, index: "Index") -> None:
         """Index every room's texts (ref "r:ROOM") and every question's passage (ref "q:TASK\\0ID")."""
-        from human_judging.viewer import ReadOnlyRun, room_id
+        from oversight_bench.api import ReadOnlyRun
 
         started = time.perf_counter()
         try:
@@ -56,7 +58,7 @@ class FullText:
                 for directory in index.dirs:
                     run = ReadOnlyRun(directory)  # its own connection: the pages read the index's meanwhile
                     try:
-                        self._add(run, room_id)
+                        self._add(run, self.room_id)
                     finally:
                         run.close()
                 self.conn.commit()

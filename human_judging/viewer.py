@@ -36,7 +36,8 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, mean_ci, read_input_bytes, redact_text,
-                                refuse_foreign_output, refuse_output_inside, render_passages, split_thinking)
+                                is_argument, refuse_foreign_output, refuse_output_inside, render_passages,
+                                split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -223,7 +224,7 @@ class Index:
         from human_judging.search import FullText
 
         #: the rooms' full text (arguments, judge outputs, passages), built after the list's index
-        self.fulltext = FullText()
+        self.fulltext = FullText(room_id)
         self.dirs = run_dirs(dirs)
         if not self.dirs:
             raise BenchError("view needs at least one run directory")
@@ -623,7 +624,7 @@ def _text(value: Any) -> str | None:
 def _turn_view(t: dict[str, Any], calls: list[dict[str, Any]], shared: bool) -> dict[str, Any]:
     content = _text(t.get("content")) or ""
     shown = _text(t["shown"]) if "shown" in t else content  # a foreign store's non-text shown as its text
-    thinking = split_thinking(content)[0] if content and t.get("role") in ("consultant", "debater") else ""
+    thinking = split_thinking(content)[0] if content and is_argument(t) else ""
     budget = (t.get("extra") or {}).get("budget") or {}
     marks = []
     if budget.get("forced"):

@@ -5,7 +5,6 @@ The core CLI adds them with `cli.add_command(...)`; user errors are BenchError (
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -13,6 +12,7 @@ import click
 from oversight_bench.errors import BenchError
 from oversight_bench.flags import output_option, shared_flags
 from oversight_bench.redact import redact_text
+from oversight_bench.run_exit import finish_run
 
 
 @click.command()
@@ -139,32 +139,18 @@ def elo(dirs, from_dirs, config_path, quiet, **fields):
     by default as many as cross-play games, `--selfplay N` questions per task (0: none). Failed
     debates end it as `run` ends: the summary, exit status 1, and no Elo fit over an incomplete set.
     """
-    from oversight_bench.analysis.elo import elo_from_store
-    from oversight_bench.analysis.report import _clean, fig_elo
+    from oversight_bench.analysis.quality import pct
+    from oversight_bench.commands import elo_sources, fit_elo, play_elo_games
     from oversight_bench.config import load_elo_config
 
-    from oversight_bench.rundir import refuse_output_inside
-
     cfg = load_elo_config(config_path, fields)
-    sources = list(dirs) + list(from_dirs)
-    refuse_output_inside(cfg.output, sources + list(cfg.cache_from), "elo")
+    sources = elo_sources(cfg, list(dirs) + list(from_dirs))
     if cfg.new_games():
-        from oversight_bench.cli import _finish
-        from oversight_bench.commands import run_crossplay
-
-        crossplay_dir = Path(cfg.output) / "crossplay"
-        outcome = run_crossplay(cfg, str(crossplay_dir), progress=not quiet,
-                                log=lambda m: click.echo(redact_text(m), err=True))
-        _finish(outcome)  # the summary; exit 1 when a debate failed
-        sources.append(str(crossplay_dir))
-    if not sources:
-        raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
-    res = _clean(elo_from_store(sources, scale=cfg.scale, n_bootstrap=cfg.bootstrap, prior_games=cfg.prior_games))
-    res["deviations"] = _elo_deviations(cfg.prior_games)
+        outcome, crossplay_dir = play_elo_games(cfg, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
+        finish_run(outcome)  # the summary; exit 1 when a debate failed
+        sources.append(crossplay_dir)
+    res = fit_elo(cfg, sources)
     out = Path(cfg.output)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "elo.json").write_text(json.dumps(res, indent=1))
-    fig_elo(res, out / "fig4_elo.png")
     agg, accs = res["aggregate"], res.get("accuracy_by_debater") or {}
     click.echo(f"Elo: {len(agg['players'])} debaters, {agg['n_games']} cross-play games on {agg['n_units']} "
                f"{agg['bootstrap_unit']}(s); scale {agg['scale']:g}; 95% CI from a {agg['n_bootstrap']}-seed bootstrap "
@@ -175,14 +161,7 @@ def elo(dirs, from_dirs, config_path, quiet, **fields):
         lo, hi = agg["ci_low"][p], agg["ci_high"][p]
         ci = "-" if lo is None else f"[{lo:.1f}, {hi:.1f}]"
         a = accs.get(p) or {}
-        acc = "no self-play" if a.get("accuracy") is None else f"{100 * a['accuracy']:.1f}% (n={a['n']})"
+        acc = "no self-play" if a.get("accuracy") is None else f"{pct(a['accuracy'])}% (n={a['n']})"
         click.echo(f"{p:<40} {agg['games_by_player'][p]:>5} {agg['ratings'][p]:8.1f}  {ci:<18} {acc}")
     click.echo(f"-> {out / 'elo.json'}")
 
-
-def _elo_deviations(prior_games: float) -> list[str]:
-    """How this Elo fit differs from App. E's (its games' own deviations are in their run's config)."""
-    from oversight_bench.deviations import elo_prior_deviation
-
-    line = elo_prior_deviation(prior_games)
-    return [line] if line else []

@@ -18,7 +18,8 @@ Models (backends implement `Model`)
 Secrets
     MASK, is_secret_name, register_secret, redact_text: a registered secret never reaches an output.
 Protocols (subclass `Protocol`; it sees the run only through `Context`)
-    Protocol, Context, Job, Turn, Decision.
+    Protocol, Context, Job, Turn, Decision; speaker names: SOURCE_DEBATERS (an imported room's debaters,
+    "Debater A"/"Debater B", by the answer each defends; source_debater(side)), CONSULTANT, JUDGE.
 Protocol options (a protocol's `Options`: subclass `CommonOptions`, declare each field with `option`)
     CommonOptions (the settings every protocol shares), option(default, paper=..., label=...),
     NO_PAPER_VALUE (the paper sets no value: a token cap), OUTSIDE_PAPER (the paper has no such option),
@@ -46,6 +47,7 @@ Text parsing (what agents and judges wrote)
     parse_answer, parse_letter, split_thinking, argues_at_line_start, process_turn, turn_notes,
     verified_passages (the verified quotes of a checked turn), untag_passages (its quotes without the marks),
     replace_surrogates (a model's lone surrogates as U+FFFD).
+    is_argument (a turn whose role argues a side: consultant or debater).
 Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
     (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
@@ -87,7 +89,8 @@ _SOURCES: dict[str, str] = {
                     "oversight_bench.agent_turns"),
     **dict.fromkeys(("judge_decide", "judge_examples", "relabel", "is_correct", "PromptFor"), "oversight_bench.judging"),
     **dict.fromkeys(("MASK", "is_secret_name", "register_secret", "redact_text"), "oversight_bench.redact"),
-    **dict.fromkeys(("Protocol", "Context", "Job", "Turn", "Decision"), "oversight_bench.protocol"),
+    **dict.fromkeys(("Protocol", "Context", "Job", "Turn", "Decision", "SOURCE_DEBATERS", "CONSULTANT", "JUDGE",
+                     "source_debater"), "oversight_bench.protocol"),
     **dict.fromkeys(("CommonOptions", "option", "NO_PAPER_VALUE", "OUTSIDE_PAPER", "options_model", "run_options_model",
                      "own_options", "stored_options", "JUDGE_SAMPLING"), "oversight_bench.protocol_options"),
     **dict.fromkeys(("JudgeTool", "ToolOutput"), "oversight_bench.judge_tools"),
@@ -98,7 +101,8 @@ _SOURCES: dict[str, str] = {
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV", "resolve_tasks"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
-                     "turn_notes", "verified_passages", "untag_passages", "replace_surrogates"), "oversight_bench.model_text"),
+                     "turn_notes", "verified_passages", "untag_passages", "replace_surrogates", "is_argument"),
+                    "oversight_bench.model_text"),
     **dict.fromkeys(("parse_key_values", "load_json_text", "read_input_bytes"), "oversight_bench.yamlio"),
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",

@@ -12,6 +12,7 @@ from oversight_bench import __version__
 from oversight_bench.errors import BenchError, disk_full
 from oversight_bench.flags import SHARED, shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
+from oversight_bench.run_exit import finish_run
 
 OPTION_FLAGS = {  # flag -> protocol option (`protocol_options`)
     "rounds": "rounds", "turn_style": "turn_style", "best_of_n": "best_of_n", "judge_mode": "judge_mode",
@@ -236,7 +237,7 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     for i, one in enumerate(variants):  # an ablation preset runs each variant into <output>/<name>
         outcome = run_eval(one, progress=not quiet, log=lambda m: click.echo(redact_text(m), err=True))
         # `report` on the preset's folder reads every variant: say so after the last
-        _finish(outcome, report_command([config.output]) if i == len(variants) - 1 else None)
+        finish_run(outcome, report_command([config.output]) if i == len(variants) - 1 else None)
 
 
 @cli.command()
@@ -278,7 +279,7 @@ def judge(source, suite, limit, skip_long, judge, as_protocol, output, concurren
     outcome = rejudge(source, judge, output, progress=not quiet, concurrency=concurrency,
                       option_overrides=parse_key_values(extra_options), cache_from=cache_from, as_protocol=as_protocol,
                       max_total_tokens=max_total_tokens, max_cost=max_cost)
-    _finish(outcome, report_command([source, output]))  # both judges on the same transcripts
+    finish_run(outcome, report_command([source, output]))  # both judges on the same transcripts
 
 
 def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_options, cache_from, quiet,
@@ -291,7 +292,7 @@ def _judge_suite(suite, judge, output, limit, skip_long, concurrency, extra_opti
                                      log=lambda m: click.echo(m, err=True), cache_from=cache_from,
                                      max_total_tokens=max_total_tokens, max_cost=max_cost)
     if outcome.stats.jobs_failed or outcome.stats.budget_stop:
-        _finish(outcome)
+        finish_run(outcome)
     for line in format_result(result):
         click.echo(line)
 
@@ -301,19 +302,6 @@ def report_command(dirs: list[str]) -> str:
     name = Path(str(dirs[-1])).resolve().name or "report"
     return "oversight-bench report " + " ".join(shlex.quote(str(d)) for d in dirs) + " --output " + \
         shlex.quote(f"reports/{name}")
-
-
-def _finish(outcome, next_command: str | None = None) -> None:
-    from oversight_bench.end_of_run import print_summary
-
-    print_summary(outcome, next_command)
-    if outcome.stats.budget_stop:
-        click.echo(f"error: {outcome.stats.budget_stop}", err=True)
-        sys.exit(1)
-    if outcome.stats.jobs_failed:
-        click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {redact_text(outcome.stats.errors[0])}. "
-                   f"Finished records are saved: run the same command again to retry the rest.", err=True)
-        sys.exit(1)
 
 
 @cli.command(name="list")
@@ -475,9 +463,10 @@ def export(directory, preferences, pairs, inspect_dir):
     if inspect_dir is not None:
         if preferences or pairs != "auto":
             raise BenchError("export: --inspect writes eval logs; --preferences and --pairs do not apply to it")
+        from oversight_bench.end_of_run import summarize
         from oversight_bench.rundir.inspect_log import export_inspect
 
-        written = export_inspect(directory, inspect_dir, log=lambda m: click.echo(m, err=True))
+        written = export_inspect(directory, inspect_dir, summarize, log=lambda m: click.echo(m, err=True))
         click.echo(f"inspect logs: {len(written)} eval log(s) -> {inspect_dir}; open them with "
                    f"`inspect view --log-dir {inspect_dir}`", err=True)
         return
@@ -497,13 +486,26 @@ def export(directory, preferences, pairs, inspect_dir):
                + "".join(f"; {k}: {v}" for k, v in sorted(left.items())), err=True)
 
 
+@click.command(name="salvage")
+@click.argument("directory")
+@click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
+def salvage(directory, output):
+    """Copy every readable record of a damaged run into a fresh run directory."""
+    from oversight_bench.rundir.salvage import salvage_run
+
+    counts = salvage_run(directory, output)
+    click.echo(f"salvaged into {output}: {counts['jobs']} job(s), {counts['calls']} call(s), {counts['questions']} "
+               f"question(s); config.json {'copied' if counts['config'] else 'unreadable, not copied'}; "
+               f"{counts['partial_jobs_dropped']} partial job(s) left for the resume to redo")
+    for err in counts["errors"][:5]:
+        click.echo(f"unreadable: {err}", err=True)
+
+
 def _add_analysis_commands() -> None:
     """The core's analysis commands live in their own module; plugins add theirs by `register_commands`."""
     from oversight_bench.analysis_cli import elo, leaderboard, report
 
-    from oversight_bench.rundir.salvage import salvage_cmd
-
-    for command in (report, leaderboard, elo, salvage_cmd):
+    for command in (report, leaderboard, elo, salvage):
         cli.add_command(command)
 
 

@@ -1,9 +1,12 @@
 """The commands behind `oversight-bench run`, `judge --from` and `elo`: each makes its plan
-(plans.py) and hands it to the one pipeline (pipeline.py). Export lives with the run directory
+(plans.py) and hands it to the one pipeline (pipeline.py); `elo` then fits the ratings
+(`fit_elo`), so its command only parses and prints. Export lives with the run directory
 (`rundir.export_jsonl`)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, Callable
 
 from oversight_bench.config import EloConfig, RunConfig
@@ -39,3 +42,39 @@ def run_crossplay(config: EloConfig, output: str, *, progress: bool = True, log:
     plan.cache_from = tuple(config.cache_from)
     plan.max_total_tokens, plan.max_cost = config.max_total_tokens, config.max_cost  # the budget guard: not identity
     return execute(plan, progress=progress, log=log)
+
+
+def elo_sources(config: EloConfig, dirs: list[str]) -> list[str]:
+    """The stored cross-play runs `elo` reads (`dirs`, then `--from`); its output is never inside one."""
+    from oversight_bench.rundir import refuse_output_inside
+
+    sources = list(dirs)
+    refuse_output_inside(config.output, sources + list(config.cache_from), "elo")
+    return sources
+
+
+def play_elo_games(config: EloConfig, *, progress: bool = True, log: Callable[[str], None] = print) -> tuple[Outcome, str]:
+    """The new cross-play and self-play debates `config` asks for, into OUTPUT/crossplay: the outcome
+    and the run directory they are stored in."""
+    crossplay_dir = str(Path(config.output) / "crossplay")
+    return run_crossplay(config, crossplay_dir, progress=progress, log=log), crossplay_dir
+
+
+def fit_elo(config: EloConfig, sources: list[str]) -> dict[str, Any]:
+    """Elo of the debaters of the cross-play runs `sources` (`analysis.elo`), with how the fit differs
+    from the paper's; written as OUTPUT/elo.json and OUTPUT/fig4_elo.png."""
+    from oversight_bench.analysis.elo import elo_from_store
+    from oversight_bench.analysis.report import _clean, fig_elo
+    from oversight_bench.deviations import elo_prior_deviation
+    from oversight_bench.errors import BenchError
+
+    if not sources:
+        raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
+    res = _clean(elo_from_store(sources, scale=config.scale, n_bootstrap=config.bootstrap, prior_games=config.prior_games))
+    line = elo_prior_deviation(config.prior_games)  # how this fit differs from App. E's (the games' own: their config)
+    res["deviations"] = [line] if line else []
+    out = Path(config.output)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "elo.json").write_text(json.dumps(res, indent=1))
+    fig_elo(res, out / "fig4_elo.png")
+    return res

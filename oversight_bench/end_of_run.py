@@ -22,10 +22,11 @@ CAPTION = ("questions: those with a valid answer; accuracy: each question's vali
 
 
 def accuracy_cell(m: float | None, lo: float | None, hi: float | None) -> str:
-    """'62.5 [41.2, 83.8]' (%, the paper's 95% CI); '[–]' where one question gives no interval."""
+    """'62.5 [41.2, 83.8]' (%, the paper's 95% CI; `pct`, the one rounding rule, as the row's other
+    columns: 0.5625 is 56.3 in each); '[–]' where one question gives no interval."""
     if m is None:
         return "–"
-    return f"{100 * m:.1f} [–]" if lo is None else f"{100 * m:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return f"{pct(m)} [–]" if lo is None else f"{pct(m)} [{pct(lo)}, {pct(hi)}]"
 
 
 def _columns(rows: list[dict]) -> list[tuple[str, Callable[[dict], str]]]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 # A section header at the start of a line: "Thinking:", "**Argument:**", "## Argument:", "> Thinking:".
 _HEADER = re.compile(r"^[ \t>#*_]*(thinking|argument)[ \t*_]*:[ \t*_]*", re.IGNORECASE | re.MULTILINE)
@@ -48,7 +49,16 @@ _LETTER_ALTERNATIVE = re.compile(r"[ \t*_]*(?:\||/|\bor\b|\band\b|,|-)[ \t*_<\[(
 
 #: What the judge and the opponent see of a turn without a usable argument (see `split_thinking`).
 NO_ARGUMENT = "[no argument was given in this turn]"
+#: the roles whose turns are arguments (an open role's direct-QA "agent" turn and the judge's are not):
+#: what the quality figures, preference pairs, the stance check and the viewer count as arguing
+ARGUING_ROLES = ("consultant", "debater")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def is_argument(turn: Any) -> bool:
+    """Whether a turn (a stored record or a `Turn`) is an argument: its role is an arguing one."""
+    role = turn.get("role") if isinstance(turn, dict) else getattr(turn, "role", None)
+    return role in ARGUING_ROLES
 
 
 def replace_surrogates(text: str) -> str:

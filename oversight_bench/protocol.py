@@ -62,6 +62,20 @@ class Job:
         return key + (f"|{self.variant}" if self.variant else "")
 
 
+#: the speaker names stored turns carry beyond a protocol's own (a debate's Alice and Bob), in one place
+#: for the protocols and the importers: the names imported rooms keep for their debaters (Michael et al.
+#: 2023, Khan et al. 2024: their debaters refer to each other by them), each with the displayed answer
+#: it defends; the consultant's; the judge's (a live judge's remarks in an imported room)
+SOURCE_DEBATERS = {"Debater A": 1, "Debater B": 2}
+CONSULTANT = "Consultant"
+JUDGE = "Judge"
+
+
+def source_debater(side: int) -> str:
+    """The imported rooms' name of the debater defending displayed answer `side` (1 or 2)."""
+    return next(name for name, s in SOURCE_DEBATERS.items() if s == side)
+
+
 @dataclass
 class Turn:
     """One utterance. `content` is what the model wrote; `shown` is what others see

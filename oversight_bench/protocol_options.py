@@ -18,6 +18,7 @@ from typing import Any, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from oversight_bench.errors import BenchError
+from oversight_bench.registry import KIND_CHECKS, get_registry
 
 #: the `paper` value of an option the paper leaves to the API (it sets no token cap): such an
 #: option is declared as a deviation at every value
@@ -160,9 +161,8 @@ def unknown_option_message(key: str, model: type[BaseModel]) -> str:
 def _installed() -> list[Any]:
     """The installed protocols (none where the registry cannot load: an option error stays one line)."""
     try:
-        from oversight_bench.protocol import registered_protocols
-
-        return list(registered_protocols().values())
+        reg = get_registry()
+        return [reg.get("protocols", name) for name in reg.names("protocols")]
     except Exception:  # noqa: BLE001 - only a hint in an error message
         return []
 
@@ -183,6 +183,23 @@ def option_clash(options: type[BaseModel], others: Iterable[type[BaseModel]]) ->
             if _owner(options, name) is not _owner(other, name):
                 return name
     return None
+
+
+
+def _protocol_clash(protocol: Any, others: list[Any]) -> str | None:
+    """Why a protocol cannot be registered beside the registry's entries `others` (None: it can): its
+    `Options` must subclass `CommonOptions` and declare no option another protocol declares differently."""
+    options = getattr(protocol, "Options", CommonOptions)
+    if not (isinstance(options, type) and issubclass(options, CommonOptions)):
+        return "its Options is not a subclass of oversight_bench.api.CommonOptions"
+    for other in others:
+        key = option_clash(options, [getattr(other.obj, "Options", CommonOptions)])
+        if key is not None:
+            return f"its option {key!r} is declared differently by protocol {other.name} of {other.package}"
+    return None
+
+
+KIND_CHECKS["protocols"] = _protocol_clash
 
 
 _MODELS: dict[tuple[type, ...], type[CommonOptions]] = {}
@@ -208,8 +225,6 @@ def options_model(protocols: Iterable[Any]) -> type[CommonOptions]:
 
 def run_options_model(names: Iterable[str]) -> type[CommonOptions]:
     """`options_model` of the installed protocols named (an unknown name: the registry's error)."""
-    from oversight_bench.registry import get_registry
-
     reg = get_registry()
     return options_model(reg.get("protocols", n) for n in names)
 

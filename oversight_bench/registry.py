@@ -29,7 +29,7 @@ import signal
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import pluggy
 
@@ -242,20 +242,9 @@ class Registry:
         existing = self.entries[kind].get(name)
         if existing is not None and existing.package != package:
             return f"{existing.package} registers that name already"
-        if kind != "protocols":
-            return None
-        from oversight_bench.protocol_options import CommonOptions, option_clash
-
-        options = getattr(obj, "Options", CommonOptions)
-        if not (isinstance(options, type) and issubclass(options, CommonOptions)):
-            return "its Options is not a subclass of oversight_bench.api.CommonOptions"
-        for other in self.entries["protocols"].values():
-            if other.package == package and other.name == name:
-                continue
-            key = option_clash(options, [getattr(other.obj, "Options", CommonOptions)])
-            if key is not None:
-                return f"its option {key!r} is declared differently by protocol {other.name} of {other.package}"
-        return None
+        check = KIND_CHECKS.get(kind)
+        others = [e for e in self.entries[kind].values() if not (e.package == package and e.name == name)]
+        return check(obj, others) if check else None
 
     # -- lookup --------------------------------------------------------------------------------
     def get(self, kind: str, name: str) -> Any:
@@ -275,6 +264,12 @@ class Registry:
 
 
 _REGISTRY: Registry | None = None
+
+#: kind -> why an object cannot stand beside the entries of its kind registered before it (None: it
+#: can). The module that defines a kind's interface adds its check (`protocol_options`: a protocol's
+#: options), so the registry imports none of them (no import circle). A protocol subclasses
+#: `Protocol`, whose module imports `protocol_options`, so the check is in place before one registers.
+KIND_CHECKS: dict[str, Callable[[Any, list["Entry"]], str | None]] = {}
 
 
 def get_registry() -> Registry:

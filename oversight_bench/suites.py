@@ -73,6 +73,9 @@ class ImportedSuite:
     static: tuple[str, ...] = ()
     static_reason: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    #: the importer whose runs are this suite's (their config's `import.kind`), so a run imported by it
+    #: without the suite's name is still known as this suite (the leaderboard's human rows)
+    import_kind: str = ""
 
     def cache_path(self) -> Path:
         return cache_dir() / f"{self.name}-{self.version}"
@@ -356,7 +359,17 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
 
 
 def _pct(x) -> str:
-    return "  –  " if x is None else f"{100 * x:5.1f}"
+    """A rate in %, five wide, by the one rounding rule (`quality.pct`)."""
+    from oversight_bench.analysis.quality import pct
+
+    return "  –  " if x is None else f"{pct(x):>5}"
+
+
+def _signed_pct(d: float) -> str:
+    """A difference in percentage points with its sign ("+12.5", "-3.0"), by the one rounding rule."""
+    from oversight_bench.analysis.quality import pct
+
+    return ("-" if d < 0 else "+") + pct(abs(d))
 
 
 def _acc_text(a: dict) -> str:
@@ -410,7 +423,7 @@ def format_result(result: dict[str, Any]) -> list[str]:
         tq, tj = row["test_per_question"], row["test_per_judgment"]
         if tq is None:
             continue
-        fmt = lambda t: "–" if t["diff"] is None else f"{100 * t['diff']:+.1f} pts, p = {t['p_value']:.3g} (n={t['n']})"  # noqa: E731
+        fmt = lambda t: "–" if t["diff"] is None else f"{_signed_pct(t['diff'])} pts, p = {t['p_value']:.3g} (n={t['n']})"  # noqa: E731
         lines.append(f"  paired permutation test, judge − reference: per question {fmt(tq)}; per judgment {fmt(tj)}")
     for st in result.get("static", []):
         lines.append(f"[{st['protocol']}: static transcripts, not re-judged — {st['reason']}]")

@@ -9,7 +9,9 @@ cannot make (an integer of 5,000 digits, 30 February) are errors of the input to
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import yaml
 
 from oversight_bench.errors import BenchError, show_path
+from oversight_bench.model_text import replace_surrogates
 
 #: nesting that any configuration of this tool stays far below
 MAX_DEPTH = 64
@@ -175,17 +178,56 @@ def parse_key_values(pairs: tuple[str, ...] | list[str], flag: str = "--option")
     return out
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+def _non_finite(text: str) -> float:
+    raise ValueError(f"non-finite number {text}")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    return value if math.isfinite(value) else _non_finite(text)
+
+
+#: json's decoder refusing NaN and the infinities, written as such or as a number too large for a
+#: float (`1e999`), which would otherwise reach the figures as inf
+_STRICT = json.JSONDecoder(parse_constant=_non_finite, parse_float=_finite)
+#: a JSON escape of a surrogate (a lone one decodes to no character, which no UTF-8 output can take)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _no_surrogates(value: Any) -> Any:
+    """`value` with every lone surrogate in its texts (keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return replace_surrogates(value)
+    if isinstance(value, list):
+        return [_no_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def strict_json(text: Any) -> Any:
+    """The one reader of JSON this tool did not just write (a store's columns, config.json, a carried
+    board, an import, a model server's reply): ValueError when `text` is not text holding JSON whose
+    numbers are finite, nested no deeper than the parser goes, integers no longer than Python reads.
+    The one rule for lone surrogates: a `\\ud800` escape reads as U+FFFD, as a model's reply is
+    stored (`model_text.replace_surrogates`), so every page and file can be written with it."""
+    if not isinstance(text, str):
+        raise ValueError(f"a {type(text).__name__}, not JSON text")
+    try:
+        value = _STRICT.decode(text)
+        return _no_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def load_json_text(data: bytes | str, where: str, expected: str) -> Any:
-    """`json.loads` for untrusted bytes: not UTF-8, not JSON, NaN/Infinity, nesting too deep for the
-    parser and integers too long to read are each one BenchError naming `where` and `expected`."""
+    """`strict_json` for untrusted bytes: not UTF-8, not JSON, NaN/Infinity (or `1e999`), nesting too
+    deep for the parser and integers too long to read are each one BenchError naming `where` and
+    `expected`."""
     text = decode_utf8(data, where, expected) if isinstance(data, bytes) else data
     try:
-        return json.loads(text, parse_constant=_no_constant)
-    except RecursionError:
-        raise BenchError(f"{where}: nested too deeply to read; expected {expected}") from None
-    except ValueError as exc:  # JSONDecodeError, NaN, int("9" * 5000)
+        return strict_json(text)
+    except ValueError as exc:  # JSONDecodeError, NaN, 1e999, int("9" * 5000), too deep
+        if str(exc) == "nested too deeply":
+            raise BenchError(f"{where}: nested too deeply to read; expected {expected}") from None
         raise BenchError(f"{where}: not JSON ({' '.join(str(exc).split())}); expected {expected}") from None

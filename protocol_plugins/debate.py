@@ -15,15 +15,15 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
-from oversight_bench.api import (CommonOptions, Context, Decision, Job, Protocol, Turn, agent_article, agent_turn,
-                                 judge_decide, judge_examples, option, relabel, untag_passages, user_message)
+from oversight_bench.api import (JUDGE, SOURCE_DEBATERS, CommonOptions, Context, Decision, Job, Protocol, Turn,
+                                 agent_article, agent_turn, judge_decide, judge_examples, option, relabel, untag_passages,
+                                 user_message)
 from protocol_plugins import prompts
 from protocol_plugins.common import judge_tool_blocks, render_transcript, tool_text
 
 DEBATERS = {"Alice": 1, "Bob": 2}
-#: the names imported rooms keep (Michael et al. 2023, Khan et al. 2024): their debaters refer to each
-#: other by these names, so the judge is told of them rather than of Alice and Bob
-SOURCE_DEBATERS = {"Debater A": 1, "Debater B": 2}
+# an imported room keeps its debaters' names (`SOURCE_DEBATERS`): they refer to each other by them, so
+# the judge is told of them rather than of Alice and Bob
 
 
 def debater_names(turns: list[Turn]) -> dict[str, int]:
@@ -64,7 +64,7 @@ class Debate(Protocol):
     description = "Two debaters (Alice: answer 1, Bob: answer 2) argue; the judge reads the transcript."
     speaker_slots = {name: side - 1 for name, side in DEBATERS.items()}  # cross-play: Alice is debater 0
     # a live judge's remarks between rounds (imported human-judged rooms): shown to a re-judge as the source's judge
-    speakers = (*DEBATERS, *SOURCE_DEBATERS, "Judge")
+    speakers = (*DEBATERS, *SOURCE_DEBATERS, JUDGE)
     has_debaters = True
     open_form = "open_debate"
     display_order = 50

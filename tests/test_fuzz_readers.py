@@ -284,6 +284,28 @@ def test_lone_surrogates_from_a_model_server_are_stored_as_replacement_character
     assert all("\ufffd" in json.dumps(d, ensure_ascii=False) for d in decisions), decisions[0]
 
 
+@pytest.mark.parametrize("text", ["1e999", "-1e999", "[1, 1e400]", "NaN", '{"a": Infinity}'])
+def test_the_one_strict_json_reader_refuses_every_non_finite_number(text):
+    """`1e999` is a number too large for a float: json reads it as inf unless told not to. The store's
+    reader refused it and `load_json_text` (configs, carried boards, imports) returned inf: now one reader."""
+    from oversight_bench.errors import BenchError
+    from oversight_bench.rundir import store
+    from oversight_bench.yamlio import load_json_text, strict_json
+
+    assert store.strict_json is strict_json  # the store reads through the same one
+    with pytest.raises(ValueError, match="non-finite number"):
+        strict_json(text)
+    with pytest.raises(BenchError, match=r"^where: not JSON \(non-finite number"):
+        load_json_text(text.encode(), "where", "JSON")
+
+
+def test_the_one_strict_json_reader_reads_a_lone_surrogate_as_a_replacement_character():
+    from oversight_bench.yamlio import load_json_text
+
+    assert load_json_text(b'{"a\\ud800": ["\\udc00x", "\\ud83d\\ude00"]}', "w", "JSON") == {"a\ufffd": ["\ufffdx", "\U0001f600"]}
+    assert load_json_text('["ok \\u00e9"]', "w", "JSON") == ["ok \u00e9"]  # any other escape reads as before
+
+
 def test_replace_surrogates():
     from model_adapters.openai_api import _loads
     from oversight_bench.model_text import replace_surrogates

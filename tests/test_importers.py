@@ -207,3 +207,25 @@ def test_detokenize_and_quote_verification():
     art = "The ship\n landed on the  red moon."
     out = verify_quotes('<quote>"landed on the red moon"</quote> and <quote>blue sun</quote>', art)
     assert out == '<v_passage>"landed on the red moon"</v_passage> and <u_passage>blue sun</u_passage>'
+
+
+def test_speaker_names_are_the_cores_in_one_place():
+    """The importers and the debate protocol take an imported room's speaker names from the core
+    (`protocol.SOURCE_DEBATERS`, `CONSULTANT`, `JUDGE`, through the API); no code of theirs spells them
+    (docstrings and comments may)."""
+    import ast
+
+    from oversight_bench.protocol import CONSULTANT, JUDGE, SOURCE_DEBATERS, source_debater
+
+    assert (source_debater(1), source_debater(2)) == ("Debater A", "Debater B") and SOURCE_DEBATERS["Debater B"] == 2
+    names = {*SOURCE_DEBATERS, CONSULTANT, JUDGE, "Debater "}
+    repo = Path(__file__).resolve().parents[1]
+    spelled = []
+    for rel in ("transcript_suites/importers.py", "protocol_plugins/debate.py"):
+        tree = ast.parse((repo / rel).read_text(encoding="utf-8"))
+        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        spelled += [f"{rel}:{n.lineno} {n.value!r}" for n in ast.walk(tree)
+                    if isinstance(n, ast.Constant) and id(n) not in docstrings and n.value in names]
+        spelled += [f"{rel}:{n.lineno} f-string" for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)
+                    and any(isinstance(v, ast.Constant) and v.value in names for v in n.values)]
+    assert spelled == []

@@ -125,20 +125,200 @@ def test_every_public_name_resolves():
         api.nope  # noqa: B018
 
 
-def test_the_core_names_no_plugins_model_protocol_or_task():
-    """The core takes protocols, tasks and models from what plugins register (their facts, e.g.
-    `Protocol.has_debaters`, a task file's `in_default_run`), so no core string is such a name.
-    "quality" is also the core's word for transcript quality (`analysis.quality`), so it is left out."""
+def test_the_core_names_no_plugins_model_protocol_task_or_suite():
+    """The core takes protocols, tasks, models and suites from what plugins register (their facts, e.g.
+    `Protocol.has_debaters`, a task file's `in_default_run`, a suite's `import_kind`), so no core string
+    is such a name. "quality" is also the core's word for transcript quality (`analysis.quality`), so it
+    is left out."""
     from oversight_bench.models import model_names
     from oversight_bench.registry import get_registry
 
     reg = get_registry()
     names = {**{n: "protocol" for n in reg.names("protocols")}, **{n: "task" for n in reg.names("tasks")},
-             **{n: "model" for n in model_names()}}
+             **{n: "model" for n in model_names()}, **{n: "suite" for n in reg.names("suites")},
+             **{kind: "suite's importer" for kind in (getattr(reg.get("suites", n), "import_kind", "")
+                                                      for n in reg.names("suites")) if kind}}
     names.pop("quality", None)
-    assert {"debate", "boolq", "qwen2.5-coder-0.5b"} <= set(names)  # the built-in plugins are installed
+    assert {"debate", "boolq", "qwen2.5-coder-0.5b", "nyu-2023", "nyu-debate"} <= set(names)  # the built-ins are installed
     bad = [f"{p.relative_to(REPO)}:{node.lineno} names {names[node.value]} {node.value!r}"
            for p in sorted((REPO / "oversight_bench").rglob("*.py"))
            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names]
     assert not bad, "the core must not name a plugin's protocol, task or model:\n" + "\n".join(bad)
+
+
+# -- the import graph: no circles, nothing climbing back up ------------------------------------------
+
+ARCHITECTURE = REPO / "docs" / "concepts" / "architecture.md"
+
+
+def layers(text: str | None = None) -> list[tuple[str, list[str]]]:
+    """(layer, module patterns) lowest first, from the table between the `layers` markers of
+    docs/concepts/architecture.md: the one place the layers are written down."""
+    text = ARCHITECTURE.read_text(encoding="utf-8") if text is None else text
+    table = text.split("<!-- layers")[1].split("<!-- /layers -->")[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("|") and not line.startswith("|---")][1:]
+    return [(row[0], [m.strip() for m in row[2].split(",")]) for row in rows]
+
+
+def module_names(root: Path) -> dict[str, Path]:
+    """Every module of the package at `root` by its dotted name (a package by its own name)."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """ids of the nodes under `if TYPE_CHECKING:` (imports that never run)."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", "")) == "TYPE_CHECKING":
+            skip |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return skip
+
+
+def import_edges(name: str, path: Path, known: set[str]) -> list[tuple[int, str]]:
+    """(line, module) for every import of `known` modules by module `name`, at its top or inside a
+    function, relative ones resolved, `importlib.import_module("...")` included; `from pkg import x`
+    is an import of `pkg.x` where that is a module, else of `pkg`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skip = _type_checking_only(tree)
+    here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    edges = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            targets = [node.args[0].value]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                edges.append((node.lineno, target))
+    return edges
+
+
+def import_graph(root: Path) -> dict[str, dict[str, int]]:
+    """module -> {module it imports: the line of the first such import}, within the package at `root`."""
+    modules = module_names(root)
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in modules.items():
+        graph[name] = {}
+        for line, target in import_edges(name, path, set(modules)):
+            graph[name].setdefault(target, line)
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The import circles: each strongly connected group of more than one module (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(groups)
+
+
+def layer_of(modules, table, package: str = "oversight_bench") -> tuple[dict[str, int], list[str]]:
+    """Each module's layer (its index in `table`) and the modules no layer (or two) names."""
+    def matches(module: str, pattern: str) -> bool:
+        rel = "(package)" if module == package else module.removeprefix(package + ".")
+        return rel == pattern or (pattern.endswith(".*") and rel.startswith(pattern[:-1]))
+
+    found, bad = {}, []
+    for module in sorted(modules):
+        at = [i for i, (_, patterns) in enumerate(table) for p in patterns if matches(module, p)]
+        if len(at) == 1:
+            found[module] = at[0]
+        else:
+            bad.append(f"{module}: in {'no layer' if not at else 'layers ' + ', '.join(table[i][0] for i in at)}")
+    return found, bad
+
+
+def upward_imports(graph, layer: dict[str, int], table) -> list[str]:
+    return [f"{m} ({table[layer[m]][0]}) imports {t} ({table[layer[t]][0]}) at line {line}"
+            for m, targets in sorted(graph.items()) for t, line in sorted(targets.items()) if layer[t] > layer[m]]
+
+
+CORE_GRAPH = import_graph(REPO / "oversight_bench")
+
+
+def test_every_core_module_stands_in_one_layer():
+    assert len(CORE_GRAPH) > 40 and len(layers()) >= 6
+    _, unplaced = layer_of(CORE_GRAPH, layers())
+    assert not unplaced, ("place every module in one layer of the table in docs/concepts/architecture.md:\n"
+                          + "\n".join(unplaced))
+
+
+def test_the_core_has_no_import_circle():
+    found = cycles(CORE_GRAPH)
+    assert not found, "import circles (module-level and lazy imports together):\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_no_core_module_imports_from_a_higher_layer():
+    table = layers()
+    layer, _ = layer_of(CORE_GRAPH, table)
+    bad = upward_imports(CORE_GRAPH, layer, table)
+    assert not bad, "imports from a lower layer to a higher one (docs/concepts/architecture.md):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("package", sorted(PLUGINS))
+def test_no_plugin_package_has_an_import_circle(package):
+    found = cycles(import_graph(PLUGINS[package]))
+    assert not found, f"import circles in {package}:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_graph_check_sees_lazy_relative_and_dynamic_imports_and_finds_circles_and_climbs(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "low").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "low" / "__init__.py").write_text("from . import base\n")
+    (pkg / "low" / "base.py").write_text("def f():\n    from ..high import top\n")  # lazy, relative, climbing
+    (pkg / "high.py").write_text("from typing import TYPE_CHECKING\nfrom pkg.low.base import f\n"
+                                 "if TYPE_CHECKING:\n    from pkg import mid\n")
+    (pkg / "mid.py").write_text("import importlib\nimportlib.import_module('pkg.high')\n")
+    graph = import_graph(pkg)
+    assert graph == {"pkg": {}, "pkg.low": {"pkg.low.base": 1}, "pkg.low.base": {"pkg.high": 2},
+                     "pkg.high": {"pkg.low.base": 2}, "pkg.mid": {"pkg.high": 2}}
+    assert cycles(graph) == [["pkg.high", "pkg.low.base"]]
+    table = layers("<!-- layers -->\n| layer | what | modules |\n|---|---|---|\n| 1 low | x | (package), low, low.* |\n"
+                   "| 2 high | y | high, mid |\n<!-- /layers -->\n")
+    layer, unplaced = layer_of(graph, table, "pkg")
+    assert not unplaced
+    assert upward_imports(graph, layer, table) == ["pkg.low.base (1 low) imports pkg.high (2 high) at line 2"]
+    assert layer_of({"pkg.elsewhere": {}}, table, "pkg")[1] == ["pkg.elsewhere: in no layer"]

@@ -201,7 +201,7 @@ def test_a_text_only_debater_is_refused_for_mmmu(tmp_path):
 
 def test_ambiguous_readings_are_options():
     """PrOntoQA negation and GPQA "full dataset": our choice is the built-in task, the other reading a task file."""
-    from task_configs.loaders.prontoqa import wrong_trace
+    from task_configs.loaders.prontoqa_rows import wrong_trace
     from oversight_bench.tasks import resolve_tasks
 
     trace = ["Fae is a cat.", "Cats are carnivores.", "Fae is a carnivore."]

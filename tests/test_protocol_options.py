@@ -33,10 +33,12 @@ class Stance(Protocol):
 
 @pytest.fixture
 def with_stance(monkeypatch):
-    """The built-in protocols and a third-party one, as the registry would list them."""
-    installed = {**protocol_module.registered_protocols(), "stance": Stance()}
-    monkeypatch.setattr(protocol_module, "registered_protocols", lambda: installed)
-    return installed
+    """The built-in protocols and a third-party one, registered (for this test) in the registry every
+    lookup of the installed protocols reads."""
+    from oversight_bench.registry import Entry, get_registry
+
+    monkeypatch.setitem(get_registry().entries["protocols"], "stance", Entry("stance", Stance(), "obench-stance", "1"))
+    return protocol_module.registered_protocols()
 
 
 def test_a_run_has_the_options_of_its_protocols():

@@ -369,3 +369,14 @@ def test_old_store_shows_unknown_not_zero(old_run, tmp_path):
     assert "| 16 | 6.3% | – | – | 11 |" in q
     rooms = "".join(_room_pages(tmp_path / "lb", old_run, deb))
     assert "Round 1" in rooms and "cut at" not in rooms and "forced:" not in rooms  # unknown: never marked
+
+
+def test_every_printed_percentage_rounds_by_the_one_rule():
+    """0.5625 is 56.25%: half up (`pct`) it prints 56.3 in every column of a row; the accuracy column and
+    the suites' comparison printed `f"{100 * v:.1f}"` (ties to even: 56.2) beside it."""
+    from oversight_bench.end_of_run import accuracy_cell
+    from oversight_bench.suites import _pct, _signed_pct
+
+    assert accuracy_cell(0.5625, 0.0625, 0.9995) == "56.3 [6.3, 100.0]"
+    assert accuracy_cell(0.5625, None, None) == "56.3 [–]"
+    assert (_pct(0.5625), _pct(None), _signed_pct(-0.0625), _signed_pct(0.5625)) == (" 56.3", "  –  ", "-6.3", "+56.3")

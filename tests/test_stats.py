@@ -265,3 +265,21 @@ def test_open_protocol_fields_inside_extra_and_difficulty_strata():
     easy, hard = row["by_difficulty"]["judge_qa_correct"], row["by_difficulty"]["judge_qa_incorrect"]
     assert easy["n_agent_correct"] == 1 and easy["accuracy_agent_incorrect"] == 0.0
     assert hard["n"] == 1 and hard["accuracy_agent_incorrect"] == 1.0
+
+
+def test_every_interval_comes_from_stats():
+    """`stats` owns the intervals: report's mean answer position (1..2, not clipped to [0, 1] as
+    `mean_ci` clips accuracies) takes `normal_ci`, where it computed one by hand beside `mean_ci`."""
+    import statistics
+    from pathlib import Path
+
+    from oversight_bench.analysis import stats
+
+    x = [1.0, 2.0, 2.0, 1.5]
+    half = stats.Z95 * statistics.stdev(x) / len(x) ** 0.5
+    assert stats.normal_ci(x) == (1.625, 1.625 - half, 1.625 + half) and 1.625 + half > 2  # not clipped
+    assert stats.normal_ci([]) == (None, None, None) and stats.normal_ci([1.5]) == (1.5, None, None)
+    core = Path(stats.__file__).parents[1]
+    by_hand = [str(p.relative_to(core)) for p in core.rglob("*.py") if p.name != "stats.py"
+               and any(s in p.read_text(encoding="utf-8") for s in ("Z95", "stdev(", "std(ddof", "1.96"))]
+    assert by_hand == []

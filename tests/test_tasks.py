@@ -335,7 +335,7 @@ def test_unreachable_hub_fails_in_seconds(monkeypatch):
 
 # -- PrOntoQA ---------------------------------------------------------------------------------
 def test_prontoqa_negation():
-    from task_configs.loaders.prontoqa import negate, wrong_trace
+    from task_configs.loaders.prontoqa_rows import negate, wrong_trace
 
     assert negate("Max is a wumpus.") == "Max is not a wumpus."
     assert negate("Max is not sour.") == "Max is sour."

@@ -32,7 +32,7 @@ NYU_2023 = ImportedSuite(
     description="Michael et al. 2023 QuALITY debates (human and GPT-4 debaters) with live human judges; paper rooms "
                 "only, each debate also in the other answer order with the debaters' names swapped (unjudged)",
     source="julianmichael/debate (CC BY 4.0): quality/michael2023_debates",
-    importer=_nyu_importer, static=("consultancy",),
+    importer=_nyu_importer, static=("consultancy",), import_kind="nyu-debate",
     static_reason="the consultant answered the live judge's questions, so another judge cannot be put in its place",
 )
 

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench import __version__
-from oversight_bench.api import BenchError, ImportPlan, Job, Question, Record, execute, provenance, run_options_model
+from oversight_bench.api import (CONSULTANT, JUDGE, BenchError, ImportPlan, Job, Question, Record, execute, provenance,
+                                 run_options_model, source_debater)
 from transcript_suites.untrusted import finite_belief, read_csv_rows, read_file, read_json, read_member, reverify, sub_pairs
 
 NYU_JUDGE = "human:nyu-2023"
@@ -218,7 +219,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
             result = (m.get("status") or {}).get("Complete", {}).get("result") or {}
             final = (result.get("judgingInfo") or {}).get("finalJudgement")
             roles = setup.get("roles") or {}
-            live_judge = roles.get("Judge")
+            live_judge = roles.get(JUDGE)
             if not live_judge:
                 skipped["no live judge"] += 1
                 continue
@@ -245,7 +246,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
             protocol = "debate" if is_debate else "consultancy"
             assignment = None
             if not is_debate:
-                defends = 1 if "Debater A" in debaters else 2
+                defends = 1 if source_debater(1) in debaters else 2
                 assignment = "correct" if defends == ci0 + 1 else "incorrect"
             turns, rnd = [], 0
             role = "debater" if is_debate else "consultant"
@@ -256,7 +257,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                         continue  # the verdict itself: kept in the decision, not shown to a re-judge
                     text, shown = _nyu_render((jf.get("feedback") or {}).get("content") or [], tokens)
                     if text.strip():
-                        turns.append({"round": rnd, "role": "judge", "speaker": "Judge", "content": text, "shown": shown,
+                        turns.append({"round": rnd, "role": "judge", "speaker": JUDGE, "content": text, "shown": shown,
                                       "defends": None, "extra": {"belief": jf.get("distribution"), "human": True}})
                 elif "SimultaneousSpeeches" in r or "SequentialSpeeches" in r:
                     rnd += 1
@@ -265,8 +266,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                     for key in sorted(speeches, key=int):
                         sp = speeches[key]
                         text, shown = _nyu_render(sp.get("content") or [], tokens)
-                        letter = "A" if int(key) == 0 else "B"
-                        turns.append({"round": rnd, "role": role, "speaker": f"Debater {letter}" if is_debate else "Consultant",
+                        turns.append({"round": rnd, "role": role, "speaker": source_debater(int(key) + 1) if is_debate else CONSULTANT,
                                       "content": text, "shown": shown, "defends": int(key) + 1,
                                       "extra": {"turn_style": kind, "author": sp.get("speaker"),
                                                 "model": "gpt-4" if not is_human else "human"}})
@@ -461,7 +461,7 @@ def _swap_outside(text: str) -> str:
 
 
 def _swap_speaker(name: str) -> str:
-    return {"Debater A": "Debater B", "Debater B": "Debater A"}.get(name, name)
+    return {source_debater(1): source_debater(2), source_debater(2): source_debater(1)}.get(name, name)
 
 
 def mirrored(record: Record) -> Record:
@@ -566,7 +566,7 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
             rtype = str(t.get("rollout_type") or "")
             is_consult = "consult" in rtype
             protocol = "consultancy" if is_consult else "debate"
-            correct_first = names.get("correct") == "Debater A" if names.get("correct") else not t.get("swap")
+            correct_first = names.get("correct") == source_debater(1) if names.get("correct") else not t.get("swap")
             answer_order = "correct_first" if correct_first else "correct_second"
             ci = 1 if correct_first else 2
             side_idx = {"correct": ci, "incorrect": 3 - ci}
@@ -583,14 +583,14 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
                         continue
                     assigned.add(side)
                     arg = _argument(text)
-                    speaker = names.get(side) or ("Debater A" if side_idx[side] == 1 else "Debater B")
+                    speaker = names.get(side) or source_debater(side_idx[side])
                     turns.append({"round": i, "role": "consultant" if is_consult else "debater",
-                                  "speaker": "Consultant" if is_consult else speaker, "content": text,
+                                  "speaker": CONSULTANT if is_consult else speaker, "content": text,
                                   "shown": verify_quotes(arg, story), "defends": side_idx[side],
                                   "extra": {"model": agent, "turn_style": "simultaneous" if rtype.endswith("sim") else rtype}})
                 for who in ("cross_examiner", "judge"):
                     if rd.get(who):
-                        turns.append({"round": i, "role": "judge", "speaker": "Judge", "content": rd[who],
+                        turns.append({"round": i, "role": "judge", "speaker": JUDGE, "content": rd[who],
                                       "shown": rd[who], "defends": None, "extra": {}})
             if not turns:
                 skipped["no turns"] += 1

@@ -5,8 +5,9 @@ JSON and CSV (`read_json`, `read_csv_rows`, `read_member`), quote tags paired in
 
 Why a module of its own: a file written by another system can hold anything a debater typed,
 including the checker's own `<v_passage>` mark, JSON nested a million deep, a `\\ud800` escape
-no page can be written with, or tens of thousands of unclosed tags; each must end as one line
-(exit 2) or as an unverified quote, never a traceback, a hang, or green text in `view`.
+(read as U+FFFD, as every reader reads it), or tens of thousands of unclosed tags; each must end
+as one line (exit 2), a replacement character or an unverified quote, never a traceback, a hang,
+or green text in `view`.
 """
 
 from __future__ import annotations
@@ -26,34 +27,10 @@ MAX_IMPORT_BYTES = 256 << 20
 MAX_MEMBER_BYTES = 64 << 20
 
 
-def _surrogate_free(value: Any) -> str | None:
-    """The first string (key or value) in `value` that cannot be written as UTF-8 (a JSON `\\ud800`
-    escape), None if there is none. Iterative: the parser's nesting bound is the only depth."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError:
-                return v
-        elif isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return None
-
-
 def read_json(data: bytes | str, where: str, expected: str) -> Any:
-    """JSON from an import file: the project's bounded parser (`load_json_text`: nesting, NaN, huge
-    integers), and a lone surrogate anywhere refused too; each one line naming `where`."""
-    value = load_json_text(data, where, expected)
-    bad = _surrogate_free(value)
-    if bad is not None:
-        raise BenchError(f"{where}: holds a lone surrogate escape (\\ud800-\\udfff) no page can be written with; "
-                         f"expected {expected}")
-    return value
+    """JSON from an import file: the project's one strict reader (`load_json_text`: nesting, NaN, huge
+    integers; a lone surrogate escape read as U+FFFD, the one rule), each failure one line naming `where`."""
+    return load_json_text(data, where, expected)
 
 
 def read_file(path: Path, what: str) -> bytes:

@@ -252,6 +252,17 @@ def accuracy_by_debater(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]
             for p in players}
 
 
+def elo_of_runs(runs) -> dict[str, Any] | None:
+    """Elo and each debater's self-play accuracy from loaded runs, as `report` and `leaderboard` show
+    it; None where the runs hold no cross-play game between two different debaters."""
+    games, rows = games_from_runs(runs)
+    if not games or not any(g["player_1"] != g["player_2"] for g in games):
+        return None
+    out = elo_analysis(games)
+    out["accuracy_by_debater"] = accuracy_by_debater(rows)
+    return out
+
+
 def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
     """Elo from stored cross-play debate runs: the boundary the `elo` command's runner feeds."""
     from oversight_bench.analysis.load import load_runs

@@ -154,7 +154,16 @@ def _write_page(tdir: Path, slug: str, page: dict[str, Any]) -> None:
 
 # -- the judge table ---------------------------------------------------------------------------------
 
-SUITE_OF_IMPORT = {"nyu-debate": "nyu-2023", "llm-debate": "llm-debate"}
+def _suite_of_import(kind: str) -> str:
+    """The suite a run imported by importer `kind` belongs to: the installed suite that declares the
+    kind as its `import_kind` (its plugin names it; the core names none), else the kind itself."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    for name in reg.names("suites"):
+        if getattr(reg.get("suites", name), "import_kind", None) == kind:
+            return name
+    return kind
 
 
 def _suite_of(cfg: dict[str, Any]) -> str | None:
@@ -164,7 +173,7 @@ def _suite_of(cfg: dict[str, Any]) -> str | None:
         if imp.get("suite"):  # imported by a registered suite (khan-2024), which names itself
             return str(imp["suite"])
         if imp.get("kind"):
-            return SUITE_OF_IMPORT.get(imp["kind"], imp["kind"])
+            return _suite_of_import(imp["kind"])
     return None
 
 
@@ -309,7 +318,7 @@ def _human_about(row: dict[str, Any]) -> str:
         imp = prov.get("import") if isinstance(prov.get("import"), dict) else None
         if not imp:
             continue
-        suite = SUITE_OF_IMPORT.get(str(imp.get("kind")), str(imp.get("kind")))
+        suite = _suite_of_import(str(imp.get("kind")))
         counts = imp.get("counts") if isinstance(imp.get("counts"), dict) else {}
         n = counts.get("human_judges")
         text = "the live verdicts" + (f" of {n} human judge{'s' if n != 1 else ''}" if n else " of the human judges")
@@ -692,31 +701,11 @@ def check_output(output: str | Path, force: bool = False) -> None:
 MAX_CARRY_BYTES = 64 << 20
 
 
-def _check_unicode(value: Any, where: str) -> None:
-    """Refuse a string (key or value) that is not Unicode text: JSON's \\ud800 escapes read as lone
-    surrogates, which no page can be written with (checked before anything is written)."""
-    todo: list[tuple[Any, str]] = [(value, "")]
-    while todo:  # iterative: the parsed value may be as deep as the parser allows
-        x, at = todo.pop()
-        if isinstance(x, dict):
-            todo.extend((k, at) for k in x)
-            todo.extend((v, f"{at}.{k}" if isinstance(k, str) and k.isidentifier() else f"{at}[...]") for k, v in x.items())
-        elif isinstance(x, list):
-            todo.extend((v, f"{at}[{i}]") for i, v in enumerate(x))
-        elif isinstance(x, str):
-            try:
-                x.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise BenchError(f"{where}: text at {at.lstrip('.') or 'the top'} holds a lone surrogate "
-                                 f"(\\u{ord(x[exc.start]):04x}, not a character); expected Unicode text") from None
-
-
 def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
     """A previous build's results.json, whose cells this build keeps where it measures nothing for
     them; every carried row, cell and Elo player is checked before anything is written."""
     raw = read_input_bytes(Path(path), "--carry", MAX_CARRY_BYTES)
     prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
-    _check_unicode(prev, f"--carry {path}")
     if not isinstance(prev, dict) or prev.get("schema") not in (SCHEMA, *OLD_SCHEMAS) or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
     try:
@@ -809,7 +798,6 @@ def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
         raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
     raw = read_input_bytes(data_file, "--carry page data", MAX_CARRY_BYTES, follow_symlinks=False)
     data = load_json_text(raw, f"--carry page data {data_file}", "a leaderboard page's data")
-    _check_unicode(data, f"--carry page data {data_file}")
     try:
         return _Page.model_validate(data).model_dump(by_alias=True)
     except ValidationError as exc:

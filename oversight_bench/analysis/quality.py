@@ -44,9 +44,8 @@ from typing import Any, Callable, Iterable
 from scipy.stats import binomtest
 
 from oversight_bench.analysis import stats
-from oversight_bench.model_text import NO_ARGUMENT
+from oversight_bench.model_text import NO_ARGUMENT, is_argument
 
-ARGUING_ROLES = ("consultant", "debater")
 #: the quality bar: a cell is flagged above these (the module's docstring says why)
 CUT_BAR = 0.10
 FORCED_BAR = 0.50
@@ -80,10 +79,6 @@ def position_picker(k: int, n: int) -> tuple[bool, float | None]:
     top = max(k, n - k)
     p = float(binomtest(top, n, 0.5).pvalue)
     return top / n >= POSITION_LINE and p < POSITION_ALPHA, p
-
-
-def is_argument(turn: dict[str, Any]) -> bool:
-    return turn.get("role") in ARGUING_ROLES
 
 
 def budget_of(turn: dict[str, Any]) -> dict[str, Any] | None:

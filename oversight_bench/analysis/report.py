@@ -250,13 +250,9 @@ def position_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for (level, judge, agent, setting, proto, task, ttype), ds in groups.items():
         pq = stats.per_question(ds, "position")
-        x = list(pq.values())
-        m, half = (float(sum(x) / len(x)), None) if x else (None, None)
-        if len(x) > 1:
-            half = stats.Z95 * statistics.stdev(x) / math.sqrt(len(x))
+        m, lo, hi = stats.normal_ci(pq.values())
         rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "protocol": proto, "task": task,
-                     "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m,
-                     "ci_low": None if half is None else m - half, "ci_high": None if half is None else m + half,
+                     "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m, "ci_low": lo, "ci_high": hi,
                      "first_rate": sum(d["first"] for d in ds) / len(ds)})
     rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), _proto_key(r["protocol"]), str(r["setting"])))
     return rows
@@ -329,12 +325,8 @@ def judge_tool_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_
 
 
 def _elo_section(runs: list[Run]) -> dict[str, Any] | None:
-    games, rows = elo_mod.games_from_runs(runs)
-    if not games or not any(g["player_1"] != g["player_2"] for g in games):
-        return None
-    out = elo_mod.elo_analysis(games)
-    out["accuracy_by_debater"] = elo_mod.accuracy_by_debater(rows)
-    return out
+    """The report's (and the leaderboard's) Elo: `elo.elo_of_runs`, the one Elo computation."""
+    return elo_mod.elo_of_runs(runs)
 
 
 # -- tables ----------------------------------------------------------------------------------------

@@ -24,9 +24,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from oversight_bench.analysis.quality import is_argument
 from oversight_bench.errors import BenchError
-from oversight_bench.model_text import NO_ARGUMENT
+from oversight_bench.model_text import NO_ARGUMENT, is_argument
 
 CACHE_NAME = "stance_check.jsonl"
 #: calibration turns taken (the first N arguments in a fixed order): enough for a rough accuracy, cheap
@@ -153,9 +152,9 @@ def calibration_dir(explicit: str | Path | None) -> tuple[Path | None, str]:
     """The calibration run and how to name it: the given one, else the cached khan-2024 suite, else none."""
     if explicit is not None:
         return Path(explicit), f"{explicit} (given; its turns taken as arguing their side faithfully)"
-    from oversight_bench.suites import cache_dir
+    from oversight_bench.locations import cache_dir  # where `suites` converts them
 
-    found = sorted(cache_dir().glob("khan-2024-*"))
+    found = sorted(cache_dir("suites").glob("khan-2024-*"))
     found = [p for p in found if (p / "results.sqlite").exists()]
     if found:
         return found[-1], f"khan-2024 suite, GPT-4o debaters ({found[-1].name})"

@@ -10,6 +10,7 @@ resamples).
 from __future__ import annotations
 
 import math
+import statistics
 from collections import defaultdict
 from typing import Any, Iterable
 
@@ -44,6 +45,20 @@ def mean_ci(values: Iterable[float], z: float = Z95) -> tuple[float | None, floa
         return m, None, None
     half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
     return m, max(0.0, m - half), min(1.0, m + half)
+
+
+def normal_ci(values: Iterable[float], z: float = Z95) -> tuple[float | None, float | None, float | None]:
+    """Mean and normal-approximation interval of IID values on any scale (not clipped: the mean answer
+    position lies in 1..2); None where undefined. Python's exact `statistics.stdev`, as `report`'s
+    position rows always computed it, so stored reports read the same to the last digit."""
+    x = [float(v) for v in values]
+    if not x:
+        return None, None, None
+    m = float(sum(x) / len(x))
+    if len(x) < 2:
+        return m, None, None
+    half = z * statistics.stdev(x) / math.sqrt(len(x))
+    return m, m - half, m + half
 
 
 def accuracy(decisions: list[dict[str, Any]]) -> dict[str, Any]:

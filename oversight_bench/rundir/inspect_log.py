@@ -85,16 +85,17 @@ class _Cell:
         self.ids: set[str] = set()
 
 
-def export_inspect(directory: str, output: str, log: Callable[[str], None] = lambda m: None) -> list[Path]:
+def export_inspect(directory: str, output: str, summarize: Callable[[Store], list[dict[str, Any]]],
+                   log: Callable[[str], None] = lambda m: None) -> list[Path]:
     """Write one inspect eval log per judge · protocol · task cell of `directory` into `output` (new,
-    empty, or an earlier export's logs only); returns the files written."""
+    empty, or an earlier export's logs only); returns the files written. `summarize`: the end-of-run
+    rows of a store (`end_of_run.summarize`, handed in: the storage layer imports no analysis)."""
     ilog, imodel, iscorer = _inspect()
     refuse_output_inside(output, [directory], "export", flag="--inspect")
     earlier = _earlier(Path(output))
     refuse_foreign_output(output, "export --inspect", lambda n: n == MARKER or n in earlier, MARKER,
                           flag="--inspect", what="export --inspect")
     from oversight_bench import __version__
-    from oversight_bench.end_of_run import summarize
 
     store = Store.open(directory)
     try:

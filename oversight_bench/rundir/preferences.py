@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from oversight_bench.errors import BenchError
+from oversight_bench.model_text import is_argument
 from oversight_bench.protocol import protocols_where, registered_protocols
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.readonly import ReadOnlyRun
@@ -59,9 +60,6 @@ FIELDS = {
     "chosen_side": "room: the side the verdict favoured (= judge_answer)", "rejected_side": "room: the other side",
     "chosen_correct": "room: whether the favoured side is the correct one; best_of_n: null",
 }
-
-#: the roles that argue a side (as `analysis.quality` and `ReadOnlyRun` count them)
-_ARGUING = ("consultant", "debater")
 
 
 def _digest(obj: Any) -> str:
@@ -165,7 +163,7 @@ class _Job:
         protocol = next((r.get("protocol") for r in records), None)
         #: a room that may repeat a debate's transcript (an open role's, or one judged another way): read
         #: later (a room with no arguing turn, QA, gives nothing and is read once)
-        argues = any(r["kind"] == "turn" and r.get("role") in _ARGUING for r in records)
+        argues = any(r["kind"] == "turn" and is_argument(r) for r in records)
         self.later = argues and protocol not in facts.first
         #: whether its verdict ranks two debaters' sides (the protocol's `has_debaters`; an
         #: uninstalled protocol's room is read from its turns)
@@ -200,7 +198,7 @@ def preference_rows(directory: str | Path, *, pairs: str = "auto", counts: Count
 
 def _rows_of(job: _Job, d: dict[str, Any], run: str, pairs: str, counts: Counter, seen: set[str]) -> Iterator[dict[str, Any]]:
     turns = sorted(job.turns.get(d["judge"], []), key=lambda t: t["seq"])
-    arguing = [t for t in turns if t.get("role") in _ARGUING]
+    arguing = [t for t in turns if is_argument(t)]
     bon = [t for t in arguing if isinstance((t.get("extra") or {}).get("best_of_n"), dict)]
     extra = d.get("extra") or {}
     verdict = d.get("answer") if d.get("answer") in (1, 2) else None

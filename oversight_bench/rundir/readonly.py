@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from oversight_bench.errors import BenchError
-from oversight_bench.model_text import NO_ARGUMENT
+from oversight_bench.model_text import ARGUING_ROLES, NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj
 from oversight_bench.rundir.legacy import READABLE_AS_IS
@@ -22,7 +22,6 @@ from oversight_bench.rundir import schema
 from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, _schema_version, check_columns, check_record_fields, connect_readonly, damaged_error,
                                           load_call, load_json, load_question, read_config_file, read_record, store_errors)
 
-_ARGUING = ("consultant", "debater")
 #: what each column of a summary (`ReadOnlyRun.summaries`) may hold, as SQLite hands it over (JSON's
 #: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole
 _SUMMARY_NAMES = ("job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "answer",
@@ -98,7 +97,7 @@ class ReadOnlyRun:
             " SUM(COALESCE(json_extract(data, '$.extra.budget.cut'), 0)),"
             " SUM(COALESCE(json_extract(data, '$.shown'), json_extract(data, '$.content')) = ?)"
             " FROM records WHERE kind='turn' AND json_extract(data, '$.role') IN (?, ?)" + only + " GROUP BY job_key, judge",
-            (NO_ARGUMENT, *_ARGUING, *(job_keys or ())))
+            (NO_ARGUMENT, *ARGUING_ROLES, *(job_keys or ())))
         return {(r[0], r[1]): (r[2], r[3] or 0, r[4] or 0, r[5] or 0) for r in rows}
 
     def question_briefs(self, keys: list[tuple[str, str]] | None = None) -> dict[tuple[str, str], tuple[str, str]]:

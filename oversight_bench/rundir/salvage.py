@@ -1,5 +1,6 @@
-"""`oversight-bench salvage DIR --output NEW`: copy every readable record of a damaged run into a
-fresh run directory, which `run` (or `report`, `judge --from`, ...) then uses like any other.
+"""What `oversight-bench salvage DIR --output NEW` does (the command itself is in `cli`): copy every
+readable record of a damaged run into a fresh run directory, which `run` (or `report`, `judge --from`,
+...) then uses like any other.
 
 A damaged `results.sqlite` (a disk error, a copy cut short, a file overwritten) is refused by
 every command (`Store.open` runs `PRAGMA quick_check`). Salvage reads it with no such check, table
@@ -7,7 +8,7 @@ by table in rowid order; where a page cannot be read it seeks past it and goes o
 call (the cache, so a resume does not pay for them again), every question, every skipped-row
 count, and the turns and decision of every job whose decision and turns 0..n all read back (a
 partial job is left out: the resume redoes it whole). Rows whose JSON does not parse, or holds NaN
-or an infinity (`store.strict_json`, as every reader reads them), or whose fields are not what their
+or an infinity (`yamlio.strict_json`, as every reader reads them), or whose fields are not what their
 kind's hold (`schema`: a probability 'yes', a turn without a speaker), are left out. config.json is
 copied when it parses, so the resume's settings check still applies. The damaged run is opened
 read-only as every reader opens a store (`store.connect_readonly`): nothing is written into it.
@@ -21,12 +22,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
-import click
-
 from oversight_bench.errors import BenchError
 from oversight_bench.rundir import schema
 from oversight_bench.rundir.store import (CONFIG_NAME, DB_NAME, RECORD_COLUMNS, RECORD_NAME_FIELDS, Store, connect_readonly,
-                                          question_from_dict, read_config_file, refuse_output_inside, strict_json)
+                                          question_from_dict, read_config_file, refuse_output_inside)
+from oversight_bench.yamlio import strict_json
 
 #: columns copied per table, in the order of the store's schema
 COLUMNS = {
@@ -167,16 +167,3 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     finally:
         store.close()
     return counts
-
-
-@click.command(name="salvage")
-@click.argument("directory")
-@click.option("--output", "--output_path", "--output-path", "output", required=True, help="new run directory")
-def salvage_cmd(directory, output):
-    """Copy every readable record of a damaged run into a fresh run directory."""
-    counts = salvage_run(directory, output)
-    click.echo(f"salvaged into {output}: {counts['jobs']} job(s), {counts['calls']} call(s), {counts['questions']} "
-               f"question(s); config.json {'copied' if counts['config'] else 'unreadable, not copied'}; "
-               f"{counts['partial_jobs_dropped']} partial job(s) left for the resume to redo")
-    for err in counts["errors"][:5]:
-        click.echo(f"unreadable: {err}", err=True)

@@ -38,11 +38,11 @@ from urllib.parse import quote
 import orjson
 
 from oversight_bench.errors import BenchError, disk_full, disk_full_error
-from oversight_bench.model_text import replace_surrogates
 from oversight_bench.questions import Image, Question
 from oversight_bench.redact import redact_obj, scrub_known
 from oversight_bench.rundir import schema
 from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, V1_TABLES, redacted_config, unversioned_format
+from oversight_bench.yamlio import strict_json
 
 DB_NAME = "results.sqlite"
 CONFIG_NAME = "config.json"
@@ -294,44 +294,6 @@ def _maps_store_errors(method):
         with store_errors(self.dir):
             return method(self, *args, **kwargs)
     return wrapper
-
-
-def _non_finite(text: str) -> float:
-    raise ValueError(f"non-finite number {text}")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    return value if math.isfinite(value) else _non_finite(text)
-
-
-#: json.loads, refusing NaN and the infinities (written as such, or a number too large for a float)
-_STRICT = json.JSONDecoder(parse_constant=_non_finite, parse_float=_finite)
-#: a JSON escape of a surrogate (a lone one decodes to no character, which no UTF-8 output can take)
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def _no_surrogates(value: Any) -> Any:
-    """`value` with every lone surrogate in its texts (keys too) replaced by U+FFFD."""
-    if isinstance(value, str):
-        return replace_surrogates(value)
-    if isinstance(value, list):
-        return [_no_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
-    return value
-
-
-def strict_json(text: Any) -> Any:
-    """A stored JSON value; ValueError when it is not text holding finite JSON. A lone surrogate
-    ("\\ud800") is read as U+FFFD, as a model's reply is stored (`model_text.replace_surrogates`)."""
-    if not isinstance(text, str):
-        raise ValueError(f"a {type(text).__name__}, not JSON text")
-    try:
-        value = _STRICT.decode(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-    return _no_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def load_json(directory: Path, text: Any, where: str) -> Any:

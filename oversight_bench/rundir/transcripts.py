@@ -72,7 +72,7 @@ class StoredRun:
     def argument_turns(self) -> dict[str, list[dict[str, Any]]]:
         """The arguing turns by room (job_key): what the quality figures read. A re-judge stores the
         same turns under the same keys, so the source's serve both sides."""
-        from oversight_bench.analysis.quality import is_argument
+        from oversight_bench.model_text import is_argument
 
         out: dict[str, list[dict[str, Any]]] = {}
         for (key, _), turns in self.turns.items():

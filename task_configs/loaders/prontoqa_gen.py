@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from task_configs.loaders.prontoqa import make_row
+from task_configs.loaders.prontoqa_rows import make_row
 
 CONCEPTS = ["wumpus", "yumpus", "zumpus", "dumpus", "rompus", "numpus", "tumpus", "vumpus", "impus", "jompus",
             "gorpus", "shumpus", "lempus", "sterpus", "grimpus", "lorpus", "brimpus", "felpus", "kerpus", "quimpus"]
