@@ -36,11 +36,13 @@ def _by_job(recs: list[str]) -> dict[str, set[str]]:
 
 
 def _has_records_table(out) -> bool:
-    """A kill early in the start leaves a store whose tables were never made: no jobs."""
+    """A kill early in the start leaves a store whose tables were never made: no jobs. Opened read-write
+    (never created): a killed writer's log may need recovering, which a read-only open refuses
+    ("attempt to write a readonly database"); the resume would recover it the same way."""
     db = out / "results.sqlite"
     if not db.exists():
         return False
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{db}?mode=rw", uri=True)
     try:
         return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone() is not None
     finally:
