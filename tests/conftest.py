@@ -6,6 +6,10 @@ the README's test command installs must really be there, or CI says so.
 A test without the `integration` marker that loads a real local model fails (tests/lane_guard): the
 fast lane (`-m "not integration"`) stays fast and needs no model weights, and a test that does need
 them cannot slip in unmarked.
+
+Browser tests (files named test_*browser*.py: selenium driving headless Chromium, tens of seconds
+each) run in the integration lane: every test in them is marked `browser` and `integration` here.
+They load no real model, so the guard stays on for them.
 """
 
 from __future__ import annotations
@@ -40,6 +44,19 @@ def pytest_configure(config):
     os.environ[lane_guard.LOG_ENV] = log
     os.environ["PYTHONPATH"] = os.pathsep.join([str(GUARD_DIR), *filter(None, [os.environ.get("PYTHONPATH")])])
     lane_guard.install()
+    config.addinivalue_line("markers", "browser: drives a real browser (files test_*browser*.py); runs in the "
+                            "integration lane, with the real-model guard on")
+
+
+BROWSER_FILE = re.compile(r"^test_.*browser.*\.py$")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests go to the integration lane (`-m integration`), out of the fast one."""
+    for item in items:
+        if BROWSER_FILE.match(item.path.name):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.integration)
 
 
 def pytest_unconfigure(config):
@@ -51,7 +68,7 @@ def pytest_unconfigure(config):
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
     """The guard is on from the item's setup (its module fixtures included) to its teardown."""
-    if item.get_closest_marker("integration") is None:
+    if item.get_closest_marker("integration") is None or item.get_closest_marker("browser") is not None:
         os.environ[lane_guard.GUARD_ENV] = item.nodeid
     else:
         os.environ.pop(lane_guard.GUARD_ENV, None)

@@ -15,19 +15,50 @@ DATA = Path(os.environ.get("OVERSIGHT_BENCH_DATA", REPO.parent / "shared" / "dat
 FAKE = "scripted:default"
 
 
-def cli(*args: str, env: dict | None = None):
-    """Run the CLI in-process; returns click's Result (exit_code, output, stderr)."""
+def cli(*args: str, env: dict | None = None, catch_exceptions: bool = False):
+    """Run the CLI in-process; returns click's Result (exit_code, output, stderr). An unexpected
+    exception propagates, unless `catch_exceptions` (then it is in the Result's exc_info)."""
     from oversight_bench.cli import cli as group
     from oversight_bench.registry import reset_registry
 
     reset_registry()
-    return CliRunner().invoke(group, list(args), env=env, catch_exceptions=False)
+    return CliRunner().invoke(group, list(args), env=env, catch_exceptions=catch_exceptions)
 
 
-def cli_subprocess(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    full_env = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True,
-                          env=full_env, timeout=timeout, cwd=REPO)
+def cli_env(env: dict | None = None, drop: tuple[str, ...] = ()) -> dict:
+    """The environment of a CLI subprocess: this process's, less `drop`, with `env` on top. PYTHONPATH is
+    extended, never replaced: `env`'s entries first, then this checkout, then what the tests set
+    (tests/conftest.py puts the lane guard there), so the child imports this tree and stays guarded."""
+    full = {k: v for k, v in os.environ.items() if k not in drop}
+    extra = dict(env or {})
+    given = extra.pop("PYTHONPATH", "")
+    full.update(extra)
+    full["PYTHONPATH"] = os.pathsep.join(filter(None, [given, str(REPO), os.environ.get("PYTHONPATH", "")]))
+    return full
+
+
+def cli_command(*args: str, prefix: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """argv of the CLI in a fresh interpreter (`prefix`: a wrapper such as a bwrap sandbox)."""
+    return [*prefix, sys.executable, "-m", "oversight_bench.cli", *args]
+
+
+def cli_subprocess(*args: str, env: dict | None = None, timeout: float | None = 120, cwd: Path | str = REPO,
+                   prefix: tuple[str, ...] | list[str] = (), drop_env: tuple[str, ...] = (), text: bool = True,
+                   input: str | bytes | None = None) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess, run to its end: the one launcher of the tests. Use it only for what needs
+    a process of its own (signals, stdin, the environment at start-up, a sandbox, a crash); `cli` runs
+    the same command in-process."""
+    return subprocess.run(cli_command(*args, prefix=prefix), capture_output=True, text=text, input=input,
+                          env=cli_env(env, drop_env), timeout=timeout, cwd=cwd)
+
+
+def cli_popen(*args: str, env: dict | None = None, cwd: Path | str = REPO, prefix: tuple[str, ...] | list[str] = (),
+              drop_env: tuple[str, ...] = (), **popen) -> subprocess.Popen:
+    """The CLI started in a subprocess and left running (to signal, kill or race it); `popen`: stdout,
+    stderr, text... as subprocess.Popen takes them (default: both discarded)."""
+    popen.setdefault("stdout", subprocess.DEVNULL)
+    popen.setdefault("stderr", subprocess.DEVNULL)
+    return subprocess.Popen(cli_command(*args, prefix=prefix), env=cli_env(env, drop_env), cwd=cwd, **popen)
 
 
 def records(directory: Path, kinds=("turn", "decision")) -> list[dict]:

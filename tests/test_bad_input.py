@@ -1,11 +1,15 @@
 """Bad input of every kind ends in one line that names the problem and what was expected.
 
-Each case runs the real CLI in a subprocess and must exit with status 2, print no traceback,
-and end its stderr with one `error:` line (click's own usage errors end with its `Error:` line)
-containing the words that name the problem and the expectation. Cases that point at a run
-directory holding finished records must leave those records exactly as they were, including
-the ones that fail in the middle of a run (a key the server starts rejecting, a model that
-starts returning nothing). The cases run in parallel so the file stays well under a minute.
+Each case runs the CLI and must exit with status 2, print no traceback, and end its stderr with one
+`error:` line (click's own usage errors end with its `Error:` line) containing the words that name
+the problem and the expectation. Cases that point at a run directory holding finished records must
+leave those records exactly as they were, including the ones that fail in the middle of a run (a key
+the server starts rejecting, a model that starts returning nothing).
+
+The cases run in-process (click's CliRunner: the same `cli` group, exit status and stderr), one after
+another; the few whose meaning is the process itself (`Case.process`: the environment or PYTHONPATH
+read at interpreter start-up, the real exit status and stderr of a fresh `python -m
+oversight_bench.cli`) run as subprocesses through helpers.cli_subprocess.
 """
 
 from __future__ import annotations
@@ -13,23 +17,23 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 import textwrap
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO, records
+from helpers import REPO, cli, cli_subprocess, records
 from test_core import needs_example
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from fake_openai_server import ServerConfig, start_server  # noqa: E402
 
-# the first case also pays for the module fixture, ~90 CLI starts (about a minute on 2 idle cores,
-# several on shared ones): the limit catches a hang, not a slow machine
+# the first case also pays for the module fixture (every case, a few in fresh processes): the limit
+# catches a hang, not a slow machine
 pytestmark = [needs_example, pytest.mark.timeout(600)]
 
 S = "scripted:default"
@@ -52,6 +56,9 @@ class Case:
     damage: str | None = None
     #: files removed from the copy of the finished run first (e.g. config.json)
     remove: tuple[str, ...] = ()
+    #: run as a real subprocess (the reason), not in-process: the case depends on the process
+    #: itself (an environment variable or PYTHONPATH read at start-up, the real exit status and stderr)
+    process: str = ""
 
 
 def _yaml_task(name: str, body: str) -> str:
@@ -82,7 +89,8 @@ RUN_OUT = [*BASE, "--limit", "4", "--output", "{out}"]
 
 CASES = [
     # run.yaml
-    Case("config_broken_yaml", ["--config", "{tmp}/broken.yaml"], ["broken.yaml", "invalid yaml", "line"]),
+    Case("config_broken_yaml", ["--config", "{tmp}/broken.yaml"], ["broken.yaml", "invalid yaml", "line"],
+         process="the real exit status and stderr of a fresh interpreter"),
     Case("config_not_a_mapping", ["--config", "{tmp}/list.yaml"], ["list.yaml", "expected a mapping"]),
     Case("config_unknown_field", ["--config", "{tmp}/extra.yaml"], ["bogus_field"]),
     Case("config_missing_file", ["--config", "{tmp}/nope.yaml"], ["cannot read", "nope.yaml", "no such file"]),
@@ -122,10 +130,10 @@ CASES = [
     # data and task configs
     Case("missing_data_dir", [*BASE, "--data-dir", "{tmp}/no-such-data"], ["data directory", "no-such-data", "does not exist"]),
     Case("missing_data_dir_env", BASE, ["OVERSIGHT_BENCH_DATA", "does not exist"],
-         env={"OVERSIGHT_BENCH_DATA": "/nonexistent/obench-data"}),
+         env={"OVERSIGHT_BENCH_DATA": "/nonexistent/obench-data"}, process="environment"),
     Case("data_files_absent", [*BASE, "--tasks", "boolq", "--data-dir", "{tmp}/emptydata"],
          ["boolq", "boolq_validation.json", "--data-dir"], env={"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"},
-         keeps_records=False),
+         keeps_records=False, process="HF_*_OFFLINE, read when the hub libraries are imported"),
     Case("include_path_missing", [*BASE, "--include-path", "{tmp}/no-tasks-here", "--tasks", "x"],
          ["--include-path", "no such file or directory"]),
     Case("include_path_no_yaml", [*BASE, "--include-path", "{tmp}/emptydata", "--tasks", "x"], ["no *.yaml"]),
@@ -143,7 +151,7 @@ CASES = [
          keeps_records=False),
     # plugins
     Case("broken_plugin_protocol", [*BASE, "--protocols", "broken_proto"], ["unknown protocol", "broken_proto"],
-         env={"PYTHONPATH": "{tmp}/broken_plugin"}),
+         env={"PYTHONPATH": "{tmp}/broken_plugin"}, process="PYTHONPATH: plugins found at start-up"),
     # output directory
     Case("output_under_a_file", [*BASE, "--output", "{tmp}/a_file/run"], ["cannot write to output directory", "writable"],
          keeps_records=False),
@@ -325,12 +333,28 @@ def _sub(x: str, tmp: Path) -> str:
     return x.replace("{tmp}", str(tmp))
 
 
-def _cli(args: list[str], env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    full = {**os.environ, **(env or {})}
-    if "PYTHONPATH" in (env or {}):
-        full["PYTHONPATH"] = env["PYTHONPATH"] + os.pathsep + os.environ.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True,
-                          env=full, cwd=REPO, timeout=timeout)
+@dataclass
+class Outcome:
+    """What a case's command ended with, in-process or in a subprocess alike."""
+    returncode: int | None
+    stdout: str
+    stderr: str
+
+
+def _run_case(case: Case, cmd: list[str], env: dict[str, str]) -> Outcome:
+    if case.process:
+        res = cli_subprocess(*cmd, env=env)
+        return Outcome(res.returncode, res.stdout, res.stderr)
+    cwd = os.getcwd()
+    os.chdir(REPO)  # as the subprocesses run
+    try:
+        res = cli(*cmd, env=env or None, catch_exceptions=True)
+    finally:
+        os.chdir(cwd)
+    stderr = res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):  # an escaped error: show it as a crash would
+        stderr += "".join(traceback.format_exception(*res.exc_info))
+    return Outcome(res.exit_code, res.stdout, stderr)
 
 
 @pytest.fixture(scope="module")
@@ -339,8 +363,8 @@ def outcomes(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("bad")
     _prepare(tmp)
     base = tmp / "base_run"
-    res = _cli(["run", *BASE, "--limit", "4", "--output", str(base)])
-    assert res.returncode == 0, res.stderr
+    res = cli("run", *BASE, "--limit", "4", "--output", str(base))
+    assert res.exit_code == 0, res.output
     expected = records(base)
     assert len(expected) == 4
     assert not (base / "results.sqlite-wal").exists()  # all in the main file: damage hits real pages
@@ -365,12 +389,15 @@ def outcomes(tmp_path_factory):
             cmd = ["run", *args, "--output", str(out)]
         watched = [out, *(Path(cmd[i + 1]) for i, a in enumerate(cmd[:-1]) if a == "--output" and cmd[i + 1])]
         trees = [_tree(p) for p in watched]
-        res = _cli(cmd, env)
+        res = _run_case(case, cmd, env)
         assert [_tree(p) for p in watched] == trees, f"{case.id}: a failed start changed a folder"
         return case.id, res, out, before
 
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        results = {cid: (r, out, before) for cid, r, out, before in pool.map(one, CASES)}
+    # the few subprocesses run in threads meanwhile (the in-process cases need the main thread: cwd, sys.stdout)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        started = pool.map(one, [c for c in CASES if c.process])
+        done = [one(c) for c in CASES if not c.process] + list(started)
+    results = {cid: (r, out, before) for cid, r, out, before in done}
     return results, expected, tmp
 
 
@@ -400,10 +427,10 @@ def test_broken_plugin_reported_and_the_rest_works(outcomes, tmp_path):
     res, _, _ = results["broken_plugin_protocol"]
     assert re.search(r"plugin .*broken.* failed to load: ImportError: obench_broken_plugin needs missing_dependency", res.stderr)
     env = {"PYTHONPATH": str(tmp / "broken_plugin")}
-    ok = _cli(["run", *BASE, "--limit", "2", "--output", str(tmp_path / "r")], env)
+    ok = cli_subprocess("run", *BASE, "--limit", "2", "--output", str(tmp_path / "r"), env=env)
     assert ok.returncode == 0, ok.stderr[-1500:]
     assert "failed to load" in ok.stderr and "Traceback" not in ok.stderr
-    listing = _cli(["list", "plugins"], env)
+    listing = cli_subprocess("list", "plugins", env=env)
     assert listing.returncode == 0 and "BROKEN" in listing.stdout
 
 
@@ -414,9 +441,9 @@ def test_some_malformed_rows_are_skipped_and_reported(tmp_path):
     good = "".join(f'{{"q": "Is {i} even?", "right": "{"yes" if i % 2 == 0 else "no"}", '
                    f'"wrong": "{"no" if i % 2 == 0 else "yes"}"}}\n' for i in range(6))
     (tmp_path / "mixdata" / "rows.jsonl").write_text(good + '{"q": "unclosed\n[1, 2]\n{"right": "only"}\n')
-    res = _cli(["run", *BASE, "--include-path", str(tmp_path / "tasks_bad_rows"), "--tasks", "t_bad_rows",
-                "--data-dir", str(tmp_path / "mixdata"), "--output", str(tmp_path / "r")])
-    assert res.returncode == 0, res.stderr[-1500:]
+    res = cli("run", *BASE, "--include-path", str(tmp_path / "tasks_bad_rows"), "--tasks", "t_bad_rows",
+              "--data-dir", str(tmp_path / "mixdata"), "--output", str(tmp_path / "r"))
+    assert res.exit_code == 0, res.output[-1500:]
     assert re.search(r"skipped \d+ row\(s\) of t_bad_rows", res.stdout), res.stdout[-1500:]
     assert "jobs: 6 done" in res.stdout
 
@@ -427,10 +454,10 @@ def server():
         yield srv
 
 
-def _openai_run(srv, out: Path, limit: int, key: str) -> subprocess.CompletedProcess:
+def _openai_run(srv, out: Path, limit: int, key: str):
     spec = f"openai:m,base_url={srv.url},concurrency=2,max_retries=0,timeout=10"
-    return _cli(["run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
-                 "--limit", str(limit), "--output", str(out), "--quiet"], {"OPENAI_API_KEY": key})
+    return cli_subprocess("run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
+                          "--limit", str(limit), "--output", str(out), "--quiet", env={"OPENAI_API_KEY": key})
 
 
 @pytest.mark.parametrize("failure", ["key_rejected", "model_returns_nothing"])

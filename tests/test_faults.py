@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, cli_subprocess
 from test_core import needs_example
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -38,10 +38,10 @@ def faulty_server():
 
 def _run(srv, out, *extra):
     spec = f"openai:flaky,base_url={srv.url},concurrency=64,timeout=2,max_retries=4"
-    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-           "--protocols", "qa_without_article", "--limit", str(N), "--seed", "1", "--output", str(out),
-           "--answer-order", "random", *extra]  # one job (one call) per question: the faults are counted per call
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=110)
+    # one job (one call) per question: the faults are counted per call
+    return cli_subprocess("run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
+                          "--limit", str(N), "--seed", "1", "--output", str(out), "--answer-order", "random", *extra,
+                          timeout=110)
 
 
 def test_faulty_server_every_question_once(faulty_server, tmp_path):
@@ -160,8 +160,7 @@ def small_disk(tmp_path):
 
 
 def _cli_run(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True, cwd=REPO,
-                          timeout=timeout)
+    return cli_subprocess(*args, timeout=timeout)
 
 
 def _one_line_disk_full(res: subprocess.CompletedProcess) -> None:

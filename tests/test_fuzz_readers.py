@@ -14,7 +14,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO
+from helpers import cli_subprocess
 from oversight_bench.errors import BenchError, MalformedResponse
 
 S = "scripted:default"
@@ -112,10 +111,8 @@ CASES = [
 
 def _cli(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
     """The CLI in a subprocess; one that outlasts `timeout` comes back with status None."""
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     try:
-        return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, env=env,
-                              timeout=timeout, cwd=REPO)
+        return cli_subprocess(*args, timeout=timeout, text=False)
     except subprocess.TimeoutExpired as exc:
         return subprocess.CompletedProcess(args, None, exc.stdout or b"", (exc.stderr or b"") + b"\n(timed out)")
 

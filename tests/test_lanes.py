@@ -77,6 +77,32 @@ def test_an_integration_test_loads_freely(tmp_path):
     assert res.returncode == 0 and "1 passed, 3 deselected" in res.stdout, res.stdout + res.stderr
 
 
+BROWSER_SAMPLE = '''
+def test_in_a_browser_file_no_real_model_either():
+    from oversight_bench.models import build_model
+    try:
+        build_model("llamacpp:smollm2-135m,n_ctx=64")
+    except Exception:
+        pass
+'''
+
+
+def test_browser_tests_run_in_the_integration_lane_still_guarded(tmp_path):
+    """A test in a test_*browser*.py file is left out of the fast lane and run by `-m integration`,
+    where the guard still fails a real model load (a browser test needs none)."""
+    pytest.importorskip("llama_cpp")
+    shutil.copy(TESTS / "conftest.py", tmp_path / "conftest.py")
+    shutil.copytree(TESTS / "lane_guard", tmp_path / "lane_guard")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    integration: a real model\n")
+    (tmp_path / "test_sample_browser.py").write_text(BROWSER_SAMPLE)
+    (tmp_path / "test_sample.py").write_text("def test_plain():\n    pass\n")
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "integration", str(tmp_path)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert "1 failed, 1 deselected" in res.stdout, res.stdout + res.stderr
+    assert "FAILED test_sample_browser.py::test_in_a_browser_file_no_real_model_either" in res.stdout
+    assert "must be marked @pytest.mark.integration" in res.stdout or "real weights" in res.stdout
+
+
 def test_the_guard_refuses_before_touching_weights():
     """The refusal comes before model_path reads a byte: a missing weights package makes no difference."""
     code = ("from oversight_bench.models import build_model\n"

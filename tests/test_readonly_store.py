@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fake_runs import make_run
-from helpers import FAKE, REPO
+from helpers import FAKE, cli_subprocess
 
 BWRAP = shutil.which("bwrap")
 
@@ -37,10 +37,8 @@ def sandbox(tmp_path_factory):
 
 
 def _ro_cli(writable: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-           "MPLCONFIGDIR": str(writable / "mpl"), "TMPDIR": str(writable)}
-    return subprocess.run([*_sandbox(writable), sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True,
-                          text=True, env=env, cwd=REPO, timeout=300)
+    return cli_subprocess(*args, prefix=_sandbox(writable), timeout=300,
+                          env={"MPLCONFIGDIR": str(writable / "mpl"), "TMPDIR": str(writable)})
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

@@ -1,4 +1,5 @@
-"""SIGKILL a run at random moments; each resume must end with the records of an uninterrupted run."""
+"""SIGKILL a run at points the test chooses (after N jobs are stored, while `report` has the store
+open); each resume must end with the records of an uninterrupted run."""
 
 from __future__ import annotations
 
@@ -8,33 +9,26 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 
-import pytest
-
-from helpers import REPO, records
+from helpers import cli_popen, cli_subprocess, records
 from test_core import needs_example
 
 pytestmark = needs_example
 
-ARGS = ["--judge", "scripted:default,delay=0.05", "--agent", "scripted:default,delay=0.05",
+# a few calls in flight at a time: jobs end a few at once, so a kill point of N jobs stored is met
+# within a job or two (with the backend's default, dozens end in the same instant)
+ARGS = ["--judge", "scripted:default,delay=0.02,concurrency=4", "--agent", "scripted:default,delay=0.02,concurrency=4",
         "--tasks", "arith", "--protocols", "qa_without_article,consultancy,debate,open_debate",
         "--limit", "16", "--seed", "3", "--quiet"]
 
 
-def _cmd(out):
-    return [sys.executable, "-m", "oversight_bench.cli", "run", *ARGS, "--output", str(out)]
-
-
 def _run(out) -> None:
-    res = subprocess.run(_cmd(out), capture_output=True, text=True, cwd=REPO, timeout=300)
+    res = cli_subprocess("run", *ARGS, "--output", str(out), timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
 
 
 def _by_job(recs: list[str]) -> dict[str, set[str]]:
-    import json
-
     jobs: dict[str, set[str]] = {}
     for r in recs:
         jobs.setdefault(json.loads(r)["job_key"], set()).add(r)
@@ -42,15 +36,60 @@ def _by_job(recs: list[str]) -> dict[str, set[str]]:
 
 
 def _has_records_table(out) -> bool:
-    """A kill early in the start (slow under load) leaves a store whose tables were never made: no jobs."""
+    """A kill early in the start leaves a store whose tables were never made: no jobs. Opened read-write
+    (never created): a killed writer's log may need recovering, which a read-only open refuses
+    ("attempt to write a readonly database"); the resume would recover it the same way."""
     db = out / "results.sqlite"
     if not db.exists():
         return False
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{db}?mode=rw", uri=True)
     try:
         return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").fetchone() is not None
     finally:
         con.close()
+
+
+def _records_stored(out) -> int:
+    """Records (turns and decisions) in the store a run is writing; 0 before it has any. Counted over
+    both kinds, so a kill point can fall between a job's turns and its decision if they ever commit
+    apart (counting decisions only would kill just after a job's last commit)."""
+    db = out / "results.sqlite"
+    if not db.exists():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.2)
+        try:
+            return con.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:  # no tables yet, or busy this instant: ask again
+        return 0
+
+
+def _has_open(pid: int, path) -> bool:
+    """Whether process `pid` holds `path` open now."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == os.path.realpath(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def _until(condition, proc, what: str, limit: float = 120.0) -> bool:
+    """Poll `condition` until it holds (True) or `proc` ends first (False)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if proc.poll() is not None:
+            return False
+        assert time.monotonic() < deadline, f"waited {limit} s for {what}"
+        time.sleep(0.005)
+    return True
 
 
 def _assert_whole_jobs(out, expected_jobs: dict[str, set[str]]) -> int:
@@ -62,67 +101,69 @@ def _assert_whole_jobs(out, expected_jobs: dict[str, set[str]]) -> int:
 
 
 def test_kill_and_resume_equals_uninterrupted(tmp_path):
-    """Ten SIGKILLs at random moments: eight of the run alone, two while `report` reads the same
-    directory (report and run killed at independent moments). After every kill each stored job is
-    whole; the final resume equals an uninterrupted run."""
+    """Ten SIGKILLs at points the test chooses: the first as soon as the store file exists (during
+    start-up), the others each after a few more records are stored, two of them while `report` reads the
+    same directory (the report killed once it holds the store open). After every kill each stored job
+    is whole; the final resume equals an uninterrupted run. Kill points are drawn from KILL_SEED."""
     ref = tmp_path / "ref"
-    t0 = time.monotonic()
     _run(ref)
-    duration = time.monotonic() - t0
     expected = records(ref)
     assert len(expected) > 40
     expected_jobs = _by_job(expected)
+    total = len(expected_jobs)
 
     out = tmp_path / "killed"
+    store = out / "results.sqlite"
     rng = random.Random(int(os.environ.get("KILL_SEED", "7")))
-    work = max(0.5, duration - 0.5)  # start-up takes ~0.5 s
+    rounds = 10
+    # the kill points: records stored before each kill, rising, the last well before the end (so the run
+    # is always still going when its point comes, however busy the machine)
+    points = [0] + sorted(rng.sample(range(1, (3 * len(expected)) // 4), rounds - 1))
     kills, report_kills, progress = 0, 0, []
-    for i in range(10):
-        t0 = time.monotonic()
-        proc = subprocess.Popen(_cmd(out), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        events = [(0.5 + rng.uniform(0, 0.25 * work), "kill run")]
-        if i in (3, 7):  # mid-report: `report` reads the directory the run is writing
-            started = rng.uniform(0.0, 0.4)
-            events += [(started, "start report"), (started + rng.uniform(0.2, 1.2), "kill report")]
+    for i, point in enumerate(points):
+        proc = cli_popen("run", *ARGS, "--output", str(out))
         rep = None
-        for at, what in sorted(events):
-            time.sleep(max(0.0, t0 + at - time.monotonic()))
-            if what == "start report":
-                rep = subprocess.Popen([sys.executable, "-m", "oversight_bench.cli", "report", str(out), "--output",
-                                        str(tmp_path / f"report{i}")], cwd=REPO, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
-            elif what == "kill report" and rep.poll() is None:
-                rep.send_signal(signal.SIGKILL)
-                report_kills += 1
-            elif what == "kill run" and proc.poll() is None:
+        try:
+            if i == 0:  # start-up: the store exists, maybe without its tables
+                reached = _until(store.exists, proc, "the store file")
+            else:
+                if i in (3, 7):  # mid-report: `report` reads the directory the run is writing
+                    _until(lambda: _records_stored(out) >= max(points[i - 1], point - 10), proc, "records before the report")
+                    rep = cli_popen("report", str(out), "--output", str(tmp_path / f"report{i}"))
+                    if _until(lambda: _has_open(rep.pid, store), rep, "report to open the store"):
+                        rep.send_signal(signal.SIGKILL)
+                        report_kills += 1
+                reached = _until(lambda: _records_stored(out) >= point, proc, f"{point} records stored")
+            if reached and proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 kills += 1
-        proc.wait()
-        if rep is not None:
-            rep.wait()
+        finally:
+            proc.kill()
+            proc.wait()
+            if rep is not None:
+                rep.kill()
+                rep.wait()
         progress.append(_assert_whole_jobs(out, expected_jobs))
-    assert kills >= 5, "the run finished before most kills; make it longer"
-    assert report_kills >= 1, "report finished before it could be killed"
+    assert kills == rounds, f"the run ended before its kill point ({kills} of {rounds} kills; stored after each: {progress})"
+    assert report_kills >= 1, "report finished before it held the store open, both times"
+    assert progress[-1] < total
     _run(out)
     assert records(out) == expected, f"jobs stored after each kill: {progress}"
     # the killed report left the run directory readable: a full report works now
-    res = subprocess.run([sys.executable, "-m", "oversight_bench.cli", "report", str(out), "--output",
-                          str(tmp_path / "report_final"), "--no-figures"], cwd=REPO, capture_output=True, text=True,
-                         timeout=120)
+    res = cli_subprocess("report", str(out), "--output", str(tmp_path / "report_final"), "--no-figures")
     assert res.returncode == 0, res.stderr[-2000:]
 
 
 def test_second_writer_refused_while_first_runs(tmp_path):
     out = tmp_path / "shared"
-    slow = [a if not a.startswith("scripted:") else "scripted:default,delay=0.2" for a in _cmd(out)]
-    first = subprocess.Popen(slow, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    slow = [a if not a.startswith("scripted:") else "scripted:default,delay=0.2" for a in ["run", *ARGS, "--output", str(out)]]
+    first = cli_popen(*slow, stderr=subprocess.PIPE, text=True)
     try:
-        from oversight_bench.rundir.store import LOCK_NAME
         for _ in range(100):
             if (out / "config.json").exists():
                 break
             time.sleep(0.1)
-        second = subprocess.run(slow, cwd=REPO, capture_output=True, text=True, timeout=60)
+        second = cli_subprocess(*slow, timeout=60)
         assert second.returncode == 2
         assert "in use by another oversight-bench process" in second.stderr
         assert "Traceback" not in second.stderr
@@ -158,8 +199,6 @@ def _rows(folder, start: int) -> None:
 
 
 def _identity_run(tmp_path, out, *extra):
-    from helpers import cli_subprocess
-
     return cli_subprocess("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "t_rows",
                           "--include-path", str(tmp_path / "tasks"), "--protocols", "qa_without_article",
                           "--answer-order", "random", "--quiet", "--output", str(out), *extra)
@@ -205,8 +244,6 @@ def test_resume_checks_the_identity_stored_in_the_run(tmp_path):
 def test_store_without_identity_or_config_is_not_resumed(tmp_path):
     """A run of an earlier version (no identity in its store) whose config.json is gone cannot be
     checked, so it is refused rather than resumed with whatever settings are given."""
-    from helpers import cli_subprocess
-
     out = tmp_path / "run"
     args = ("run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "arith", "--protocols",
             "qa_without_article", "--limit", "2", "--quiet", "--output", str(out))

@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -20,6 +19,8 @@ from task_configs import sandbox
 from oversight_bench.errors import BenchError
 from task_configs.sandbox import numeric, run_program, run_programs
 from task_configs.loaders.gsm8kqa import classify, clean_program, gold_answer
+
+from sandbox_watch import SandboxWatch
 
 FAST = dict(timeout=2.0, cpu_seconds=1, memory_mb=128)
 REPO = Path(__file__).resolve().parents[1]
@@ -31,6 +32,12 @@ needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None,
 def _isolated(monkeypatch):
     monkeypatch.setenv(sandbox.UNSAFE_ENV, "")  # recorded, so a flag set inside a test is undone after it
     monkeypatch.delenv(sandbox.UNSAFE_ENV)
+
+
+@pytest.fixture()
+def sandbox_end(monkeypatch) -> SandboxWatch:
+    """`sandbox_end.wait_ended()`: returns once every process of the sandboxes run so far is gone."""
+    return SandboxWatch(monkeypatch)
 
 
 def _marker() -> str:
@@ -144,10 +151,10 @@ def test_escape_fork_setsid_child_does_not_outlive_the_program(tmp_path):
     "import os\nos.execv('/bin/sh', ['sh', '-c', 'echo x > {t}'])",
     "import os\nos.posix_spawn('/bin/sh', ['sh', '-c', 'echo x > {t}'], {{}})\nans = 1",
 ])
-def test_escape_subprocesses_cannot_write_to_the_host(tmp_path, how):
+def test_escape_subprocesses_cannot_write_to_the_host(tmp_path, how, sandbox_end):
     target = tmp_path / "sub.txt"
     res = run_program(how.format(t=target), **FAST)
-    time.sleep(0.2)
+    sandbox_end.wait_ended()  # nothing of it left that could still write
     assert not target.exists() and res.status in ("ok", "error")
 
 
@@ -234,7 +241,7 @@ def test_escape_forging_the_result_channel_only_spoils_the_forger():
 
 
 @needs_bwrap
-def test_escape_threads_die_with_the_program(tmp_path):
+def test_escape_threads_die_with_the_program(tmp_path, sandbox_end):
     marker, target = _marker(), tmp_path / "thread.txt"
     code = ("import threading, time, os, subprocess\n"
             "def later():\n"
@@ -245,7 +252,7 @@ def test_escape_threads_die_with_the_program(tmp_path):
             f"ans = int(any({marker!r}.encode() in open(f'/proc/{{p}}/cmdline', 'rb').read() "
             "for p in os.listdir('/proc') if p.isdigit()))")
     res = run_program(code, **FAST)
-    time.sleep(1.0)
+    sandbox_end.wait_ended()  # the thread that would write a second after its start is gone
     assert res.ok and res.answer == 1.0 and not target.exists() and not _survivors(marker)
 
 

@@ -19,6 +19,8 @@ from task_configs import sandbox
 from task_configs.loaders import gsm8kqa
 from task_configs.sandbox import run_program, run_programs
 
+from sandbox_watch import SandboxWatch
+
 FAST = dict(timeout=3.0, cpu_seconds=2, memory_mb=128)
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None,
                                  reason="bubblewrap is not installed (apt-get install bubblewrap; .ci/setup installs it)")
@@ -45,6 +47,12 @@ def backend(request, monkeypatch):
     if request.param == "rlimit":
         monkeypatch.setenv(getattr(sandbox, "LIMITS_ENV", "OVERSIGHT_BENCH_SANDBOX_LIMITS"), "rlimit")
     return request.param
+
+
+@pytest.fixture()
+def sandbox_end(monkeypatch) -> SandboxWatch:
+    """`sandbox_end.wait_ended()`: returns once every process of the sandboxes run so far is gone."""
+    return SandboxWatch(monkeypatch)
 
 
 def _marker() -> str:
@@ -75,19 +83,19 @@ _DROP_DEATH_SIGNAL = ("import ctypes, os\n"
 
 
 @needs_bwrap
-def test_a_program_that_drops_its_death_signal_does_not_outlive_its_run(backend):
+def test_a_program_that_drops_its_death_signal_does_not_outlive_its_run(backend, sandbox_end):
     marker = _marker()
     # the launcher itself (whatever its pid) drops its death signal, leaves its session and becomes a
     # sleeper: its result channel closes on exec, so the run ends while it still sleeps
     code = _DROP_DEATH_SIGNAL + f"os.execv('/bin/sh', ['sh', '-c', 'sleep 1000; :', {marker!r}])"
     res = run_program(code, **FAST)
-    time.sleep(0.5)
+    sandbox_end.wait_ended()
     assert not _survivors(marker)
     assert res.status == "error"
 
 
 @needs_bwrap
-def test_a_child_that_drops_its_death_signal_does_not_outlive_its_run(backend):
+def test_a_child_that_drops_its_death_signal_does_not_outlive_its_run(backend, sandbox_end):
     marker = _marker()
     code = ("import os, time\n"
             "if os.fork() == 0:\n"
@@ -95,7 +103,7 @@ def test_a_child_that_drops_its_death_signal_does_not_outlive_its_run(backend):
             f"    os.execv('/bin/sh', ['sh', '-c', 'sleep 1000; :', {marker!r}])\n"
             "time.sleep(0.3)\nans = 1")
     res = run_program(code, **FAST)
-    time.sleep(0.5)
+    sandbox_end.wait_ended()
     assert not _survivors(marker)
     assert res.ok and res.answer == 1.0
 

@@ -9,14 +9,13 @@ logging switched on.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, cli_subprocess
 from test_core import needs_example
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -47,11 +46,9 @@ def _run(srv, scratch: Path, spec_extra: str = "", env: dict | None = None, limi
     home = scratch / "home"
     home.mkdir(parents=True, exist_ok=True)
     spec = f"openai:judge-model,base_url={srv.url},concurrency=4,max_retries=1,timeout=5{spec_extra}"
-    full_env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_LOG")}
-    full_env.update({"HOME": str(home), "OPENAI_LOG": "debug", "PYTHONPATH": str(REPO), **(env or {})})
-    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-           "--protocols", "qa_without_article", "--limit", str(limit), "--output", str(scratch / "out")]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=scratch, env=full_env, timeout=100)
+    return cli_subprocess("run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
+                          "--limit", str(limit), "--output", str(scratch / "out"), cwd=scratch, timeout=100,
+                          env={"HOME": str(home), "OPENAI_LOG": "debug", **(env or {})}, drop_env=("OPENAI_API_KEY", "OPENAI_LOG"))
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +93,7 @@ def test_accepted_key_not_in_records(rejecting, tmp_path):
     res = _run(rejecting, tmp_path, env={"OPENAI_API_KEY": GOOD})
     assert res.returncode == 0, res.stderr[-2000:]
     assert (tmp_path / "out" / "results.sqlite").exists()
-    export = subprocess.run([sys.executable, "-m", "oversight_bench.cli", "export", str(tmp_path / "out")],
-                            capture_output=True, text=True, cwd=REPO, timeout=60)
+    export = cli_subprocess("export", str(tmp_path / "out"), timeout=60)
     assert export.returncode == 0 and '"kind": "call"' in export.stdout
     assert GOOD not in res.stdout + res.stderr + export.stdout + export.stderr
     assert _scan(tmp_path, GOOD) == []
@@ -138,8 +134,7 @@ def _all_outputs(out: Path, scratch: Path) -> str:
     text = ""
     for args in (["export", str(out)], ["report", str(out), "--output", str(scratch / "report"), "--no-figures"],
                  ["leaderboard", str(out), "--output", str(scratch / "board")]):
-        res = subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True,
-                             cwd=scratch, timeout=100, env={**os.environ, "PYTHONPATH": str(REPO)})
+        res = cli_subprocess(*args, cwd=scratch, timeout=100)
         assert "Traceback" not in res.stderr, res.stderr[-2000:]
         text += res.stdout + res.stderr
     return text
@@ -152,11 +147,9 @@ def test_url_userinfo_and_spec_key_never_written_or_printed(rejecting, tmp_path)
     home = tmp_path / "home"
     home.mkdir()
     spec = f"openai:judge-model,base_url={url},concurrency=4,max_retries=1,timeout=5,api_key={GOOD}"
-    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
-    env.update(HOME=str(home), OPENAI_LOG="debug", PYTHONPATH=str(REPO))
-    cmd = [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-           "--protocols", "qa_without_article", "--limit", "4", "--output", str(tmp_path / "out")]
-    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=100)
+    res = cli_subprocess("run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
+                         "--limit", "4", "--output", str(tmp_path / "out"), cwd=tmp_path, timeout=100,
+                         env={"HOME": str(home), "OPENAI_LOG": "debug"}, drop_env=("OPENAI_API_KEY",))
     assert res.returncode == 0, res.stderr[-2000:]
     cfg = (tmp_path / "out" / "config.json").read_text()
     assert "***@127.0.0.1" in cfg and "api_key=***" in cfg  # redacted, not dropped
@@ -170,12 +163,11 @@ def test_url_userinfo_and_spec_key_never_written_or_printed(rejecting, tmp_path)
 def test_query_credentials_never_written_or_printed(rejecting, tmp_path):
     """`?api-key=` and `&Token=` in base_url: masked in every output whatever happens to the run."""
     url = f"{rejecting.url}?api-key={QUERY_KEY}&Token={PASSWORD}"
-    res = subprocess.run(
-        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", f"openai:m,base_url={url},max_retries=0,timeout=5",
-         "--agent", f"openai:m,base_url={url},max_retries=0,timeout=5", "--tasks", "arith", "--protocols",
-         "qa_without_article", "--limit", "3", "--output", str(tmp_path / "q"), "--quiet"],
-        capture_output=True, text=True, cwd=tmp_path, timeout=100,
-        env={**os.environ, "OPENAI_API_KEY": GOOD, "OPENAI_LOG": "debug", "PYTHONPATH": str(REPO)})
+    res = cli_subprocess(
+        "run", "--judge", f"openai:m,base_url={url},max_retries=0,timeout=5",
+        "--agent", f"openai:m,base_url={url},max_retries=0,timeout=5", "--tasks", "arith", "--protocols",
+        "qa_without_article", "--limit", "3", "--output", str(tmp_path / "q"), "--quiet",
+        cwd=tmp_path, timeout=100, env={"OPENAI_API_KEY": GOOD, "OPENAI_LOG": "debug"})
     assert "Traceback" not in res.stderr
     printed = res.stdout + res.stderr
     if (tmp_path / "q" / "results.sqlite").exists() and res.returncode == 0:
@@ -190,11 +182,9 @@ def test_query_credentials_never_written_or_printed(rejecting, tmp_path):
 def _qa_run_against(url: str, out: Path, limit: int) -> subprocess.CompletedProcess:
     """A QA run whose judge and agent are `openai:` at `url` (the key in $OPENAI_API_KEY)."""
     spec = f"openai:m,base_url={url},max_retries=0,timeout=5"
-    return subprocess.run(
-        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", spec, "--agent", spec, "--tasks", "arith",
-         "--protocols", "qa_without_article", "--limit", str(limit), "--output", str(out), "--quiet"],
-        capture_output=True, text=True, cwd=out.parent, timeout=100,
-        env={**os.environ, "OPENAI_API_KEY": GOOD, "PYTHONPATH": str(REPO)})
+    return cli_subprocess(
+        "run", "--judge", spec, "--agent", spec, "--tasks", "arith", "--protocols", "qa_without_article",
+        "--limit", str(limit), "--output", str(out), "--quiet", cwd=out.parent, timeout=100, env={"OPENAI_API_KEY": GOOD})
 
 
 def test_query_in_base_url_reaches_the_server(rejecting, tmp_path):
@@ -375,11 +365,10 @@ def test_run_config_masks_any_query_value(tmp_path):
     short = "Zq4x"  # a 4-character value: too short to register, masked by the rule
     url = f"http://127.0.0.1:9/v1?authToken={token}&code={short}"
     agent = f"openai:gpt-x,base_url={url},max_retries=0,timeout=2"
-    res = subprocess.run(
-        [sys.executable, "-m", "oversight_bench.cli", "run", "--judge", "scripted:default", "--agent", agent,
-         "--tasks", "arith", "--protocols", "debate", "--limit", "1", "--output", str(tmp_path / "o"), "--quiet"],
-        capture_output=True, text=True, cwd=tmp_path, timeout=100,
-        env={**os.environ, "OPENAI_API_KEY": GOOD, "OPENAI_LOG": "debug", "PYTHONPATH": str(REPO)})
+    res = cli_subprocess(
+        "run", "--judge", "scripted:default", "--agent", agent,
+        "--tasks", "arith", "--protocols", "debate", "--limit", "1", "--output", str(tmp_path / "o"), "--quiet",
+        cwd=tmp_path, timeout=100, env={"OPENAI_API_KEY": GOOD, "OPENAI_LOG": "debug"})
     assert "Traceback" not in res.stderr, res.stderr[-2000:]
     cfg = (tmp_path / "o" / "config.json").read_text()
     assert "authToken=***&code=***" in cfg, cfg

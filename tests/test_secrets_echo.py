@@ -6,16 +6,14 @@ line before anything is written. A local fake HTTP server stands for the echoing
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import cli_subprocess
 
 KEY = "sk-echo-SECRET-91b2c3d4e5f60718"
 QUERY = "qcred-5f4e3d2c1b0a9988"  # a query credential that is not key-shaped
@@ -55,10 +53,7 @@ def echo_server():
 
 
 def _cli(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    full = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
-    full.update({"PYTHONPATH": str(REPO), **(env or {})})
-    return subprocess.run([sys.executable, "-m", "oversight_bench.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, env=full, timeout=120)
+    return cli_subprocess(*args, cwd=cwd, env=env, drop_env=("OPENAI_API_KEY",))
 
 
 def _hits(root: Path) -> list[str]:

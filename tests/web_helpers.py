@@ -51,8 +51,9 @@ def free_port() -> int:
 
 def start_command(command: str, *args: str, port: int) -> subprocess.Popen:
     """`oversight-bench COMMAND ARGS --port PORT` (serve or view) in a subprocess, once it listens."""
-    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, command, *args, "--port", str(port)], cwd=REPO, env=env,
+    from helpers import cli_env
+
+    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, command, *args, "--port", str(port)], cwd=REPO, env=cli_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
