@@ -29,6 +29,8 @@
 #   ELO_DEBATERS="qwen2.5-coder-1.5b smollm2-135m"  the debaters Elo rates
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b"  the judges qa, nyu and rejudge loop over
 #   KHAN_LIMIT=   khan: judge only this many khan-2024 rooms (a seeded sample; default all 80)
+#   BOARD=leaderboards  board: the folder built (another folder builds a copy to compare, the committed
+#                board's cells carried from leaderboards/results.json all the same)
 #   CACHE_FROM="DIR ..."  run directories whose stored calls are reused (`--cache-from`; identical requests only)
 #
 # Every judge reads its answer from its answer-token probabilities (`--judge-mode probs`, a declared
@@ -177,12 +179,12 @@ elo() {
 # (Elo is its own table), so their rooms are not exported.
 board() {
   step "leaderboard"
-  local carry=()
+  local carry=() board=${BOARD:-leaderboards}
   if [ "${CARRY:-1}" != 0 ] && [ -f leaderboards/results.json ]; then
     cp leaderboards/results.json "$RUNS/previous-results.json"
     carry=(--carry "$RUNS/previous-results.json")
   fi
-  rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/fig2_judges.png leaderboards/report  # generated
+  rm -rf "$board/index.html" "$board/leaderboard.md" "$board/fig2_judges.png" "$board/report"  # generated
   local nyu_source
   nyu_source="$(python -c "from oversight_bench.locations import cache_dir; print(cache_dir('suites'))")/nyu-2023-1"  # imported by nyu
   if [ -d "$nyu_source" ]; then ln -sfn "$nyu_source" "$RUNS/suite-nyu-2023"; fi
@@ -195,7 +197,7 @@ board() {
     dirs+=("$d")
   done
   # the build writes its cells' room pages into leaderboards/rooms/ too (an earlier build's pages replaced)
-  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ --force "${carry[@]}"
+  oversight-bench leaderboard "${dirs[@]}" --output "$board" --force "${carry[@]}"
 }
 
 for s in "${STEPS[@]}"; do "$s"; done
