@@ -273,10 +273,12 @@ def derived_protocol(name: str) -> Protocol:
 
 def judge_identity(source: StoredRun, agent_name: str, options: CommonOptions, protocols: set[str]) -> dict[str, Any]:
     """The stored config of a run judging `source`'s transcripts (its judge added by the pipeline)."""
+    from oversight_bench.deviations import imported_source
+
     c = source.config
     opts = options.model_dump(mode="json")
-    if "import" in c:  # others made the transcripts: only the options that shape this judge's requests are this run's
-        from oversight_bench.protocol_options import judge_option_names
+    if "import" in c or imported_source(c):  # others made the transcripts (however many re-judgings back):
+        from oversight_bench.protocol_options import judge_option_names  # only the options shaping this judge's requests
 
         opts = {k: v for k, v in opts.items() if k in judge_option_names()}
     return {"kind": "judge", "source": source.given, "agent": agent_name, "seed": c.get("seed", 0),

@@ -156,3 +156,19 @@ def test_stance_check_in_the_build(tmp_path):
               "scripted:lb-stance-checker", "--stance-calibration", str(cal))
     assert res.exit_code == 0, res.output
     assert ASKED == [] and "(0 checker calls made)" in res.output
+
+
+def test_a_rejudging_of_a_suites_rejudging_declares_the_source_not_our_defaults():
+    """`judge --from SUITE_RUN --as verified_evidence`: the transcripts are still the import's, however
+    many re-judgings back, so the run declares the source's settings as its import found them and
+    none of our agent defaults (issue 34.5)."""
+    from oversight_bench.deviations import deviations
+    from oversight_bench.protocol_options import all_options_model
+
+    imported = {"kind": "import", "import": {"suite": "khan-2024", "differences": ["source transcripts: SOURCE-SETTINGS"]}}
+    config = {"kind": "judge", "judge": "sim:j", "protocols": ["verified_evidence"],
+              "options": all_options_model()().model_dump(mode="json"),
+              "source_config": {"kind": "judge", "protocols": ["debate"], "source_config": imported}}
+    lines = deviations(config)
+    assert "source transcripts: SOURCE-SETTINGS" in lines
+    assert not any(line.startswith("agent ") for line in lines), lines
