@@ -31,6 +31,9 @@
 #   KHAN_LIMIT=   khan: judge only this many khan-2024 rooms (a seeded sample; default all 80)
 #   BOARD=leaderboards  board: the folder built (another folder builds a copy to compare, the committed
 #                board's cells carried from leaderboards/results.json all the same)
+#   STANCE_CHECK=SPEC  board: the stance check of every argued cell (`leaderboard --stance-check`), the
+#                checker's accuracy on the khan-2024 GPT-4o turns beside each figure (default: none; the
+#                checker must be measured first: qwen2.5-coder-0.5b scored 4 of 24, see README.md)
 #   CACHE_FROM="DIR ..."  run directories whose stored calls are reused (`--cache-from`; identical requests only)
 #
 # Every judge reads its answer from its answer-token probabilities (`--judge-mode probs`, a declared
@@ -179,7 +182,8 @@ elo() {
 # (Elo is its own table), so their rooms are not exported.
 board() {
   step "leaderboard"
-  local carry=() board=${BOARD:-leaderboards}
+  local carry=() board=${BOARD:-leaderboards} stance=()
+  [ -n "${STANCE_CHECK:-}" ] && stance=(--stance-check "$STANCE_CHECK")
   if [ "${CARRY:-1}" != 0 ] && [ -f leaderboards/results.json ]; then
     cp leaderboards/results.json "$RUNS/previous-results.json"
     carry=(--carry "$RUNS/previous-results.json")
@@ -197,7 +201,7 @@ board() {
     dirs+=("$d")
   done
   # the build writes its cells' room pages into leaderboards/rooms/ too (an earlier build's pages replaced)
-  oversight-bench leaderboard "${dirs[@]}" --output "$board" --force "${carry[@]}"
+  oversight-bench leaderboard "${dirs[@]}" --output "$board" --force "${carry[@]}" "${stance[@]}"
 }
 
 for s in "${STEPS[@]}"; do "$s"; done
