@@ -172,3 +172,21 @@ def test_a_rejudging_of_a_suites_rejudging_declares_the_source_not_our_defaults(
     lines = deviations(config)
     assert "source transcripts: SOURCE-SETTINGS" in lines
     assert not any(line.startswith("agent ") for line in lines), lines
+
+
+def test_reproduce_has_the_khan_step_and_the_board_collects_it():
+    """`reproduce.sh khan`: the khan-2024 suite judged position-debiased in probs mode, then the same
+    run judged as verified_evidence, debate_unverified and qa_without_article, in that order, into
+    khan-* run folders that the board step collects (the board is reproducible from the script)."""
+    from helpers import REPO
+
+    script = (REPO / "leaderboards" / "reproduce.sh").read_text()
+    assert "qa|debias|nyu|agent|rejudge|elo|khan|board)" in script
+    assert "STEPS=(qa debias nyu agent rejudge elo khan board)" in script
+    khan = script[script.index("khan() {"):]
+    khan = khan[:khan.index("\n}\n")]
+    assert 'judge --suite khan-2024 --judge "$(judge "$j"),debias=true"' in khan and '"${JUDGE_MODE[@]}"' in khan
+    assert "for p in verified_evidence debate_unverified qa_without_article; do" in khan
+    assert 'judge --from "$RUNS/khan-$j" --as "$p" --judge "$(judge "$j"),debias=true"' in khan
+    board = script[script.index("board() {"):]
+    assert '"$RUNS"/khan-*' in board[:board.index("\n}\n")]
