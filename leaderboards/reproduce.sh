@@ -195,7 +195,7 @@ board() {
   local dirs=()
   for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$RUNS/suite-nyu-2023" "$RUNS"/agent* "$RUNS"/khan-* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] || continue   # a step that was not run
-    if [ -e "$d/.lock" ] && ! flock -n -s "$d/.lock" true; then  # a writer holds it: not finished
+    if ! flock -n -s "$d" true; then  # a writer holds the folder's lock (rundir.store.in_use): not finished
       echo "   left out $d: still being written; run board again once it has finished" >&2; continue
     fi
     dirs+=("$d")
