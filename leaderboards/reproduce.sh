@@ -3,7 +3,8 @@
 # embedded judges, the nyu-2023 transcript suite and the local 1.5B agent. leaderboards/README.md
 # says what was run, at which sizes, and how long each step took.
 #
-#   leaderboards/reproduce.sh [--quiet] [STEP...]  STEP: qa debias nyu agent rejudge elo board (default: all)
+#   leaderboards/reproduce.sh [--quiet] [STEP...]  STEP: qa debias nyu agent rejudge elo khan board
+#   (default: all, in that order)
 #
 # Resumable: every step writes a run directory and skips what that directory already holds, so
 # running the script again after an interruption continues where it stopped. On a 2-core machine
@@ -27,6 +28,12 @@
 #   ELO_PAIRS=80 cross-play games for Elo (no self-play), half per task
 #   ELO_DEBATERS="qwen2.5-coder-1.5b smollm2-135m"  the debaters Elo rates
 #   JUDGES="smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b"  the judges qa, nyu and rejudge loop over
+#   KHAN_LIMIT=   khan: judge only this many khan-2024 rooms (a seeded sample; default all 80)
+#   BOARD=leaderboards  board: the folder built (another folder builds a copy to compare, the committed
+#                board's cells carried from leaderboards/results.json all the same)
+#   STANCE_CHECK=SPEC  board: the stance check of every argued cell (`leaderboard --stance-check`), the
+#                checker's accuracy on the khan-2024 GPT-4o turns beside each figure (default: none; the
+#                checker must be measured first: qwen2.5-coder-0.5b scored 4 of 24, see README.md)
 #   CACHE_FROM="DIR ..."  run directories whose stored calls are reused (`--cache-from`; identical requests only)
 #
 # Every judge reads its answer from its answer-token probabilities (`--judge-mode probs`, a declared
@@ -41,12 +48,12 @@ STEPS=()
 for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=(--quiet) ;;
-    qa|debias|nyu|agent|rejudge|elo|board) STEPS+=("$arg") ;;
+    qa|debias|nyu|agent|rejudge|elo|khan|board) STEPS+=("$arg") ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
-    *) echo "error: unknown argument $arg; expected --quiet or a step (qa debias nyu agent rejudge elo board)" >&2; exit 2 ;;
+    *) echo "error: unknown argument $arg; expected --quiet or a step (qa debias nyu agent rejudge elo khan board)" >&2; exit 2 ;;
   esac
 done
-[ ${#STEPS[@]} -gt 0 ] || STEPS=(qa debias nyu agent rejudge elo board)
+[ ${#STEPS[@]} -gt 0 ] || STEPS=(qa debias nyu agent rejudge elo khan board)
 
 RUNS=${RUNS:-runs/leaderboard}
 QA_N=${QA_N:-128}
@@ -126,6 +133,29 @@ rejudge() {
   done
 }
 
+# Outside the paper (issue 34.8): is it the debate or the verified evidence that helps the judge?
+# The khan-2024 suite (Khan et al.'s 40 GPT-4o debates, mirrored with the answers and the debaters'
+# names swapped: 80 rooms, the correct debater "Debater A" in half) judged by each judge, position-
+# debiased (both orders' answer probabilities averaged), as the debate it is, then the same rooms as
+# `verified_evidence` (the verified quotes alone), `debate_unverified` (the quotes without the
+# checker's marks) and `qa_without_article` (the question and both answers only: the paper's QA
+# prompt): judge calls only, the derived ones paired with the debate per question by `report`.
+# Smallest judge first; a judge's four runs in that order.
+khan() {
+  local limit=()
+  [ -n "${KHAN_LIMIT:-}" ] && limit=(--limit "$KHAN_LIMIT")
+  for j in "${JUDGES[@]}"; do
+    step "khan-2024 debate, debiased: $j"
+    oversight-bench judge --suite khan-2024 --judge "$(judge "$j"),debias=true" "${limit[@]}" \
+      --output "$RUNS/khan-$j" "${JUDGE_MODE[@]}" "${CACHE[@]}" "${QUIET[@]}"
+    for p in verified_evidence debate_unverified qa_without_article; do
+      step "khan-2024 as $p, debiased: $j"
+      oversight-bench judge --from "$RUNS/khan-$j" --as "$p" --judge "$(judge "$j"),debias=true" \
+        --output "$RUNS/khan-$j-$p" "${JUDGE_MODE[@]}" "${CACHE[@]}" "${QUIET[@]}"
+    done
+  done
+}
+
 # Debater Elo: one-round cross-play debates (App. E), best-of-1, judged by the strongest local judge,
 # position-debiased. Every game goes to the fit (no self-play: Fig. 4's accuracy axis is not drawn),
 # between the debaters most likely to be told apart at this CPU (ELO_DEBATERS).
@@ -152,25 +182,26 @@ elo() {
 # (Elo is its own table), so their rooms are not exported.
 board() {
   step "leaderboard"
-  local carry=()
+  local carry=() board=${BOARD:-leaderboards} stance=()
+  [ -n "${STANCE_CHECK:-}" ] && stance=(--stance-check "$STANCE_CHECK")
   if [ "${CARRY:-1}" != 0 ] && [ -f leaderboards/results.json ]; then
     cp leaderboards/results.json "$RUNS/previous-results.json"
     carry=(--carry "$RUNS/previous-results.json")
   fi
-  rm -rf leaderboards/index.html leaderboards/leaderboard.md leaderboards/fig2_judges.png leaderboards/report  # generated
+  rm -rf "$board/index.html" "$board/leaderboard.md" "$board/fig2_judges.png" "$board/report"  # generated
   local nyu_source
   nyu_source="$(python -c "from oversight_bench.locations import cache_dir; print(cache_dir('suites'))")/nyu-2023-1"  # imported by nyu
   if [ -d "$nyu_source" ]; then ln -sfn "$nyu_source" "$RUNS/suite-nyu-2023"; fi
   local dirs=()
-  for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$RUNS/suite-nyu-2023" "$RUNS"/agent* "$RUNS/elo/crossplay"; do
+  for d in "$RUNS"/qa-* "$RUNS"/nyu-* "$RUNS/suite-nyu-2023" "$RUNS"/agent* "$RUNS"/khan-* "$RUNS/elo/crossplay"; do
     [ -d "$d" ] || continue   # a step that was not run
-    if [ -e "$d/.lock" ] && ! flock -n -s "$d/.lock" true; then  # a writer holds it: not finished
+    if ! flock -n -s "$d" true; then  # a writer holds the folder's lock (rundir.store.in_use): not finished
       echo "   left out $d: still being written; run board again once it has finished" >&2; continue
     fi
     dirs+=("$d")
   done
   # the build writes its cells' room pages into leaderboards/rooms/ too (an earlier build's pages replaced)
-  oversight-bench leaderboard "${dirs[@]}" --output leaderboards/ --force "${carry[@]}"
+  oversight-bench leaderboard "${dirs[@]}" --output "$board" --force "${carry[@]}" "${stance[@]}"
 }
 
 for s in "${STEPS[@]}"; do "$s"; done

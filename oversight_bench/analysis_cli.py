@@ -84,7 +84,14 @@ def _print_main_table(rows: list[dict]) -> None:
               help="a previous results.json: keep its cells that none of DIRS measures (marked † with their build)")
 @click.option("--include-flagged", is_flag=True,
               help="count cells failing the quality bar (⚑) in the headline differences; by default they are left out")
-def leaderboard(dirs, output, force, show_small, carry, include_flagged):
+@click.option("--stance-check", "stance_check", metavar="SPEC", default=None,
+              help="ask this checker model which answer each argument of the built cells supports; each cell shows the "
+                   "share arguing the other side or conceding beside the checker's accuracy (verdicts cached in each run "
+                   "folder's stance_check.jsonl)")
+@click.option("--stance-calibration", "stance_calibration", metavar="RUN", default=None,
+              help="a run whose arguments argue their side faithfully, to measure the checker on "
+                   "(default: the cached khan-2024 suite)")
+def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_check, stance_calibration):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the room pages
     its cells link to (rooms/, drawn by the viewer plugin from the cells file rooms-cells.json)."""
     from oversight_bench.analysis.leaderboard import all_small, build_leaderboard
@@ -92,7 +99,11 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged):
     if not output:  # no default: one pointing into the repository overwrote the committed board
         raise BenchError("leaderboard: no output folder; give --output DIR")
     res = build_leaderboard(dirs, output, show_small=show_small, carry=carry, include_flagged=include_flagged,
-                            force=force)
+                            force=force, stance_check=stance_check, stance_calibration=stance_calibration)
+    if res.get("stance_check"):
+        st = res["stance_check"]
+        click.echo(f"stance check by {st['checker']} ({st['calls']} checker calls made), each cell's figure in "
+                   f"leaderboard.md beside the checker's accuracy on {st['calibration']}")
     for w in res.get("warnings") or []:
         click.echo(f"warning: {w}", err=True)
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})

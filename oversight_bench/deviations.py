@@ -192,6 +192,18 @@ def task_deviations(config: Any) -> list[str]:
     return out
 
 
+def imported_source(config: Any) -> dict[str, Any] | None:
+    """The config of the import a re-judged run's transcripts come from, however many re-judgings deep
+    (`judge --from` a suite's re-judging, e.g. `--as verified_evidence`: its source's source); None
+    when its transcripts were made here."""
+    c, depth = _get(config, "source_config"), 0
+    while isinstance(c, dict) and depth < 32:  # bounded: a crafted config may nest without end
+        if "import" in c:
+            return c
+        c, depth = c.get("source_config"), depth + 1
+    return None
+
+
 def deviations(config: Any) -> list[str]:
     """Each setting of `config` that differs from the paper's, as "what (paper value)"; [] when none.
 
@@ -200,9 +212,9 @@ def deviations(config: Any) -> list[str]:
     opts = _get(config, "options") or {}
     if not isinstance(opts, dict):
         opts = opts.model_dump(mode="json")
-    source = _get(config, "source_config")
+    source = imported_source(config)
     # transcripts imported from others (a suite): only the judge's own settings are this run's
-    imported = isinstance(source, dict) and "import" in source
+    imported = source is not None
     out = option_deviations(opts, kind=_get(config, "kind"), judge_only=imported,
                             no_agent=uses_no_agent(_get(config, "protocols")))
     out += protocol_deviations(_get(config, "protocols"))

@@ -238,11 +238,20 @@ def derived_jobs(items: list[tuple[Protocol, Job, list[Turn]]], target: Protocol
     """Re-judgeable transcripts (`rejudge_jobs`) judged as `target`, a protocol derived from theirs
     (`Protocol.derived_from`): each keeps its question, answer order, assignment, variant and
     debaters under the target's name; the others are left out, counted by reason (a target that
-    needs an article takes only questions that have one)."""
+    needs an article takes only questions that have one).
+    A target that plays no turns (`uses_agent` false: QA) judges the question and answers of any
+    argued transcript (`has_debaters` or a consultancy: whatever `judge --from` re-judges beyond
+    QA) without its turns, so its rooms hold nothing the judge did not read."""
     jobs, left_out = [], defaultdict(int)
     for protocol, job, turns in items:
-        if protocol.name not in target.derived_from:
-            left_out[f"{protocol.name} is not judged as {target.name} (it judges {', '.join(target.derived_from)})"] += 1
+        if not target.uses_agent and target.name != protocol.name and protocol.uses_agent:
+            if target.needs_article and not job.question.article:
+                left_out[f"{protocol.name} on {job.question.task}: {target.name} needs an article"] += 1
+            else:
+                jobs.append((target, dataclasses.replace(job, protocol=target.name), []))
+        elif protocol.name not in target.derived_from:
+            sources = ", ".join(target.derived_from) or "the questions of argued transcripts"
+            left_out[f"{protocol.name} is not judged as {target.name} (it judges {sources})"] += 1
         elif target.needs_article and not job.question.article:
             left_out[f"{protocol.name} on {job.question.task}: {target.name} needs an article"] += 1
         else:
@@ -254,8 +263,9 @@ def derived_protocol(name: str) -> Protocol:
     """The protocol `judge --as NAME` names: one that judges other protocols' stored transcripts."""
     reg = get_registry()
     target = reg.get("protocols", name)  # an unknown name: the registry's error lists the protocols
-    if not target.derived_from:
-        can = sorted((n for n in reg.names("protocols") if reg.get("protocols", n).derived_from), key=display_key)
+    if not target.derived_from and target.uses_agent:
+        can = sorted((n for n in reg.names("protocols") if reg.get("protocols", n).derived_from
+                      or not reg.get("protocols", n).uses_agent), key=display_key)
         raise BenchError(f"--as {name}: {name} judges only its own transcripts (re-judge them without --as); "
                          f"--as takes a protocol derived from another's transcripts: {', '.join(can) or 'none is installed'}")
     return target
@@ -263,10 +273,12 @@ def derived_protocol(name: str) -> Protocol:
 
 def judge_identity(source: StoredRun, agent_name: str, options: CommonOptions, protocols: set[str]) -> dict[str, Any]:
     """The stored config of a run judging `source`'s transcripts (its judge added by the pipeline)."""
+    from oversight_bench.deviations import imported_source
+
     c = source.config
     opts = options.model_dump(mode="json")
-    if "import" in c:  # others made the transcripts: only the options that shape this judge's requests are this run's
-        from oversight_bench.protocol_options import judge_option_names
+    if "import" in c or imported_source(c):  # others made the transcripts (however many re-judgings back):
+        from oversight_bench.protocol_options import judge_option_names  # only the options shaping this judge's requests
 
         opts = {k: v for k, v in opts.items() if k in judge_option_names()}
     return {"kind": "judge", "source": source.given, "agent": agent_name, "seed": c.get("seed", 0),

@@ -126,9 +126,9 @@ def test_reproduce_board_step_passes_force():
     board = script[script.index("board() {"):]
     board = board[:board.index("\n}\n")]
     call = next(line for line in board.splitlines() if "oversight-bench leaderboard" in line)
-    assert "--output leaderboards/" in call and "--force" in call
+    assert '--output "$board"' in call and "--force" in call and "board=${BOARD:-leaderboards}" in board
     removed = " ".join(line for line in board.splitlines() if line.strip().startswith("rm "))
-    assert "leaderboards/results.json" not in removed and "leaderboards/transcripts" not in removed
+    assert "results.json" not in removed and "transcripts" not in removed
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")

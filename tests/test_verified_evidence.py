@@ -367,6 +367,36 @@ def test_a_fresh_run_plays_each_debate_once_and_judges_it_three_ways(tmp_path):
     assert by["verified_evidence"]["source_job_key"] == by["debate"]["job_key"]
 
 
+@needs_boolq
+def test_judge_as_qa_without_article_judges_the_debates_questions_alone(stored, tmp_path):
+    """QA without article on exactly a stored debate run's questions and answer orders (the paper's QA
+    prompt, issue 34.8): one judge call per debate, no turn stored (the judge read none), no article and
+    no argument in its prompts; the source's own QA transcripts are left out, counted."""
+    src, _ = stored
+    out = tmp_path / "qa"
+    res = cli("judge", "--from", str(src), "--judge", JUDGE, "--as", "qa_without_article", "--output", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "left out 6 transcript(s): qa_without_article is not judged as qa_without_article" in res.output
+    source = {d["job_key"].split("|", 1)[1]: d for d in _decisions(src) if d["protocol"] == "debate"}
+    new = _decisions(out)
+    assert len(new) == len(source) == 6 and _roles(out) == {"judge": 6}
+    for d in new:
+        s = source[d["job_key"].split("|", 1)[1]]
+        assert d["protocol"] == "qa_without_article"
+        assert (d["task"], d["question_id"], d["answer_order"], d["answers"]) == \
+            (s["task"], s["question_id"], s["answer_order"], s["answers"])
+    assert _turns(out) == {}
+    st = Store.open(out)
+    try:
+        shown = [text_of(c["request"]["messages"][-1]["content"]) for c in st.iter_calls()]
+    finally:
+        st.close()
+    assert shown and not any(re.search(r"ARGTEXT|SECRET|INVENTED|<article>|passage", p) for p in shown)
+    config = json.loads((out / "config.json").read_text())
+    assert config["protocols"] == ["qa_without_article"] and config["source"] == str(src)
+    assert not any("qa_without_article is not the paper's" in line for line in config["deviations"])
+
+
 def test_list_protocols_has_a_row_for_each(tmp_path):
     res = cli("list", "protocols")
     assert res.exit_code == 0

@@ -80,6 +80,9 @@ class StanceChecker:
         self._spec_text = spec
         self._model = None
         self.calls = 0
+        #: verdicts known in this process, whatever folder's cache held them: the same argument in
+        #: another run folder (a debate judged again, e.g. `--as verified_evidence`) is not asked again
+        self._known: dict[str, int | None] = {}
 
     def _read_cache(self, folder: Path) -> dict[str, int | None]:
         path = Path(folder) / CACHE_NAME
@@ -96,6 +99,7 @@ class StanceChecker:
     def verdicts(self, folder: Path, items: list[dict[str, Any]]) -> None:
         """Set `item["verdict"]` (0, 1, 2 or None: unparsed) on every item, asking only for uncached ones."""
         cache = self._read_cache(folder)
+        self._known.update(cache)
         todo = []
         for it in items:
             it["key"] = _key(self.spec, it["question"], it["answers"], it["shown"])
@@ -105,11 +109,12 @@ class StanceChecker:
                 todo.append(it)
         if todo:
             asyncio.run(self._ask_all(Path(folder), todo))
+        self._known.update((it["key"], it["verdict"]) for it in items)
 
     async def _ask_all(self, folder: Path, todo: list[dict[str, Any]]) -> None:
         from oversight_bench.models import build_model
 
-        model = build_model(self._spec_text)
+        model = None if all(it["key"] in self._known for it in todo) else build_model(self._spec_text)
         try:
             try:
                 f = (folder / CACHE_NAME).open("a", encoding="utf-8")
@@ -119,6 +124,9 @@ class StanceChecker:
             with f:
                 done: dict[str, int | None] = {}
                 for it in todo:
+                    if it["key"] not in done and it["key"] in self._known:  # asked for another folder: kept here too
+                        done[it["key"]] = self._known[it["key"]]
+                        f.write(json.dumps({"key": it["key"], "checker": self.spec, "verdict": done[it["key"]]}) + "\n")
                     if it["key"] not in done:
                         prompt = PROMPT.format(question=it["question"], a1=it["answers"][0], a2=it["answers"][1],
                                                argument=it["shown"])
@@ -129,7 +137,8 @@ class StanceChecker:
                         f.flush()  # each verdict kept as soon as it is known: a crash loses at most the call in flight
                     it["verdict"] = done[it["key"]]
         finally:
-            await model.aclose()
+            if model is not None:
+                await model.aclose()
 
 
 def figures(items: Iterable[dict[str, Any]]) -> dict[str, Any]:
