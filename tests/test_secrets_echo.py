@@ -93,13 +93,15 @@ def test_an_echoing_server_leaks_nothing_into_store_export_or_view(echo_server, 
 
 
 def test_timeout_inf_is_one_line_and_writes_nothing(tmp_path):
-    for value in ("inf", "nan", "-1", "1e999"):
+    for value in ("inf", "nan", "-1", "1e999", "1e-320", "0.0001", "1e7"):  # 1e-320: probe note
         out = tmp_path / f"o-{value}"
         res = _cli("run", "--judge", f"openai:m,base_url=http://127.0.0.1:9/v1,timeout={value}", "--agent",
                    "scripted:default", "--tasks", "prontoqa", "--limit", "1", "--protocols", "qa_without_article",
                    "--output", str(out), cwd=tmp_path, env={"OPENAI_API_KEY": KEY})
         err = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(err) == 1 and "timeout" in err[0] and "Traceback" not in res.stderr, res.stderr
+        if value in ("1e-320", "0.0001", "1e7"):
+            assert "from 0.001 to 1000000" in err[0], err
         assert not out.exists()
 
 
