@@ -130,8 +130,8 @@ class OpenAIModel(Model):
                                                         "servers of the model as URL1|URL2")
         api_key_env: str | None = Field(None, description="the name of an environment variable")
         api_key: str | None = Field(None, description="the key itself")
-        timeout: float = Field(120.0, gt=0, le=86400, allow_inf_nan=False,
-                               description="a finite number of seconds > 0 (the whole request: connect, wait, body)")
+        timeout: float = Field(120.0, ge=0.001, le=86400, allow_inf_nan=False,
+                               description="a number of seconds from 0.001 to 86400 (the whole request: connect, wait, body)")
         max_retries: int = Field(5, ge=0, description="a whole number >= 0")
         rpm: int | None = Field(None, ge=1, description="a whole number >= 1 (requests per minute)")
         tpm: int | None = Field(None, ge=1, description="a whole number >= 1 (tokens per minute, prompt + reply)")

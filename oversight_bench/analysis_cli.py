@@ -63,6 +63,8 @@ def _print_main_table(rows: list[dict]) -> None:
     setting column only where the rows differ in it (else it is named in the title)."""
     from oversight_bench.end_of_run import accuracy_table, console
 
+    if not rows:
+        return
     keys, same = [], []
     for key in ("judge", "agent", "setting"):
         values = {r.get(key) for r in rows}

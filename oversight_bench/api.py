@@ -101,7 +101,7 @@ _SOURCES: dict[str, str] = {
     "load_yaml_dir": "oversight_bench.yaml_task",
     **dict.fromkeys(("load_yaml_tasks", "data_dir", "DATA_ENV", "resolve_tasks"), "oversight_bench.tasks"),
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
-                     "turn_notes", "verified_passages", "untag_passages", "replace_surrogates", "is_argument"),
+                     "turn_notes", "verified_passages", "untag_passages", "fold_marks", "replace_surrogates", "is_argument"),
                     "oversight_bench.model_text"),
     **dict.fromkeys(("parse_key_values", "load_json_text", "read_input_bytes"), "oversight_bench.yamlio"),
     "output_option": "oversight_bench.flags",

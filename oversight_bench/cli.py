@@ -110,15 +110,20 @@ class BenchGroup(click.Group):
             self._plugin_commands_added = True
             from oversight_bench.registry import get_registry
 
+            def restore(info=None) -> None:  # a plugin that wrote `cli.commands[...]` directly: named
+                who = f"plugin {info.name} ({info.package} {info.version})" if info is not None else "a plugin"
+                for name, command in self.core_commands.items():
+                    if self.commands.get(name) is not command:
+                        click.echo(f"warning: {who} replaced or removed the command {name!r}; the built-in one is kept",
+                                   err=True)
+                        self.commands[name] = command
+
             self._adding_plugins = True
             try:
-                get_registry().call_each("register_commands", cli=self)
+                get_registry().call_each("register_commands", cli=self, after=restore)
             finally:
                 self._adding_plugins = False
-                for name, command in self.core_commands.items():  # a plugin that wrote `cli.commands[...]` directly
-                    if self.commands.get(name) is not command:
-                        click.echo(f"warning: a plugin replaced or removed the command {name!r}; the built-in one is kept", err=True)
-                        self.commands[name] = command
+                restore()
             get_registry().call_each("register_run_options", add=self.add_run_option)
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:

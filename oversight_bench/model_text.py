@@ -15,6 +15,10 @@ Passage verification rules (the judge relies on them, so they are deliberately s
 - `<v_passage>`/`<u_passage>` (also `v-passage`, `v passage`) written by the agent itself are
   re-checked like `<passage>`, so an agent cannot forge a verified quote; on a task without an
   article they are removed (text kept), since nothing can be verified;
+- a look-alike of those marks (`fold_marks`: zero-width or other format characters inside, fullwidth
+  or other confusable brackets, Cyrillic/Greek letters for the Latin ones, compatibility forms) is
+  first turned into a plain `<passage>`, so it is checked like one and never reaches a reader as a
+  mark that looks verified;
 - a self-closing `<passage/>` is dropped;
 - nested passage tags are flattened: the outermost span, with inner tags removed, is checked as one;
 - a `<passage>` never closed runs to the end of the text and is unverified; a stray closing tag is
@@ -40,6 +44,18 @@ _ANY_THINKING = re.compile(r"[*_#]*\bthinking[ \t*_]*:", re.IGNORECASE)
 _PASSAGE_TAG = re.compile(r"<\s*(/?)\s*(?:[vu]\s*[_\-\s]\s*)?passage\b([^<>]*)>", re.IGNORECASE)
 #: the checker's own marks (`<v_passage>`, `<u_passage>` and look-alikes), which no agent may write
 _MARK_TAG = re.compile(r"<\s*/?\s*[vu]\s*[_\-\s]\s*passage\b[^<>]*>", re.IGNORECASE)
+#: the marks exactly as the checker writes them
+_EXACT_MARK = re.compile(r"</?[vu]_passage>")
+#: look-alikes folded before a mark is matched (`fold_marks`), past NFKC (which already folds fullwidth
+#: and small forms such as ＜ ﹤ ＿ ／): angle brackets, dashes and slashes, and the Cyrillic/Greek (and
+#: a few other) letters that look like those of "v_passage"/"u_passage"
+_CONFUSABLE = str.maketrans({
+    **dict.fromkeys("‹〈⟨〈❮⧼ᐸ", "<"), **dict.fromkeys("›〉⟩〉❯⧽ᐳ", ">"),
+    **dict.fromkeys("‐‑‒–—―−﹘", "-"), **dict.fromkeys("∕⁄⧸", "/"), "‗": "_",
+    **dict.fromkeys("ѵνᴠѴⅴⅤ", "v"), **dict.fromkeys("υսᴜ", "u"), **dict.fromkeys("рρРΡ", "p"),
+    **dict.fromkeys("аαАΑ", "a"), **dict.fromkeys("ѕЅ", "s"), **dict.fromkeys("ɡ", "g"),
+    **dict.fromkeys("еЕΕ", "e"),
+})
 _ANSWER = re.compile(r"\banswer\b[ \t*_]*[:：]", re.IGNORECASE)
 # what follows "Answer:": optional markdown/brackets, a number, optional closing brackets
 _CHOICE = re.compile(r"[\s*_\"'`]*[<\[(]?[ \t]*(\d+(?:\.\d+)?)[ \t]*[>\])]?")
@@ -133,11 +149,70 @@ def _self_closing(tag: re.Match) -> bool:
     return tag.group(2).rstrip().endswith("/")
 
 
+def _fold_char(c: str) -> str:
+    """One non-ASCII character as mark matching reads it: nothing for a format character (Unicode
+    category Cf: zero-width space, soft hyphen, word joiner, BOM, bidi controls), else its NFKC form
+    with look-alikes mapped (`_CONFUSABLE`)."""
+    if unicodedata.category(c) == "Cf":
+        return ""
+    return unicodedata.normalize("NFKC", c.translate(_CONFUSABLE)).translate(_CONFUSABLE)
+
+
+_FOLD_CACHE: dict[str, str] = {}
+
+
+def fold_marks(text: str, strip: bool = False) -> str:
+    """`text` with every look-alike of the checker's marks turned into a plain `<passage>`
+    (`</passage>`, `<passage/>`), the one rule for both live turns and imports: any `<v_passage>`
+    or `<u_passage>` form other than the exact ASCII `<v_passage>`, `</v_passage>`, `<u_passage>`,
+    `</u_passage>` (those are kept as written, where they are, for their caller to re-check). The
+    text is folded character by character (format characters dropped, NFKC, `_CONFUSABLE`) with each
+    folded character's origin kept, the marks are found in the folded text, and only their spans are
+    replaced in the original: linear in the text, everything else unchanged. `strip`: the look-alikes
+    are removed instead (where no article can check a quote, see `strip_passage_tags`)."""
+    if text.isascii():
+        if "passage" not in text.lower():
+            return text
+        folded, origin = text, None
+    else:
+        pieces = []
+        for c in text:
+            if c < "\x80":
+                pieces.append(c)
+                continue
+            f = _FOLD_CACHE.get(c)
+            if f is None:
+                f = _fold_char(c)
+                if len(_FOLD_CACHE) < 65536:
+                    _FOLD_CACHE[c] = f
+            pieces.append(f)
+        folded = "".join(pieces)
+        if "passage" not in folded.lower():
+            return text
+        origin = [i for i, f in enumerate(pieces) for _ in f]
+    out, pos = [], 0
+    for m in _MARK_TAG.finditer(folded):
+        a = m.start() if origin is None else origin[m.start()]
+        b = m.end() if origin is None else origin[m.end() - 1] + 1
+        written = text[a:b]
+        if _EXACT_MARK.fullmatch(written):
+            continue
+        out.append(text[pos:a])
+        g = m.group(0)
+        out.append("" if strip else "<passage/>" if g[1:-1].rstrip().endswith("/") else
+                   "</passage>" if g[1:].lstrip().startswith("/") else "<passage>")
+        pos = b
+    if not pos:
+        return text
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def strip_passage_tags(text: str) -> str:
     """Text without the checker's marks (`<v_passage>`, `<u_passage>`, any form; their words kept):
     where no article can verify a quote, an agent-written mark must not reach the judge looking
-    verified. Plain `<passage>` tags claim nothing and stay."""
-    return _MARK_TAG.sub("", text)
+    verified. Plain `<passage>` tags claim nothing and stay; look-alikes of the marks go too."""
+    return _MARK_TAG.sub("", fold_marks(text, strip=True))
 
 
 #: a checker's mark as it writes it (`verify_passages`, the importers): group 1 "v" or "u", group 2 the quote
@@ -252,7 +327,9 @@ def process_turn(text: str, article: str | None, word_limit: int | None = None) 
         return NO_ARGUMENT
     if word_limit is not None:
         argument = limit_words(argument, word_limit)
-    return verify_passages(argument, article) if article is not None else strip_passage_tags(argument)
+    if article is None:
+        return strip_passage_tags(argument)
+    return verify_passages(fold_marks(argument), article)  # look-alike marks: plain <passage>, checked as such
 
 
 def parse_letter(text: str, n: int) -> int | None:

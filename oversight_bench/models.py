@@ -156,9 +156,14 @@ def _register_secrets(spec: Spec) -> None:
         register_secret(secret)
 
 
+#: the range of the `timeout` option, in seconds
+MIN_TIMEOUT, MAX_TIMEOUT = 0.001, 86400
+
 #: options that mean the same on every backend that takes them: (check, what is expected)
 _COMMON_OPTIONS = {
-    "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0, "a number of seconds > 0"),
+    # from 1 ms (timeout=1e-320 passed "> 0" and made every call time out at once) to a day
+    "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and MIN_TIMEOUT <= v <= MAX_TIMEOUT,
+                "a number of seconds from 0.001 to 86400"),
     "max_retries": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number >= 0"),
     "concurrency": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1, "a whole number >= 1"),
 }

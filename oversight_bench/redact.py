@@ -10,10 +10,12 @@ What counts as a secret:
 - every such value seen once (`register_secret`), wherever it shows up later, matched
   case-insensitively: a server that echoes a key back in an error message, or a library that logs
   the full request URL, cannot carry it to a terminal, a log, config.json or results.sqlite. It is
-  matched with any whitespace (or JSON's escaped \\n, \\t, ...) between its characters, and a long
-  secret's first or last half alone too, so an echo wrapped across lines or cut short leaves no
-  part of it (`_secret_pattern`; one regex, linear in the text); and so are its base64 and
-  byte-by-byte percent-encoded forms (`_encodings`);
+  matched with any whitespace (or JSON's escaped \\n, \\t, ...) between its characters, and any
+  run of at least 12 of its characters (half of a shorter one; a secret under 8 characters whole)
+  is masked too, so an echo wrapped across lines or cut short at either end leaves no part of it
+  (`_secret_pattern`, `_mask_runs`: the k-grams of the secret in a set, the text squeezed once, the
+  runs found by string search and merged; only characters of a secret's run are ever masked); and
+  so are its base64, hex and byte-by-byte percent-encoded forms (`_encodings`);
 - values of environment variables named like credentials (`OPENAI_API_KEY`, `HF_TOKEN`, ...),
   registered by `register_env_secrets`, for the same reason.
 
@@ -43,8 +45,9 @@ _KEY_SHAPES = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{6,}|hf_[A-Za-z0-9]{10,}|(?<=Be
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s\"'<>`]+")
 #: secrets shorter than this are not registered (they would redact common words)
 MIN_SECRET = 6
-#: a secret at least this long is also matched by its first or its last half alone (an echo cut short)
-HALVES_FROM = 16
+#: any run of at least this many of a secret's characters is masked (half of a shorter secret's; the
+#: whole of one under 8 characters): an echo cut short at either end or both leaves nothing
+RUN_FROM = 12
 #: what may stand between two characters of an echoed secret: whitespace, or a JSON escape of it
 #: (a stored response is JSON text: a line break inside an echoed key is written `\n`)
 _GAP = r"(?:[ \t\n\r\f\v]|\\+(?:[nrtbf]|u00[0-9a-fA-F]{2}))*"
@@ -53,10 +56,14 @@ _GAP_ESCAPES = ("\\n", "\\r", "\\t", "\\b", "\\f")
 _GAP_HEX = re.compile(r"\\+u00[0-9a-f]{2}")
 _GAP_CHARS = dict.fromkeys(map(ord, " \t\n\r\f\v\\"))
 
+#: one gap, for finding them in a text (a run of backslashes is one token, escape or not: linear)
+_GAP_TOKEN = re.compile(r"[ \t\n\r\f\v]+|\\+(?:[nrtbf]|u00[0-9a-fA-F]{2})?")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
 _lock = threading.Lock()
 _secrets: set[str] = set()
-_pattern: re.Pattern | None = None
-_lowered: tuple[str, ...] = ()  # the secrets lower-cased: a quick test before the regex
+_pattern: dict[int, frozenset[str]] | None = None  # k -> the k-grams of the secrets' forms
+_lowered: tuple[str, ...] = ()  # the quick test's anchors (see `_secret_pattern`)
 
 
 def is_secret_name(name: str) -> bool:
@@ -79,13 +86,14 @@ def register_secret(value: Any) -> None:
 
 
 def _encodings(value: str) -> set[str]:
-    """How a server may echo a secret encoded: every byte percent-encoded (`%73%6b...`), and base64
+    """How a server may echo a secret encoded: every byte percent-encoded (`%73%6b...`), hex (`736b...`,
+    any case), and base64
     (standard and URL-safe) at each of the three alignments it can start at inside a longer text
     (the characters that depend only on the secret's bytes)."""
     import base64
 
     raw = value.encode()
-    out = {"".join(f"%{b:02x}" for b in raw)}
+    out = {"".join(f"%{b:02x}" for b in raw), raw.hex()}
     for k in range(3):
         enc = base64.b64encode(b"\0" * k + raw).decode().rstrip("=")
         core = enc[4 if k else 0:len(enc) - (0 if (k + len(raw)) % 3 == 0 else 4)]
@@ -93,21 +101,30 @@ def _encodings(value: str) -> set[str]:
     return {f for f in out if len(f) >= MIN_SECRET}
 
 
-def _pieces(secret: str) -> list[str]:
-    """What of a secret is masked wherever it shows: the whole, and a long one's two halves."""
-    if len(secret) < HALVES_FROM:
-        return [secret]
-    half = len(secret) // 2
-    return [secret, secret[:half], secret[half:]]
+def _run_length(form: str) -> int:
+    """How long a run of a secret's (squeezed) form must be to be masked: the whole of one shorter
+    than 8 characters, else half of it, at least MIN_SECRET and at most RUN_FROM (a 34-character key
+    echoed with 6 characters cut at each end is masked; a run of 12 of a key's characters in
+    ordinary text is no accident)."""
+    n = len(form)
+    return n if n < 8 else min(RUN_FROM, max(MIN_SECRET, n // 2))
 
 
-def _secret_pattern(secrets: set[str]) -> tuple[re.Pattern, tuple[str, ...]]:
-    """One regex matching every secret's pieces, each with `_GAP` between its characters, longest
-    first (a secret that contains another is removed whole); and the lower-cased pieces, which the
-    quick test before the regex looks for in the text without its gaps."""
-    pieces = sorted({p for s in secrets for p in _pieces(s)}, key=len, reverse=True)
-    pattern = re.compile("|".join(_GAP.join(map(re.escape, p)) for p in pieces), re.IGNORECASE)
-    return pattern, tuple({p.lower() for p in pieces})
+def _secret_pattern(secrets: set[str]) -> tuple[dict[int, frozenset[str]], tuple[str, ...]]:
+    """Every secret form's runs to mask, as its k-grams (k = `_run_length`, the forms lower-cased and
+    without anything `_GAP` may match) grouped by k; and the quick test's anchors: each form cut into
+    tiles of k // 2 characters, so any run of k of its characters holds a whole tile."""
+    grams: dict[int, set[str]] = {}
+    anchors: set[str] = set()
+    for secret in secrets:
+        form = _without_gaps(secret.lower())
+        if len(form) < MIN_SECRET:
+            continue
+        k = _run_length(form)
+        grams.setdefault(k, set()).update(form[i:i + k] for i in range(len(form) - k + 1))
+        a = max(1, k // 2) if k < len(form) else k
+        anchors.update(form[i:i + a] for i in range(0, len(form) - a + 1, a))
+    return {k: frozenset(g) for k, g in grams.items()}, tuple(anchors)
 
 
 def register_env_secrets(environ: dict[str, str] | None = None) -> None:
@@ -179,7 +196,47 @@ def scrub_known(text: str) -> str:
         squeezed = _without_gaps(low)  # a secret wrapped across lines: whole once the gaps are gone
         if not any(s in squeezed for s in lowered):
             return text
-    return pattern.sub(MASK, text)
+    return _mask_runs(text, pattern)
+
+
+def _mask_runs(text: str, grams: dict[int, frozenset[str]]) -> str:
+    """`text` with every run of a secret's form masked (gaps inside a run included), each stretch of
+    overlapping or touching runs as one MASK: the text is squeezed once (lower-cased, gaps removed,
+    each kept character's position noted), each k-gram found in it by C string search, the spans
+    merged and mapped back. Only characters of a secret's run are ever masked."""
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: keep positions
+        low = text.translate(_ASCII_LOWER)
+    parts, where, pos = [], [], 0
+    for m in _GAP_TOKEN.finditer(low):
+        if m.start() > pos:
+            parts.append(low[pos:m.start()])
+            where.extend(range(pos, m.start()))
+        pos = m.end()
+    parts.append(low[pos:])
+    where.extend(range(pos, len(low)))
+    squeezed = "".join(parts)
+    spans = []
+    for k, found in grams.items():
+        for g in found:
+            i = squeezed.find(g)
+            while i >= 0:
+                spans.append((i, i + k))
+                i = squeezed.find(g, i + 1)
+    if not spans:
+        return text
+    spans.sort()
+    out, last, start, end = [], 0, *spans[0]
+    for a, b in spans[1:] + [(len(squeezed) + 1, 0)]:
+        if a <= end:
+            end = max(end, b)
+            continue
+        out.append(text[last:where[start]])
+        out.append(MASK)
+        last = where[end - 1] + 1
+        start, end = a, b
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _without_gaps(low: str) -> str:

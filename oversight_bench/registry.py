@@ -204,14 +204,17 @@ class Registry:
         except BaseException as exc:  # BenchError, SystemExit, any BaseException: a plugin's error is that plugin's
             info.error = f"{hook} failed: {guard.failure(exc)}"
 
-    def call_each(self, hook: str, **kwargs: Any) -> None:
-        """Call `pm.hook.<hook>` on every loaded plugin, each on its own (see `_call_plugin`)."""
+    def call_each(self, hook: str, *, after: Callable[[Any], None] | None = None, **kwargs: Any) -> None:
+        """Call `pm.hook.<hook>` on every loaded plugin, each on its own (see `_call_plugin`);
+        `after(info)` after each one's call (to check what that plugin did, and name it)."""
         for info in self.plugins:
             plugin = self.pm.get_plugin(f"{info.package}:{info.name}")
             if plugin is not None and not info.error:
                 self._call_plugin(plugin, info, hook, **kwargs)
                 if info.error:
                     _warn(info)
+                if after is not None:
+                    after(info)
 
     def _registrar(self, kind: str, package: str, version: str, plugin: str):
         info = next(p for p in reversed(self.plugins) if p.name == plugin and p.package == package)

@@ -25,7 +25,10 @@ Limits, per sandbox (see `limits_backend`):
   whole process tree under bwrap (`_tree_cpu`: its init reaps orphans, so every process stays in
   it, the reaped ones in their parents' cutime) every 50 ms and kills the whole sandbox past
   `cpu_seconds` (+0.5 s), and past `timeout` (+0.5 s) from the program's first instruction (not
-  `timeout` + the 10 s start-up grace, which a program ignoring its alarm used to get).
+  `timeout` + the 10 s start-up grace, which a program ignoring its alarm used to get). With a
+  cgroup v2, the cgroup's own count (`cpu.stat` usage_usec) is taken too, whichever is larger.
+  A child the kernel reaps by itself (its parent ignoring SIGCHLD, or SA_NOCLDWAIT) would add its
+  CPU to no one's cutime, so the seccomp filter refuses any new SIGCHLD action (below).
 
 The result is one JSON object the launcher writes to the sandbox's stdout after a STARTED byte; the
 supervisor reads at most `_RESULT_BYTES`, parses it without converting big numbers, and checks
@@ -36,7 +39,8 @@ it, and a program that exhausts its own memory or processes, with or without a c
 
 Seccomp (`seccomp_filter`, bwrap's `--seccomp`): new user namespaces (`unshare`/`clone` with
 CLONE_NEWUSER; `clone3` fails with ENOSYS so glibc uses `clone`) and the keyring calls are refused,
-so neither a nested user namespace (as root bwrap's `--disable-userns` cannot apply) nor a key left
+and so is `rt_sigaction(SIGCHLD, <new action>)` (reading it is allowed): no program can have its
+children reaped by the kernel, out of every cutime the CPU limit sums. So neither a nested user namespace (as root bwrap's `--disable-userns` cannot apply) nor a key left
 in the uid's keyring for a later owner of the same uid is possible.
 
 No bwrap (or no namespaces) means no execution: `BenchError` says how to install it.
@@ -467,6 +471,13 @@ class _Cgroup:
         name = "memory.events" if self.kind == "cgroup2" else "memory.oom_control"
         return _read_counts(self.dirs[0] / name).get("oom_kill", 0) > 0 if self.dirs else False
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds used by every process ever in the cgroup (v2 `cpu.stat` usage_usec, kept by the
+        kernel whoever reaps them); 0.0 where there is no such count (cgroup v1 here has no cpuacct)."""
+        if self.kind != "cgroup2" or not self.dirs:
+            return 0.0
+        return _read_counts(self.dirs[0] / "cpu.stat").get("usage_usec", 0) / 1e6
+
     def remove(self) -> None:
         """Kill whatever is still inside, then remove the cgroups."""
         for d in self.dirs:
@@ -560,6 +571,11 @@ def _run_unsafe(code: str, *, job: dict, hard: float) -> SandboxResult:
         return _supervise(argv, {**job, "code": code}, hard, cwd=root, env={**_ENV, "HOME": root, "TMPDIR": root})
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _sandbox_cpu(root: int, cgroup: _Cgroup | None) -> float:
+    """The larger of the process tree's sum and the cgroup's own CPU accounting (cgroup v2)."""
+    return max(_tree_cpu(root), cgroup.cpu_seconds() if cgroup is not None else 0.0)
 
 
 def _tree_cpu(root: int) -> float:
@@ -694,13 +710,13 @@ def _supervise(argv: list[str], job: dict, hard: float, *, cwd: str, env: dict,
                 started = True
                 deadline = min(deadline, time.monotonic() + job["timeout"] + _WALL_SLACK_S)
             if time.monotonic() >= next_poll:  # every process of the sandbox, its children and theirs
-                cpu_used, next_poll = max(cpu_used, _tree_cpu(proc.pid)), time.monotonic() + _CPU_POLL_S
+                cpu_used, next_poll = max(cpu_used, _sandbox_cpu(proc.pid, cgroup)), time.monotonic() + _CPU_POLL_S
                 if cpu_used > job["cpu"] + _CPU_SLACK_S:
                     timed_out = True  # killed now, not waited for
                     break
     finally:
         sel.close()
-        cpu_used = max(cpu_used, _tree_cpu(proc.pid))  # before anything is killed: all it used
+        cpu_used = max(cpu_used, _sandbox_cpu(proc.pid, cgroup))  # before anything is killed: all it used
         if not (timed_out or overflow):  # output closed: let bwrap report the exit status itself
             try:
                 proc.wait(timeout=5)

@@ -6,10 +6,15 @@ the launcher, refusing what no GSM8KQA program needs and what outlives or escape
   which is checked;
 - the kernel keyrings: `add_key`, `request_key` and `keyctl` fail with EPERM, so no key a program
   adds can outlive its sandbox in its uid's keyring and reach a later program given the same uid;
+- ignoring SIGCHLD: `rt_sigaction(SIGCHLD, act != NULL, ...)` fails with EPERM (reading the
+  current action, `act == NULL`, is allowed), so neither SIG_IGN nor SA_NOCLDWAIT can make the kernel
+  reap children by itself. Every child is then reaped by a waiting parent, or by the sandbox's init
+  once orphaned, and its CPU lands in that reaper's cutime, which the supervisor's tree sum counts
+  (an auto-reaped child's CPU would reach no process's cutime at all);
 - any other ABI: on x86_64 the x32 syscall numbers and the i386 ABI (`int 0x80`), where the same
   calls have other numbers, fail with ENOSYS as a whole.
 
-Written out by hand (16 instructions) rather than built with libseccomp's Python binding: that
+Written out by hand (24 instructions) rather than built with libseccomp's Python binding: that
 binding is not on PyPI (only Debian's `python3-seccomp`, for the system interpreter, which a venv
 does not see), and the filter is small enough to read in full. `tests/test_sandbox_seccomp.py`
 checks each refusal from inside a real sandbox. Machines other than x86_64 and aarch64 get no
@@ -33,16 +38,20 @@ _ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
 _ERRNO = 0x00050000  # SECCOMP_RET_ERRNO | errno
 EPERM, ENOSYS = 1, 38
 CLONE_NEWUSER = 0x10000000
+SIGCHLD = 17  # x86_64 and aarch64 alike
 
-# struct seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6] (args[0]'s low word at 16)
-_NR, _ARCH, _ARG0_LO = 0, 4, 16
+# struct seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6] (args[0]'s low word at 16,
+# args[1]'s words at 24 and 28: both machines are little-endian)
+_NR, _ARCH, _ARG0_LO, _ARG1_LO, _ARG1_HI = 0, 4, 16, 24, 28
 
 #: per machine: (AUDIT_ARCH, first number of another ABI on the same arch or None, syscall numbers)
 _TABLES = {
     "x86_64": (0xC000003E, 0x40000000,
-               {"unshare": 272, "clone": 56, "clone3": 435, "add_key": 248, "request_key": 249, "keyctl": 250}),
+               {"unshare": 272, "clone": 56, "clone3": 435, "add_key": 248, "request_key": 249, "keyctl": 250,
+                "rt_sigaction": 13}),
     "aarch64": (0xC00000B7, None,
-                {"unshare": 97, "clone": 220, "clone3": 435, "add_key": 217, "request_key": 218, "keyctl": 219}),
+                {"unshare": 97, "clone": 220, "clone3": 435, "add_key": 217, "request_key": 218, "keyctl": 219,
+                 "rt_sigaction": 134}),
 }
 
 
@@ -64,10 +73,18 @@ def program(machine: str | None = None) -> bytes | None:
         (_JEQ_K, nr["add_key"], "perm", None, None),
         (_JEQ_K, nr["request_key"], "perm", None, None),
         (_JEQ_K, nr["keyctl"], "perm", None, None),
+        (_JEQ_K, nr["rt_sigaction"], "sigaction", None, None),
         (_RET_K, _ALLOW, None, None, None),
         (_LD_W_ABS, _ARG0_LO, None, None, "flags"),  # unshare/clone: their flags are the first argument
         (_JSET_K, CLONE_NEWUSER, "perm", None, None),
         (_RET_K, _ALLOW, None, None, None),
+        (_LD_W_ABS, _ARG0_LO, None, None, "sigaction"),  # rt_sigaction(signum, act, oldact, size)
+        (_JEQ_K, SIGCHLD, None, "allow", None),
+        (_LD_W_ABS, _ARG1_LO, None, None, None),  # a new action for SIGCHLD (act != NULL): refused
+        (_JEQ_K, 0, None, "perm", None),
+        (_LD_W_ABS, _ARG1_HI, None, None, None),
+        (_JEQ_K, 0, None, "perm", None),
+        (_RET_K, _ALLOW, None, None, "allow"),
         (_RET_K, _ERRNO | EPERM, None, None, "perm"),
         (_RET_K, _ERRNO | ENOSYS, None, None, "nosys"),
     ]

@@ -266,6 +266,8 @@ def test_a_plugin_cannot_replace_a_built_in_command(tmp_path):
     res = cli_subprocess("run", "--help", env=direct)
     assert res.returncode == 0 and "HIJACKED" not in res.stdout and "--judge" in res.stdout, res.stdout + res.stderr
     assert "replaced or removed the command 'run'" in res.stderr and "removed the command 'export'" in res.stderr
+    # the warning names the plugin (it said "a plugin" before)
+    assert "warning: plugin direct (obench-direct 0.1) replaced or removed the command 'run'" in res.stderr, res.stderr
     assert cli_subprocess("export", "--help", env=direct).returncode == 0
 
 

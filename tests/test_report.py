@@ -226,3 +226,29 @@ def test_figures_are_written_and_closed_even_when_drawing_fails(tmp_path):
         with saved_figure(tmp_path / "bad.png", 1, 2) as (bad, axes):
             axes[0].plot([0, 1], [0, 1 / 0])
     assert not (tmp_path / "bad.png").exists() and bad.number not in plt.get_fignums()
+
+
+def test_report_on_a_store_with_only_unjudged_decisions_is_one_line(tmp_path):
+    """Probe H13: an llm-debate import whose judge column holds no answer is a valid store of unjudged
+    decisions; `report` on it ended in StopIteration. Now one `error:` line, exit 2, like a run whose
+    jobs all failed."""
+    import csv as csv_
+
+    from helpers import cli
+
+    story = "The ship landed on the red moon at dawn."
+    t = {"question": "What lands?", "story": story, "answers": {"correct": "the ship", "incorrect": "the moon"},
+         "names": {"correct": "Debater A", "incorrect": "Debater B"}, "rollout_type": "quality_sim",
+         "rounds": [{"correct": "<argument>A</argument>", "incorrect": "<argument>B</argument>"}]}
+    path = tmp_path / "k.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv_.DictWriter(f, fieldnames=["id", "question", "question_set_id", "story", "transcript", "answer"])
+        w.writeheader()
+        w.writerow({"id": 0, "question": "What lands?", "question_set_id": "s0", "story": story,
+                    "transcript": json.dumps(t), "answer": ""})
+    res = cli("import", "llm-debate", str(path), "--output", str(tmp_path / "run"))
+    assert res.exit_code == 0, res.output
+    res = cli("report", str(tmp_path / "run"), "--output", str(tmp_path / "rep"), "--no-figures")
+    assert res.exit_code == 2 and "Traceback" not in res.output, (res.output, res.exception)
+    err = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("error:") and "no judged decision" in err[0], res.output

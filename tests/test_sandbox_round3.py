@@ -213,14 +213,51 @@ LIBC = "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
     ("libc.syscall(249, b'user', b'k', None, 0)", 1),  # request_key
     ("libc.syscall(435, 0, 0)", 38),  # clone3: ENOSYS, so glibc falls back to the checked clone
     ("libc.syscall(0x40000000 + 39)", 38),  # x32 ABI (getpid): refused as a whole
-], ids=["unshare", "clone", "keyctl", "add_key", "request_key", "clone3", "x32"])
+    ("libc.syscall(sys_sigaction, 17, ctypes.create_string_buffer(152), None, 8)", 1),  # SIGCHLD: a new action
+    ("libc.syscall(sys_sigaction, 17, None, ctypes.create_string_buffer(152), 8)", 0),  # SIGCHLD: only read
+    ("libc.syscall(sys_sigaction, 10, ctypes.create_string_buffer(152), None, 8)", 0),  # SIGUSR1: any action
+], ids=["unshare", "clone", "keyctl", "add_key", "request_key", "clone3", "x32",
+        "sigchld-set", "sigchld-read", "sigusr1-set"])
 def test_seccomp_refuses_user_namespaces_and_keyrings(call, errno_):
     import platform
     if platform.machine() != "x86_64" and ("0x40000000" in call or call.startswith("libc.syscall(2")):
         pytest.skip("x86_64 syscall numbers")
-    code = LIBC + "sys_clone = 56\n" + f"r = {call}\nans = f'{{r}} {{ctypes.get_errno()}}'\n"
+    nrs = "sys_clone, sys_sigaction = (56, 13) if platform.machine() == 'x86_64' else (220, 134)\n"
+    code = LIBC + "import platform\n" + nrs + f"r = {call}\nans = f'{{r}} {{ctypes.get_errno()}}'\n"
     res = run_program(code)
-    assert res.status == "ok" and res.answer == f"-1 {errno_}", res
+    assert res.status == "ok" and res.answer == (f"-1 {errno_}" if errno_ else "0 0"), res
+
+
+AUTOREAP = ("import os, signal, time\n"
+            "signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"  # the kernel reaps them: in nobody's cutime
+            "for _ in range(30):\n"
+            "    if os.fork() == 0:\n"
+            "        s = time.process_time()\n"
+            "        while time.process_time() - s < 0.1:\n"
+            "            pass\n"
+            "        os._exit(0)\n"
+            "    time.sleep(0.12)\n"
+            "ans = 1\n")
+
+
+@pytest.mark.skipif(getattr(sandbox, "seccomp_filter", None) is not None and sandbox.seccomp_filter.program() is None,
+                    reason="no seccomp filter for this machine")
+def test_children_reaped_by_the_kernel_cannot_hide_their_cpu(backend):
+    """Probe S01: with SIGCHLD ignored, 30 children of 0.1 s CPU each (3 s against cpu_seconds=1) used to
+    come back `ok` (their CPU reached no cutime). Ignoring SIGCHLD is now refused, so it never does."""
+    res = run_program(AUTOREAP, timeout=20.0, cpu_seconds=1)
+    assert res.status != "ok", res
+    res = run_program("import signal\nans = 7 if signal.getsignal(signal.SIGCHLD) == signal.SIG_DFL else 0\n")
+    assert res.status == "ok" and res.answer == 7, res  # reading it still works
+
+
+def test_cgroup_v2_cpu_accounting_is_read(tmp_path):
+    cg = sandbox._Cgroup.__new__(sandbox._Cgroup)
+    cg.kind, cg.dirs = "cgroup2", [tmp_path]
+    (tmp_path / "cpu.stat").write_text("usage_usec 2500000\nuser_usec 2000000\nsystem_usec 500000\n")
+    assert cg.cpu_seconds() == 2.5
+    cg.kind = "cgroup1"
+    assert cg.cpu_seconds() == 0.0
 
 
 def test_seccomp_leaves_ordinary_programs_alone():

@@ -88,13 +88,15 @@ def test_an_echoing_server_leaks_nothing_into_store_export_or_view(echo_server, 
 
 
 def test_timeout_inf_is_one_line_and_writes_nothing(tmp_path):
-    for value in ("inf", "nan", "-1", "1e999"):
+    for value in ("inf", "nan", "-1", "1e999", "1e-320", "0.0001", "1e7"):  # 1e-320: probe note
         out = tmp_path / f"o-{value}"
         res = _cli("run", "--judge", f"openai:m,base_url=http://127.0.0.1:9/v1,timeout={value}", "--agent",
                    "scripted:default", "--tasks", "prontoqa", "--limit", "1", "--protocols", "qa_without_article",
                    "--output", str(out), cwd=tmp_path, env={"OPENAI_API_KEY": KEY})
         err = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(err) == 1 and "timeout" in err[0] and "Traceback" not in res.stderr, res.stderr
+        if value in ("1e-320", "0.0001", "1e7"):
+            assert "from 0.001 to 86400" in err[0], err
         assert not out.exists()
 
 
@@ -164,5 +166,53 @@ def test_an_echoed_key_encoded_is_masked(prefix):
             assert "***" in out, out
             inner = encoded[len(prefix) * 4 // 3 + 4:-12] if "%" not in encoded else encoded[3:-3]
             assert all(inner[i:i + 8] not in out for i in range(0, len(inner) - 8)), (encoded, out)
+    finally:
+        forget_secrets()
+
+
+@pytest.mark.parametrize("cut", [(6, -6), (0, 12), (-12, None), (9, 21), (3, -3)],
+                         ids=["middle (probe M06)", "head 12", "tail 12", "inner 12", "both ends cut"])
+def test_any_run_of_twelve_of_the_key_is_masked(cut):
+    """Probe M06: a server echoing only the key's middle (first and last 6 characters cut) put 22 of
+    its characters in the store. Any run of 12 or more of its characters is masked now."""
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        run = KEY[cut[0]:cut[1]]
+        out = scrub_known(f"Answer: 1 {run} | fin")  # (a gap may stand inside a run: "| " ends it)
+        assert out == "Answer: 1 *** | fin", out
+        assert scrub_known(f"x {run[:11]} y") == f"x {run[:11]} y"  # 11 characters: no run
+        prose = "The quick brown fox jumps over the lazy dog, sk-echo and SECRET alike. 0718 91b2"
+        assert scrub_known(prose) == prose  # only a secret's own runs are ever masked
+    finally:
+        forget_secrets()
+
+
+def test_a_short_secret_is_masked_by_half_runs_and_a_very_short_one_whole():
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret("pw-a1b2c3d4")  # 11 characters: runs of 6
+    register_secret("q7z9x2")  # 6 characters: only whole
+    try:
+        assert scrub_known("got a1b2c3 here") == "got *** here"
+        assert scrub_known("got a1b2c here") == "got a1b2c here"
+        assert scrub_known("q7z9x2 and q7z9x") == "*** and q7z9x"
+    finally:
+        forget_secrets()
+
+
+def test_an_echoed_key_in_hex_is_masked():
+    """Probe M10: the key's bytes echoed as hex (either case) are masked, as base64 and percent are."""
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        for h in (KEY.encode().hex(), KEY.encode().hex().upper()):
+            out = scrub_known(f"hex {h} end")
+            assert out == "hex *** end", out
     finally:
         forget_secrets()

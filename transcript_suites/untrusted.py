@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from oversight_bench.api import BenchError, load_json_text, read_input_bytes
+from oversight_bench.api import BenchError, fold_marks, load_json_text, read_input_bytes
 
 #: the largest import file read (the Khan et al. CSV is 3.6 MB, the NYU metadata 0.7 MB)
 MAX_IMPORT_BYTES = 256 << 20
@@ -126,9 +126,8 @@ def sub_pairs(text: str, tag: re.Pattern, fn: Callable[[re.Match, str, re.Match]
     return "".join(out)
 
 
-#: the checker's marks and their look-alikes (the rule of oversight_bench.model_text, which no
-#: debater may write): group 1 "/" for closing, group 2 the mark's letter where exact
-_MARK = re.compile(r"<\s*(/?)\s*(?:([vu])_passage|[vu]\s*[_\-\s]\s*passage\b[^<>]*)>", re.IGNORECASE)
+#: the checker's exact marks: group 1 "/" for closing, group 2 the mark's letter. Their look-alikes
+#: are folded into a plain <passage> first by `fold_marks`, the one rule (oversight_bench.model_text).
 _EXACT = re.compile(r"<(/?)([vu])_passage>")
 
 
@@ -138,7 +137,10 @@ def reverify(shown: Any, article: str, check: Callable[[str, str], bool]) -> Any
     `<u_passage>` otherwise, whoever wrote it (a debater's text may hold the mark itself); every
     other mark or look-alike left unpaired becomes a plain `<passage>`, so nothing but a checked
     quote can render as verified."""
-    if not isinstance(shown, str) or "passage" not in shown.lower():
+    if not isinstance(shown, str):
+        return shown
+    shown = fold_marks(shown)  # zero-width, fullwidth, Cyrillic ... look-alikes: plain <passage>
+    if "_passage>" not in shown:
         return shown
 
     out, pos = [], 0
@@ -155,4 +157,4 @@ def reverify(shown: Any, article: str, check: Callable[[str, str], bool]) -> Any
 
 
 def _plain(text: str) -> str:
-    return _MARK.sub(lambda m: "</passage>" if m.group(1) else "<passage>", text)
+    return _EXACT.sub(lambda m: "</passage>" if m.group(1) else "<passage>", text)

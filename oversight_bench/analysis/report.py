@@ -918,6 +918,10 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
     calls = [c for r in runs for c in r.calls]
     if not decisions:
         raise BenchError("no decision records in " + ", ".join(str(r.dir) for r in runs) + "; expected finished jobs")
+    if all(d.get("unjudged") for d in decisions):  # e.g. an import whose judge column holds no answer
+        raise BenchError(f"no judged decision in {', '.join(str(r.dir) for r in runs)} ({len(decisions)} stored "
+                         "unjudged, nothing to measure); expected a run with a judge's verdicts (`rejudge` gives "
+                         "an imported one a judge)")
     stance_of, stance = None, None
     if stance_check:
         by_job, stance = stance_mod.check_runs(runs, stance_check, stance_calibration)
