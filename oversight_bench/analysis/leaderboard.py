@@ -62,9 +62,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
+from oversight_bench.analysis.elo import elo_of_runs
 from oversight_bench.analysis.load import Run, load_runs
 from oversight_bench.analysis.quality import p_text, pct, pts
-from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, md_text, run_provenance, saved_figure
+from oversight_bench.analysis.report import _clean, _git_commit, _proto_key, md_text, run_provenance, saved_figure
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import derived_pairs, headline_pairs
@@ -338,7 +339,7 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
 
 
 def _elo_table(runs: list[Run]) -> dict[str, Any] | None:
-    elo = _elo_section(runs)
+    elo = elo_of_runs(runs)
     if not elo:
         return None
     agg = elo["aggregate"]
