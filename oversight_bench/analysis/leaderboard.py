@@ -483,8 +483,7 @@ def page_table(result: dict[str, Any]) -> dict[str, Any]:
                      "self_judged": [(result["headline_names"][i], h["self_judged"]) for i, h in enumerate(heads) if h["self_judged"]]})
     paired = [{"judge": j["judge"], "scope": t["scope"], "pair": f"{t['a']} − {t['b']}", "n": t["n"],
                "a": pct(t["accuracy_a"]), "b": pct(t["accuracy_b"]), "diff": pts(t["diff"]), "p": p_text(t["p_value"]),
-               "notes": "; ".join([f"⚑ {k}" for k in t.get("flagged") or []]
-                                  + [f"{k}: {SELF_JUDGED}" for k in t.get("self_judged") or []]) + (" †" if t.get("carried") else "")}
+               "notes": "; ".join(_paired_notes(t)) + (" †" if t.get("carried") else "")}
               for j in result["judges"] for t in j.get("paired") or []]
     return {"columns": cols, "headline_names": result["headline_names"], "rows": rows, "paired": paired}
 
@@ -1032,12 +1031,17 @@ def _stance_md(result: dict[str, Any], show_small: bool) -> list[str]:
             "", "| judge | cell | stance |", "|---|---|---|", *(rows or ["| – | – | no shown cell has checked arguments |"])]
 
 
+def _paired_notes(t: dict[str, Any]) -> list[str]:
+    """The labels of a paired test's cells (`paired_tests`), as the page and leaderboard.md both note them."""
+    return [f"⚑ {k}" for k in t.get("flagged") or []] + [f"{k}: {SELF_JUDGED}" for k in t.get("self_judged") or []]
+
+
 def _paired_md(result: dict[str, Any]) -> list[str]:
     """Every row's paired tests per column (`paired_tests`), as leaderboard.md's table."""
     rows = []
     for j in result["judges"]:
         for t in j.get("paired") or []:
-            notes = [f"⚑ {k}" for k in t.get("flagged") or []] + [f"{k}: {SELF_JUDGED}" for k in t.get("self_judged") or []]
+            notes = _paired_notes(t)
             rows.append("| " + " | ".join([md_text(j["judge"]), md_text(t["scope"]), md_text(f"{t['a']} − {t['b']}"), str(t["n"]),
                                            pct(t["accuracy_a"]), pct(t["accuracy_b"]), pts(t["diff"]), p_text(t["p_value"]),
                                            "; ".join(map(md_text, notes)) + (" †" if t.get("carried") else "")]) + " |")
