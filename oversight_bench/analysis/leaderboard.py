@@ -1130,9 +1130,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 c["self_judged"] = SELF_JUDGED
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
-            if stance_of is not None and _argued(p):
-                from oversight_bench.analysis import stance as stance_mod
-
+            if stance_of is not None and _argued(p):  # stance_mod: imported above, with stance_of
                 fig = stance_mod.figures(it for d in ds for it in stance_of(d))
                 c["quality"].update(fig)
                 c["stance"] = stance_mod.text(fig, stance) or None
