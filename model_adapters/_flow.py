@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import itertools
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -138,7 +139,7 @@ class AdaptiveLimit:
         only past the tolerated share of the last window of answers)."""
         self._outcomes.append(True)
         span = max(self.window, LOSS_SPAN)
-        losses = sum(1 for i in range(1, min(span, len(self._outcomes)) + 1) if self._outcomes[-i])
+        losses = sum(itertools.islice(reversed(self._outcomes), span))  # True counts 1
         if timeout or losses > LOSS_SHARE * span:
             self._decrease(slot, 0.5)
         self._recent.append(self.window)

@@ -244,18 +244,15 @@ def derived_jobs(items: list[tuple[Protocol, Job, list[Turn]]], target: Protocol
     QA) without its turns, so its rooms hold nothing the judge did not read."""
     jobs, left_out = [], defaultdict(int)
     for protocol, job, turns in items:
-        if not target.uses_agent and target.name != protocol.name and protocol.uses_agent:
-            if target.needs_article and not job.question.article:
-                left_out[f"{protocol.name} on {job.question.task}: {target.name} needs an article"] += 1
-            else:
-                jobs.append((target, dataclasses.replace(job, protocol=target.name), []))
-        elif protocol.name not in target.derived_from:
+        # a target that plays no turns (QA) takes the question of any argued transcript, without its turns
+        question_only = not target.uses_agent and target.name != protocol.name and protocol.uses_agent
+        if not question_only and protocol.name not in target.derived_from:
             sources = ", ".join(target.derived_from) or "the questions of argued transcripts"
             left_out[f"{protocol.name} is not judged as {target.name} (it judges {sources})"] += 1
         elif target.needs_article and not job.question.article:
             left_out[f"{protocol.name} on {job.question.task}: {target.name} needs an article"] += 1
         else:
-            jobs.append((target, dataclasses.replace(job, protocol=target.name), turns))
+            jobs.append((target, dataclasses.replace(job, protocol=target.name), [] if question_only else turns))
     return jobs, dict(left_out)
 
 

@@ -48,10 +48,9 @@ MIN_SECRET = 6
 #: any run of at least this many of a secret's characters is masked (half of a shorter secret's; the
 #: whole of one under 8 characters): an echo cut short at either end or both leaves nothing
 RUN_FROM = 12
-#: what may stand between two characters of an echoed secret: whitespace, or a JSON escape of it
-#: (a stored response is JSON text: a line break inside an echoed key is written `\n`)
-_GAP = r"(?:[ \t\n\r\f\v]|\\+(?:[nrtbf]|u00[0-9a-fA-F]{2}))*"
-#: for the quick test: the gap's escapes, then its characters (a backslash too) deleted
+#: what may stand between two characters of an echoed secret (a gap): whitespace, or a JSON escape of it
+#: (a stored response is JSON text: a line break inside an echoed key is written `\n`).
+#: For the quick test: the gap's escapes, then its characters (a backslash too) deleted
 _GAP_ESCAPES = ("\\n", "\\r", "\\t", "\\b", "\\f")
 _GAP_HEX = re.compile(r"\\+u00[0-9a-f]{2}")
 _GAP_CHARS = dict.fromkeys(map(ord, " \t\n\r\f\v\\"))
@@ -112,7 +111,7 @@ def _run_length(form: str) -> int:
 
 def _secret_pattern(secrets: set[str]) -> tuple[dict[int, frozenset[str]], tuple[str, ...]]:
     """Every secret form's runs to mask, as its k-grams (k = `_run_length`, the forms lower-cased and
-    without anything `_GAP` may match) grouped by k; and the quick test's anchors: each form cut into
+    without any gap, `_without_gaps`) grouped by k; and the quick test's anchors: each form cut into
     tiles of k // 2 characters, so any run of k of its characters holds a whole tile."""
     grams: dict[int, set[str]] = {}
     anchors: set[str] = set()
@@ -196,15 +195,16 @@ def scrub_known(text: str) -> str:
         squeezed = _without_gaps(low)  # a secret wrapped across lines: whole once the gaps are gone
         if not any(s in squeezed for s in lowered):
             return text
-    return _mask_runs(text, pattern)
+    return _mask_runs(text, pattern, low)
 
 
-def _mask_runs(text: str, grams: dict[int, frozenset[str]]) -> str:
+def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = None) -> str:
     """`text` with every run of a secret's form masked (gaps inside a run included), each stretch of
     overlapping or touching runs as one MASK: the text is squeezed once (lower-cased, gaps removed,
     each kept character's position noted), each k-gram found in it by C string search, the spans
-    merged and mapped back. Only characters of a secret's run are ever masked."""
-    low = text.lower()
+    merged and mapped back. Only characters of a secret's run are ever masked. `low`: `text.lower()`
+    where the caller has it already."""
+    low = text.lower() if low is None else low
     if len(low) != len(text):  # a character whose lower case is longer: keep positions
         low = text.translate(_ASCII_LOWER)
     parts, where, pos = [], [], 0
@@ -240,8 +240,8 @@ def _mask_runs(text: str, grams: dict[int, frozenset[str]]) -> str:
 
 
 def _without_gaps(low: str) -> str:
-    """Lower-cased text without anything `_GAP` may match (and other backslashes): where the regex
-    finds a secret, this text holds it whole (about 10 us per KB, in C)."""
+    """Lower-cased text without any gap (whitespace or its JSON escape, and other backslashes): where
+    `_mask_runs` finds a secret, this text holds it whole (about 10 us per KB, in C)."""
     if "\\" in low:
         for escape in _GAP_ESCAPES:
             if escape in low:

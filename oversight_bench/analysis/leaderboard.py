@@ -62,9 +62,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
+from oversight_bench.analysis.elo import elo_of_runs
 from oversight_bench.analysis.load import Run, load_runs
 from oversight_bench.analysis.quality import p_text, pct, pts
-from oversight_bench.analysis.report import _clean, _elo_section, _git_commit, _proto_key, md_text, run_provenance, saved_figure
+from oversight_bench.analysis.report import _clean, _git_commit, _proto_key, md_text, run_provenance, saved_figure
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import derived_pairs, headline_pairs
@@ -338,7 +339,7 @@ def _plot(judges: list[dict[str, Any]], columns: list[dict[str, Any]], path: Pat
 
 
 def _elo_table(runs: list[Run]) -> dict[str, Any] | None:
-    elo = _elo_section(runs)
+    elo = elo_of_runs(runs)
     if not elo:
         return None
     agg = elo["aggregate"]
@@ -482,8 +483,7 @@ def page_table(result: dict[str, Any]) -> dict[str, Any]:
                      "self_judged": [(result["headline_names"][i], h["self_judged"]) for i, h in enumerate(heads) if h["self_judged"]]})
     paired = [{"judge": j["judge"], "scope": t["scope"], "pair": f"{t['a']} − {t['b']}", "n": t["n"],
                "a": pct(t["accuracy_a"]), "b": pct(t["accuracy_b"]), "diff": pts(t["diff"]), "p": p_text(t["p_value"]),
-               "notes": "; ".join([f"⚑ {k}" for k in t.get("flagged") or []]
-                                  + [f"{k}: {SELF_JUDGED}" for k in t.get("self_judged") or []]) + (" †" if t.get("carried") else "")}
+               "notes": "; ".join(_paired_notes(t)) + (" †" if t.get("carried") else "")}
               for j in result["judges"] for t in j.get("paired") or []]
     return {"columns": cols, "headline_names": result["headline_names"], "rows": rows, "paired": paired}
 
@@ -1031,12 +1031,17 @@ def _stance_md(result: dict[str, Any], show_small: bool) -> list[str]:
             "", "| judge | cell | stance |", "|---|---|---|", *(rows or ["| – | – | no shown cell has checked arguments |"])]
 
 
+def _paired_notes(t: dict[str, Any]) -> list[str]:
+    """The labels of a paired test's cells (`paired_tests`), as the page and leaderboard.md both note them."""
+    return [f"⚑ {k}" for k in t.get("flagged") or []] + [f"{k}: {SELF_JUDGED}" for k in t.get("self_judged") or []]
+
+
 def _paired_md(result: dict[str, Any]) -> list[str]:
     """Every row's paired tests per column (`paired_tests`), as leaderboard.md's table."""
     rows = []
     for j in result["judges"]:
         for t in j.get("paired") or []:
-            notes = [f"⚑ {k}" for k in t.get("flagged") or []] + [f"{k}: {SELF_JUDGED}" for k in t.get("self_judged") or []]
+            notes = _paired_notes(t)
             rows.append("| " + " | ".join([md_text(j["judge"]), md_text(t["scope"]), md_text(f"{t['a']} − {t['b']}"), str(t["n"]),
                                            pct(t["accuracy_a"]), pct(t["accuracy_b"]), pts(t["diff"]), p_text(t["p_value"]),
                                            "; ".join(map(md_text, notes)) + (" †" if t.get("carried") else "")]) + " |")
@@ -1125,9 +1130,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 c["self_judged"] = SELF_JUDGED
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
-            if stance_of is not None and _argued(p):
-                from oversight_bench.analysis import stance as stance_mod
-
+            if stance_of is not None and _argued(p):  # stance_mod: imported above, with stance_of
                 fig = stance_mod.figures(it for d in ds for it in stance_of(d))
                 c["quality"].update(fig)
                 c["stance"] = stance_mod.text(fig, stance) or None

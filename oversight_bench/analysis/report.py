@@ -324,11 +324,6 @@ def judge_tool_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_
     return rows
 
 
-def _elo_section(runs: list[Run]) -> dict[str, Any] | None:
-    """The report's (and the leaderboard's) Elo: `elo.elo_of_runs`, the one Elo computation."""
-    return elo_mod.elo_of_runs(runs)
-
-
 # -- tables ----------------------------------------------------------------------------------------
 
 def _fmt(v: Any, pct: bool = False) -> str:
@@ -942,7 +937,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "consultancy_split": consultancy_split_rows(decisions, open_role),
         "calibration": calibration_rows(decisions),
         "compute_matched": compute_matched_rows(decisions, groups),
-        "elo": _elo_section(runs) if with_elo else None,
+        "elo": elo_mod.elo_of_runs(runs) if with_elo else None,
         "unjudged_records": sum(1 for d in decisions if d.get("unjudged")),
         **dict(zip(("human_judges", "human_reasons"), human_rows(decisions))),
         "human_vs_model": human_vs_model_rows(decisions, n_resamples),

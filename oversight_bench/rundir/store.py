@@ -24,7 +24,6 @@ import json
 import math
 import os
 import queue
-import re
 import shutil
 import sqlite3
 import tempfile
