@@ -163,7 +163,7 @@ MIN_TIMEOUT, MAX_TIMEOUT = 0.001, 86400
 _COMMON_OPTIONS = {
     # from 1 ms (timeout=1e-320 passed "> 0" and made every call time out at once) to a day
     "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and MIN_TIMEOUT <= v <= MAX_TIMEOUT,
-                "a number of seconds from 0.001 to 86400"),
+                f"a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}"),
     "max_retries": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number >= 0"),
     "concurrency": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1, "a whole number >= 1"),
 }
