@@ -102,8 +102,10 @@ class _Guard:
 
     @contextlib.contextmanager
     def __call__(self):
-        own = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-        self.watching = own
+        handler = signal.getsignal(signal.SIGINT)
+        own = threading.current_thread() is threading.main_thread() and handler is signal.default_int_handler
+        # SIGINT ignored (a background or nohup job): no Ctrl-C can arrive, so any KeyboardInterrupt is the plugin's
+        self.watching = own or handler is signal.SIG_IGN
         if own:
             def interrupted(signum, frame):
                 self.signalled = True

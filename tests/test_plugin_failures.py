@@ -321,3 +321,20 @@ def test_a_registration_whose_name_is_no_plain_name_is_skipped():
     assert [line.split(" skipped")[0] for line in reg.plugins[0].skipped] == [
         "task '42' of pkg-odd (plugin odd)", "task 'evil\\nname' of pkg-odd (plugin odd)", "task 'None' of pkg-odd (plugin odd)"]
     assert not reg.broken() and reg.names("tasks") == sorted(reg.names("tasks"))
+
+
+def test_a_plugins_keyboard_interrupt_is_its_own_when_sigint_is_ignored(tmp_path):
+    """A background or nohup job starts with SIGINT ignored, so no Ctrl-C can reach it: a
+    KeyboardInterrupt at import is still the plugin's failure, not a reason to stop the tool (it
+    was exit 130, 'interrupted', when the fast lane ran as a background job)."""
+    import signal
+    import subprocess
+
+    from helpers import cli_popen
+
+    env = installed_plugin(tmp_path / "site", "obench-broken", "obench_broken", "raise KeyboardInterrupt\n")
+    proc = cli_popen("list", "plugins", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "BROKEN" in next(l for l in out.splitlines() if "obench-broken" in l), out
