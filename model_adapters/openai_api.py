@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     import openai
 
 from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
-                                 replace_surrogates, is_secret_name, note_no_probs, note_retry, note_usage, register_secret)
+                                 replace_surrogates, is_secret_name, note_no_probs, note_retry, note_usage, redact_text, register_secret)
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from model_adapters._flow import AdaptiveLimit, Replicas
@@ -79,6 +79,26 @@ class _Reply:
 
     def __init__(self, limit: int):
         self.limit, self.too_big, self.bytes = limit, False, 0
+
+
+def replica_urls(text: str) -> list[str]:
+    """`URL1|URL2|...` as its servers, each checked whole (scheme, host, port), so a typo in the
+    second replica is refused before a run starts, not met by the first call that picks it."""
+    urls = [u.strip() for u in str(text).split("|") if u.strip()]
+    if not urls:
+        raise ValueError("names no server")
+    for url in urls:
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises on a bad port or an unclosed IPv6 bracket
+            problem = ("is not an http(s) URL" if parts.scheme not in ("http", "https")
+                       else "names no host" if not parts.hostname else None)
+        except ValueError as exc:
+            problem = f"is not a valid URL ({exc})"
+        if problem:
+            raise ValueError(f"{redact_text(url)!r} {problem}" + (f" (server {urls.index(url) + 1} of {len(urls)})"
+                                                                      if len(urls) > 1 else ""))
+    return urls
 
 
 def clean_url(url: str) -> str:
@@ -145,6 +165,13 @@ class OpenAIModel(Model):
         azure: bool = Field(False, description="true or false (Azure OpenAI)")
         api_version: str | None = Field(None, description="an Azure API version such as 2024-06-01")
 
+        @field_validator("base_url")
+        @classmethod
+        def _servers(cls, value: str | None) -> str | None:
+            if value is not None:
+                replica_urls(value)
+            return value
+
         @model_validator(mode="after")
         def _known_extras(self):
             for key in self.model_extra or {}:
@@ -175,11 +202,11 @@ class OpenAIModel(Model):
             base_url = o.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
         # `URL1|URL2|...`: replicas of one model; the first names it (its cache key and its name), the
         # others only share the load (an execution setting: a resume may change them)
-        self.urls = [u.strip() for u in str(base_url).split("|") if u.strip()] or ["https://api.openai.com/v1"]
+        try:  # checked again: the URL may come from $OPENAI_BASE_URL or $AZURE_OPENAI_ENDPOINT
+            self.urls = replica_urls(base_url)
+        except ValueError as exc:
+            raise BenchError(f"openai model {spec.model!r}: base_url {exc}; expected e.g. http://127.0.0.1:8000/v1") from None
         self.base_url = self.urls[0]
-        for url in self.urls:
-            if urlsplit(url).scheme not in ("http", "https"):
-                raise BenchError(f"openai model {spec.model!r}: base_url {clean_url(url)!r} is not an http(s) URL; expected e.g. http://127.0.0.1:8000/v1")
         if not api_key:
             if "api.openai.com" in self.base_url:
                 raise BenchError(f"openai model {spec.model!r}: no API key; set ${key_env} or pass api_key_env=VAR")

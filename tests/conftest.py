@@ -99,3 +99,19 @@ def pytest_runtest_makereport(item, call):
         rep.outcome = "failed"
         rep.longrepr = (f"{lane_guard.HINT}; this test (in its {call.when}) tried to load:\n  "
                         + "\n  ".join(loads) + (f"\n\n{rep.longrepr}" if rep.longrepr else ""))
+
+
+@pytest.fixture(autouse=True)
+def _secrets_stay_with_their_test():
+    """A secret a test registers (a spec's key, a query value) is process state: left behind, its
+    masked runs would scrub a later test's stored model outputs (`sk-SECRET` masks "SECRET" in a
+    scripted turn, and the replayed turn then differs). Each test ends with the secrets it began with."""
+    from oversight_bench import redact
+
+    before = set(redact._secrets)
+    yield
+    if redact._secrets != before:
+        with redact._lock:
+            redact._secrets.clear()
+            redact._secrets.update(before)
+            redact._pattern, redact._lowered = redact._secret_pattern(before) if before else (None, ())

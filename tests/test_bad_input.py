@@ -110,7 +110,7 @@ CASES = [
     Case("openai_unknown_option", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,temprature=0.5"],
          ["unknown option", "temprature", "expected"], keeps_records=False),
     Case("openai_base_url_not_http", [*BASE, "--judge", "openai:m,base_url=localhost:8000/v1"],
-         ["base_url", "not an http(s) url", "expected e.g. http://"], keeps_records=False),
+         ["base_url", "not an http(s) url", "expected an http(s) url such as http://"], keeps_records=False),
     Case("openai_key_with_control_char", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,api_key=sk-abc\tdef"],
          ["api key", "control or non-ascii", "expected the key alone"], keeps_records=False),
     Case("no_tasks", [*BASE, "--tasks", ","], ["no tasks selected", "group"]),
@@ -164,6 +164,13 @@ CASES = [
     Case("judge_from_not_a_run", ["judge", "--from", "{tmp}/emptydata", "--judge", S, "--output", "{tmp}/rj"],
          ["not a run directory"], keeps_records=False),
     # model options every backend shares (issue 13)
+    # every replica of URL1|URL2 checked before the run: a bad port in the second crashed the end of the run
+    Case("spec_second_replica_bad_port", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1|http://127.0.0.1:99999/v1"],
+         ["base_url", "not a valid url", "99999", "server 2 of 2", "expected an http(s) url such as http://"]),
+    Case("spec_base_url_without_host", [*BASE, "--judge", "openai:m,base_url=http:///v1"],
+         ["base_url", "names no host", "expected an http(s) url such as http://"]),
+    Case("spec_base_url_empty_replicas", [*BASE, "--judge", "openai:m,base_url=|"],
+         ["base_url", "no server", "expected an http(s) url such as http://"]),
     Case("spec_base_url_unclosed_ipv6", [*BASE, "--judge", "openai:m,base_url=http://[::1"],
          ["base_url", "not a valid url", "expected e.g. http://"]),
     Case("spec_timeout_not_a_number", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,timeout=abc"],

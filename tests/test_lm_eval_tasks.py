@@ -99,6 +99,30 @@ def test_export_runs_under_lm_eval_and_reads_back_the_same(tmp_path, lm_eval_dir
     assert "capq" in run.stdout and "acc" in run.stdout, run.stdout[-2000:]
 
 
+def test_export_never_overwrites_a_task_file_it_did_not_write(tmp_path, lm_eval_dir):
+    """An lm-eval folder holds other tasks: export-task writes beside them, refuses (exit 2, one line,
+    nothing written) a NAME.yaml or NAME.csv that no earlier export of NAME wrote, and rewrites its own."""
+    from helpers import cli
+
+    tasks = our_task(tmp_path / "tasks", str(lm_eval_dir))
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "other.yaml").write_text("task: other\n")
+    (out / "capq.yaml").write_text("task: capq  # my own, hand-written\n")
+    res = cli("export-task", "capq", "--lm-eval", str(out), "--include-path", str(tasks))
+    assert res.exit_code == 2 and "capq.yaml" in res.stderr and "no earlier 'export-task capq'" in res.stderr, res.stderr
+    assert (out / "capq.yaml").read_text() == "task: capq  # my own, hand-written\n" and not (out / "capq.csv").exists()
+    (out / "capq.yaml").unlink()
+    (out / "capq.csv").write_text("my,own\n")
+    res = cli("export-task", "capq", "--lm-eval", str(out), "--include-path", str(tasks))
+    assert res.exit_code == 2 and "capq.csv" in res.stderr and (out / "capq.csv").read_text() == "my,own\n"
+    (out / "capq.csv").unlink()
+    for _ in range(2):  # a fresh export beside another task, then its own rewrite
+        res = cli("export-task", "capq", "--lm-eval", str(out), "--include-path", str(tasks))
+        assert res.exit_code == 0, res.stderr
+    assert (out / "other.yaml").read_text() == "task: other\n"
+
+
 def test_an_include_path_of_lm_eval_yaml_files_gives_their_tasks(tmp_path, lm_eval_dir):
     """`--include-path DIR` where DIR holds lm-eval task files: each multiple-choice one is a task."""
     res = cli_subprocess("list", "tasks", "--include-path", str(lm_eval_dir))

@@ -277,6 +277,14 @@ def _check_query_value(name: str, value: str, tmp_path: Path, assume) -> None:
                                'error: POST /chat/completions refused')
     # the value may happen to be a piece of what is shown anyway ("gpt-", "127.0", "mode", the name)
     assume(value.lower() not in shown_anyway.lower() and "sk-" not in name and "hf_" not in name)
+    # nor share a masked run with it: a run of 6 of an 8-character value's characters is masked on purpose
+    # (an echo cut short), so `OPENAI00` masks the "openai" of the spec's backend
+    from oversight_bench.redact import register_secret, scrub_known
+
+    register_secret(value)
+    shares_a_run = scrub_known(shown_anyway) != shown_anyway
+    forget_secrets()
+    assume(not shares_a_run)
     assume("api.openai.com" not in value)  # the adapter then asks for an OpenAI key (a substring test of the URL)
     text = f"openai:gpt-x,base_url=http://127.0.0.1:9/v1?{name}={value}"
     spec = parse_spec(text)

@@ -114,13 +114,50 @@ def load(cfg, ctx: LoadContext) -> Records:
 EXPORT_TEXT = "Question: {{question}}\nAnswer:"
 
 
+def _export_source(name: str) -> str:
+    return f"oversight-bench export-task {name}"
+
+
+def _refuse_foreign(folder: Path, spec: Path, data: Path, name: str) -> None:
+    """An lm-eval folder holds other tasks, so it may be non-empty; but NAME.yaml and NAME.csv are
+    overwritten only when they are an earlier export of this task (the YAML says so and names the
+    CSV): a user's own task file of the same name is refused in one line, before anything is written."""
+    import yaml
+
+    if folder.exists() and not folder.is_dir():
+        raise BenchError(f"export-task: --lm-eval {folder} is not a folder; expected a new folder or an lm-eval task folder")
+    for path in (spec, data):
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise BenchError(f"export-task: {path} is a link or not a plain file; expected none there, or an earlier "
+                             f"export of task {name} (remove it)")
+    if not (spec.exists() or data.exists()):
+        return
+    try:
+        earlier = yaml.safe_load(spec.read_text(encoding="utf-8")) if spec.exists() else None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        earlier = None
+    def field(*keys: str) -> Any:
+        value = earlier
+        for key in keys:
+            value = value.get(key) if isinstance(value, dict) else None
+        return value
+
+    ours = (field("metadata", "source") == _export_source(name)
+            and field("dataset_kwargs", "data_files", "test") == str(data.resolve()))
+    if not ours:
+        taken = " and ".join(p.name for p in (spec, data) if p.exists())
+        raise BenchError(f"export-task: {folder} already holds {taken}, which no earlier 'export-task {name}' wrote; "
+                         f"expected a folder without them (move them, or export into another folder)")
+
+
 def export_task(name: str, questions: list, folder: Path) -> tuple[Path, Path]:
     """`questions` (one task's, in the QA-without-article form) as DIR/NAME.csv and an lm-eval
     multiple-choice YAML over it: the two answers as displayed to the judge, the correct one's index."""
     import yaml
 
-    folder.mkdir(parents=True, exist_ok=True)
     data, spec = folder / f"{name}.csv", folder / f"{name}.yaml"
+    _refuse_foreign(folder, spec, data, name)
+    folder.mkdir(parents=True, exist_ok=True)
     with data.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["id", "question", "answer_1", "answer_2", "label"])
@@ -137,7 +174,7 @@ def export_task(name: str, questions: list, folder: Path) -> tuple[Path, Path]:
         "doc_to_choice": "{{[answer_1, answer_2]}}",
         "doc_to_target": "label",
         "metric_list": [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
-        "metadata": {"version": 1.0, "source": f"oversight-bench export-task {name}"},
+        "metadata": {"version": 1.0, "source": _export_source(name)},
     }
     spec.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return spec, data
