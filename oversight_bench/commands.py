@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from oversight_bench.config import EloConfig, RunConfig
+from oversight_bench.models import Spec
 from oversight_bench.pipeline import Outcome, execute
 from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan
 from oversight_bench.rundir import StoredRun, read_run
@@ -20,7 +21,7 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
     return execute(RunPlan(config), progress=progress, log=log)
 
 
-def rejudge(source: str | StoredRun, judge_spec: str, output: str, *, progress: bool = True,
+def rejudge(source: str | StoredRun, judge_spec: Spec | str, output: str, *, progress: bool = True,
             concurrency: int | None = None, option_overrides: dict[str, Any] | None = None,
             only: set[str] | None = None, cache_from: tuple[str, ...] = (), as_protocol: str | None = None,
             max_total_tokens: int | None = None, max_cost: float | None = None) -> Outcome:

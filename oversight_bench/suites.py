@@ -22,11 +22,14 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
 from oversight_bench.rundir import StoredRun, load_decisions, read_run
+
+if TYPE_CHECKING:
+    from oversight_bench.models import Spec
 
 RESULT_FILE = "suite.json"
 
@@ -205,12 +208,13 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
     return max(counts)
 
 
-def check_context(source: StoredRun, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
-    """(keys that fit, [(room, tokens)] that do not) for the judge's context; free when it has no limit."""
-    from oversight_bench.models import build_model, split_debias
+def check_context(source: StoredRun, keys: list[str], judge: Spec, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
+    """(keys that fit, [(room, tokens)] that do not) for the judge's context (`judge`: its spec, as
+    `models.judge_spec` parsed it); free when it has no limit."""
+    from oversight_bench.models import build_model
     from oversight_bench.registry import get_registry
 
-    model = build_model(split_debias(judge_spec)[0])
+    model = build_model(judge)
     limit = model.context_length()
     if limit is None:
         return keys, []
@@ -294,7 +298,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
     from oversight_bench.commands import rejudge
     from oversight_bench.judge_tools import check_judge_tool
-    from oversight_bench.models import redact_spec
+    from oversight_bench.models import judge_spec as parse_judge, redact_spec
 
     if limit is not None and limit < 1:
         raise BenchError(f"--limit {limit}: expected a positive number of rooms")
@@ -307,7 +311,8 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
     chosen = set(keys)  # a judge tool must support the rooms' tasks: said before any model is built
     check_judge_tool(source.options(option_overrides).judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
-    fit, long = check_context(source, keys, judge_spec, option_overrides)
+    judge = parse_judge(judge_spec)  # parsed once: the context check and the re-judging use this Spec
+    fit, long = check_context(source, keys, judge, option_overrides)
     if long and not skip_long:
         room, n = max(long, key=lambda x: x[1])
         raise BenchError(f"suite {suite.name}: room {room} needs {n} prompt tokens, more than the judge's context allows "
@@ -316,7 +321,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         log(f"skipped {len(long)} of {len(keys)} rooms longer than the judge's context (longest {max(n for _, n in long)} tokens)")
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
-    outcome = rejudge(source, judge_spec, output, progress=progress, concurrency=concurrency,
+    outcome = rejudge(source, judge, output, progress=progress, concurrency=concurrency,
                       option_overrides=option_overrides, only=set(fit), cache_from=cache_from,
                       max_total_tokens=max_total_tokens, max_cost=max_cost)
     fitted = set(fit)
@@ -324,7 +329,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     src_fit = [d for d in src if d["job_key"] in fitted]
     ref_all = [d for d in src_fit if has_verdict(d)]  # an imported room nobody judged is no reference
     turns = source.argument_turns()
-    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
+    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
     for agent in sorted({d["agent"] for d in src_fit}):
