@@ -295,8 +295,9 @@ class JudgePlan(Plan):
 
     def __init__(self, source: StoredRun, judge: Spec | str, output: str, *, concurrency: int | None = None,
                  option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
-                 cache_from: tuple[str, ...] = (), as_protocol: str | None = None):
-        options = source.options(option_overrides, [as_protocol] if as_protocol else None)
+                 cache_from: tuple[str, ...] = (), as_protocol: str | None = None, options: CommonOptions | None = None):
+        if options is None:  # else made by the caller from these same overrides (a suite's checks use them first)
+            options = source.options(option_overrides, [as_protocol] if as_protocol else None)
         jobs, not_rejudgeable = rejudge_jobs(source, only)
         left_out = {f"{p} is not re-judgeable": c for p, c in not_rejudgeable.items()}
         if as_protocol:

@@ -30,6 +30,7 @@ from oversight_bench.rundir import StoredRun, load_decisions, read_run
 
 if TYPE_CHECKING:
     from oversight_bench.models import Spec
+    from oversight_bench.protocol_options import CommonOptions
 
 RESULT_FILE = "suite.json"
 
@@ -208,10 +209,13 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
     return max(counts)
 
 
-def check_context(source: StoredRun, keys: list[str], judge: Spec, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
+def check_context(source: StoredRun, keys: list[str], judge: Spec | str, options_over: CommonOptions | dict | None
+                  ) -> tuple[list[str], list[tuple[str, int]]]:
     """(keys that fit, [(room, tokens)] that do not) for the judge's context (`judge`: its spec, as
-    `models.judge_spec` parsed it); free when it has no limit."""
+    `models.judge_spec` parsed it; `options_over`: the judging's options, or the overrides of the
+    source's); free when it has no limit."""
     from oversight_bench.models import build_model
+    from oversight_bench.protocol_options import CommonOptions
     from oversight_bench.registry import get_registry
 
     model = build_model(judge)
@@ -220,7 +224,7 @@ def check_context(source: StoredRun, keys: list[str], judge: Spec, options_over:
         return keys, []
     wanted = set(keys)
     rooms = {d["job_key"]: (d, turns) for d, turns in source.transcripts() if d["job_key"] in wanted}  # as `rejudge` takes them
-    options = source.options(options_over)
+    options = options_over if isinstance(options_over, CommonOptions) else source.options(options_over)
     reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
@@ -309,10 +313,11 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     keys = select_rooms(source, static, limit)
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
-    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before any model is built
-    check_judge_tool(source.options(option_overrides).judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
+    options = source.options(option_overrides)  # validated once: the checks and the re-judging use these
+    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before check_context builds the model
+    check_judge_tool(options.judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
     judge = parse_judge(judge_spec)  # parsed once: the context check and the re-judging use this Spec
-    fit, long = check_context(source, keys, judge, option_overrides)
+    fit, long = check_context(source, keys, judge, options)
     if long and not skip_long:
         room, n = max(long, key=lambda x: x[1])
         raise BenchError(f"suite {suite.name}: room {room} needs {n} prompt tokens, more than the judge's context allows "
@@ -322,7 +327,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
     outcome = rejudge(source, judge, output, progress=progress, concurrency=concurrency,
-                      option_overrides=option_overrides, only=set(fit), cache_from=cache_from,
+                      options=options, only=set(fit), cache_from=cache_from,
                       max_total_tokens=max_total_tokens, max_cost=max_cost)
     fitted = set(fit)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in fitted]

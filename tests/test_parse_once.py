@@ -108,3 +108,23 @@ def test_the_judge_tool_is_checked_once_and_that_tool_runs(tmp_path, monkeypatch
               "--output", str(tmp_path / "run"), "--quiet")
     assert res.exit_code == 0, res.output
     assert checked == {"everywhere": 1} and looked_up == {"everywhere": 1}  # the scheduler runs the tool the check gave
+
+
+def test_a_suite_parses_its_judge_and_makes_its_judging_options_once(tmp_path, monkeypatch):
+    from fake_runs import make_run
+    from oversight_bench.rundir import StoredRun
+
+    run = make_run(tmp_path / "stored", n_questions=2, judge="sim:judge-a")
+    parsed = _count_calls(monkeypatch, models, "parse_spec")
+    made, real = [], StoredRun.options
+
+    def options(self, overrides=None, protocols=None):
+        if overrides:  # the judging's options (the source's own, without overrides, decide what is re-judgeable)
+            made.append(dict(overrides))
+        return real(self, overrides, protocols)
+
+    monkeypatch.setattr(StoredRun, "options", options)
+    res = cli("judge", "--suite", str(run), "--judge", JUDGE, "-o", "few_shot=0", "--output", str(tmp_path / "judged"),
+              "--quiet")
+    assert res.exit_code == 0, res.output
+    assert parsed == {JUDGE: 1} and made == [{"few_shot": 0}]
