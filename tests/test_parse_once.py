@@ -128,3 +128,14 @@ def test_a_suite_parses_its_judge_and_makes_its_judging_options_once(tmp_path, m
               "--quiet")
     assert res.exit_code == 0, res.output
     assert parsed == {JUDGE: 1} and made == [{"few_shot": 0}]
+
+
+def test_elo_parses_each_debater_and_its_judge_once(tmp_path, monkeypatch):
+    parsed = _count_calls(monkeypatch, models, "parse_spec")
+    validated = _count_validations(monkeypatch)
+    res = cli("elo", "--judge", JUDGE, "--debaters", "scripted:default,scripted:default,best_of_n=2,scripted:default,delay=0",
+              "--tasks", "boolq", "--pairings", "2", "--bootstrap", "10", "--output", str(tmp_path / "elo"))
+    assert res.exit_code == 0, res.output
+    assert parsed == {JUDGE: 1, "scripted:default": 1, "scripted:default,best_of_n=2": 1, "scripted:default,delay=0": 1}
+    # the judge's, then each base model's once (the plain and the best-of-2 player share one)
+    assert validated == [{"logprobs": True}, {}, {"delay": 0}]
