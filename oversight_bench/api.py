@@ -8,7 +8,8 @@ Errors
     BenchError: a user error, shown as one line (exit 2). MalformedResponse: a backend got an answer
     it cannot read (the call is re-sent). validation_error: a pydantic ValidationError as that one line.
 Models (backends implement `Model`)
-    Model, Spec, Capabilities, Completion, Message, text_of, parse_spec, build_model, redact_spec,
+    Model, Spec (parsed once; in a run it carries its options as the backend validated them), Capabilities, Completion,
+    Message, text_of, parse_spec, build_model (from a Spec or a spec's text), redact_spec,
     ModelName (a bare model name and the roles it is the default for: hook `register_model_names`),
     ModelStatus (a named model's install state and size, which its plugin reports for `list models`),
     note_retry (a backend re-sent a request: counted in the call's record and the progress display),

@@ -1,9 +1,9 @@
 """What every backend's options share (public: `oversight_bench.api.BackendOptions`). Each backend declares its own as `Options`, a pydantic model
 on its model class (simonw/llm style): the one place that names them, types them, bounds them and
-gives their defaults. The core checks a spec against it (`oversight_bench.models.check_spec`)
-before a run writes anything, and the adapter reads its settings from the same model
-(`parse_backend_options(self, spec)` in its constructor: the typed options, defaults filled in),
-so a default is written once.
+gives their defaults. The core checks a spec against it once (`oversight_bench.models.check_spec`)
+before a run writes anything and keeps the typed options on the spec (`Spec.validated`); the adapter
+reads its settings from them (`parse_backend_options(self, spec)` in its constructor: the typed
+options, defaults filled in), so a default is written once and no option set is validated twice.
 
 Each `Options` also says which of its options are execution settings (`EXECUTION_ONLY`: how
 calls are made, never what they ask or answer, such as the calls in flight or a timeout): a resume
@@ -44,8 +44,12 @@ class BackendOptions(BaseModel):
 
 
 def parse_backend_options(model: Any, spec: Any) -> Any:
-    """`spec`'s options validated by `model.Options` (defaults filled in): a one-line BenchError
-    naming the option otherwise, for adapters built without `check_spec` (tests, library use)."""
+    """`spec`'s options validated by `model.Options` (defaults filled in): those `check_spec` validated
+    (`Spec.validated`), or, for adapters built without it (tests, library use), validated here, with a
+    one-line BenchError naming the option otherwise."""
+    validated = getattr(spec, "validated", None)
+    if getattr(spec, "checked", False) and isinstance(validated, model.Options):
+        return validated
     try:
         return model.Options.model_validate(spec.options)
     except ValidationError as exc:

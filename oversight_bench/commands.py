@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from oversight_bench.config import EloConfig, RunConfig
+from oversight_bench.models import Spec
+from oversight_bench.protocol_options import CommonOptions
 from oversight_bench.pipeline import Outcome, execute
 from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan
 from oversight_bench.rundir import StoredRun, read_run
@@ -20,16 +22,18 @@ def run_eval(config: RunConfig, *, progress: bool = True, log: Callable[[str], N
     return execute(RunPlan(config), progress=progress, log=log)
 
 
-def rejudge(source: str | StoredRun, judge_spec: str, output: str, *, progress: bool = True,
+def rejudge(source: str | StoredRun, judge_spec: Spec | str, output: str, *, progress: bool = True,
             concurrency: int | None = None, option_overrides: dict[str, Any] | None = None,
             only: set[str] | None = None, cache_from: tuple[str, ...] = (), as_protocol: str | None = None,
-            max_total_tokens: int | None = None, max_cost: float | None = None) -> Outcome:
+            max_total_tokens: int | None = None, max_cost: float | None = None,
+            options: CommonOptions | None = None) -> Outcome:
     """Judge the stored transcripts of `source` (a run directory, or one already read; `only`: these
     job keys) with a new judge: judge calls only. `as_protocol`: judge them as that protocol, one
-    derived from theirs (`Protocol.derived_from`), e.g. a debate's verified quotes alone."""
+    derived from theirs (`Protocol.derived_from`), e.g. a debate's verified quotes alone. `options`: the
+    judging's options where the caller already made them (`option_overrides` on the source's)."""
     stored = source if isinstance(source, StoredRun) else read_run(source)
     plan = JudgePlan(stored, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only,
-                     cache_from=cache_from, as_protocol=as_protocol)
+                     cache_from=cache_from, as_protocol=as_protocol, options=options)
     plan.max_total_tokens, plan.max_cost = max_total_tokens, max_cost  # the budget guard: not identity
     return execute(plan, progress=progress)
 

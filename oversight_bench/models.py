@@ -68,9 +68,19 @@ class Capabilities:
 
 @dataclass
 class Spec:
+    """A model spec parsed once (`parse_spec`, `judge_spec`) and checked once (`check_spec`): every later
+    step of a run receives this object, never the text again."""
+
     backend: str
     model: str
     options: dict[str, Any] = field(default_factory=dict)
+    #: the options as the backend's `Options` validated them (`check_spec`, defaults filled in); the adapter
+    #: reads these (`parse_backend_options`) instead of validating again. None: not checked, or no `Options`
+    validated: Any = field(default=None, compare=False, repr=False)
+    #: True once `check_spec` has checked it: a later `check_spec` or `build_model` takes it as it is
+    checked: bool = field(default=False, compare=False, repr=False)
+    #: a judge's `debias=true` (`judge_spec`): a judging strategy taken off the options, so never in its name
+    debias: bool = field(default=False, compare=False, repr=False)
 
     def __str__(self) -> str:
         opts = "".join(f",{k}={v}" for k, v in self.options.items())
@@ -187,24 +197,27 @@ def _check_common_options(spec: Spec) -> None:
                              f"expected e.g. http://127.0.0.1:8000/v1") from None
 
 
-def check_spec(text: str) -> Spec:
+def check_spec(spec: Spec | str) -> Spec:
     """A spec checked as far as can be without building the model: its syntax, its backend (an
     unknown name is refused with "did you mean") and every option's name, type and range
     through the backend's pydantic model (`Options` on the registered model class or factory,
-    when it has one). Runs before a command writes anything, so a typo costs nothing to correct."""
+    when it has one). Runs before a command writes anything, so a typo costs nothing to correct.
+    The validated options stay on the spec (`Spec.validated`); a spec already checked is returned as it is."""
     from pydantic import ValidationError
 
     from oversight_bench.registry import get_registry
 
-    spec = parse_spec(text)
+    spec = parse_spec(spec) if isinstance(spec, str) else spec
+    if spec.checked:
+        return spec
     factory = get_registry().get("models", spec.backend)
     options_model = getattr(factory, "Options", None)
-    if options_model is None:
-        return spec
-    try:
-        options_model.model_validate(spec.options)
-    except ValidationError as exc:
-        raise validation_error(exc, f"model spec {redact_spec(spec)!r}", noun="option", model=options_model) from None
+    if options_model is not None:
+        try:
+            spec.validated = options_model.model_validate(spec.options)
+        except ValidationError as exc:
+            raise validation_error(exc, f"model spec {redact_spec(spec)!r}", noun="option", model=options_model) from None
+    spec.checked = True
     return spec
 
 
@@ -278,13 +291,14 @@ def execution_changes(old: str, new: str) -> list[str]:
     return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
 
 
-def split_debias(spec_text: str) -> tuple[str, bool]:
-    """`debias=true` on a judge spec asks for the position-debiased judge (both orders, averaged
-    probabilities): a judging strategy, not a backend option, so it is taken off the spec and kept
-    out of the judge's name (records carry it as `judge_debias`)."""
-    spec = parse_spec(spec_text)
-    debias = bool(spec.options.pop("debias", False))
-    return str(spec), debias
+def judge_spec(spec: Spec | str) -> Spec:
+    """A judge's spec: `debias=true` asks for the position-debiased judge (both orders, averaged
+    probabilities), a judging strategy, not a backend option, so it is taken off the options into
+    `Spec.debias` and kept out of the judge's name (records carry it as `judge_debias`)."""
+    spec = parse_spec(spec) if isinstance(spec, str) else spec
+    if "debias" in spec.options:
+        spec.debias = bool(spec.options.pop("debias"))
+    return spec
 
 
 def judge_label(name: str, debias: bool) -> str:
@@ -297,10 +311,10 @@ def judge_of_record(name: str, debias: bool | None) -> tuple[str, bool]:
     the judge `backend:model,...,debias=True`; the option is read off that name here."""
     if isinstance(name, str) and ",debias=" in name:
         try:
-            plain, legacy = split_debias(name)
+            spec = judge_spec(name)
         except BenchError:
             return name, bool(debias)
-        return redact_spec(plain), bool(debias) or legacy
+        return redact_spec(spec), bool(debias) or spec.debias
     return name, bool(debias)
 
 
@@ -370,11 +384,12 @@ class Model(abc.ABC):
         return {"model": self.name}
 
 
-def build_model(spec_text: str) -> Model:
-    """Parse a spec and construct the model through the registered backend factory."""
+def build_model(spec: Spec | str) -> Model:
+    """Construct the model through the registered backend factory. `spec`: a spec checked once
+    (`check_spec`), or its text (a plugin's), parsed and checked here."""
     from oversight_bench.registry import get_registry
 
-    spec = parse_spec(spec_text)
+    spec = check_spec(spec)
     factory = get_registry().get("models", spec.backend)
     try:
         return factory(spec)

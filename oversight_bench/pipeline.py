@@ -2,8 +2,13 @@
 `judge --suite`, `elo`, the importers, the human study): each is a `Plan` (see plans.py) and
 `execute` takes every plan through the same steps:
 
-    check output, specs and options -> models -> open the run directory -> identity -> questions
-    -> data identity -> capability check -> write identity, config, questions -> jobs -> summary
+    check output, judge tool, specs and options -> models -> open the run directory -> identity
+    -> questions -> data identity -> capability check -> write identity, config, questions -> jobs
+    -> summary
+
+Each check has one place: the judge tool's and the models' options here in `start` (the model specs
+the plan parsed once are checked once, and the same objects are built), the capabilities in
+`check_capabilities`.
 
 `start` is every step before the jobs; the human study starts its plan once and then judges item by
 item as people answer. Everything that can be refused is checked before the first write: a failed
@@ -26,8 +31,8 @@ from oversight_bench.budget import check_prices
 from oversight_bench.errors import BenchError
 from oversight_bench.deviations import deviations
 from oversight_bench.end_of_run import summarize
-from oversight_bench.judge_tools import check_judge_tool, tool_provenance
-from oversight_bench.models import Model, build_model, check_spec, parse_spec, redact_spec, split_debias
+from oversight_bench.judge_tools import JudgeTool, check_judge_tool, tool_provenance
+from oversight_bench.models import Model, Spec, build_model, check_spec, judge_spec, redact_spec
 from oversight_bench.protocol import Protocol
 from oversight_bench.protocol_options import CommonOptions
 from oversight_bench.provenance import provenance
@@ -84,7 +89,9 @@ class Plan(abc.ABC):
     kind: str
     desc: str
     output: str
-    judge: str  # the judge spec as given (may carry debias=true); a plain label where `model_judge` is off
+    #: the judge's spec, parsed once by the plan (`models.judge_spec`: debias=true taken off into
+    #: `Spec.debias`; a plugin's plan may give the text); a plain label where `model_judge` is off
+    judge: Spec | str
     agent_name: str
     options: CommonOptions
     seed: int
@@ -116,12 +123,19 @@ class Plan(abc.ABC):
         """The run directories this plan reads (`--cache-from`, a re-judged source): its output is never inside one."""
         return list(self.cache_from)
 
-    def model_specs(self) -> list[str]:
-        """The specs of the models besides the judge, checked (`check_spec`) before anything is built."""
+    def model_specs(self) -> list[Spec]:
+        """The specs of the models besides the judge, parsed once by the plan and checked (`check_spec`)
+        by `start` before anything is built; `models` builds these same objects."""
         return []
 
-    def models(self, judge: Model, judge_text: str) -> Cast:
+    def models(self, judge: Model, judge_spec: Spec) -> Cast:
         return Cast(judge)
+
+    def judged_tasks(self) -> Iterable[str]:
+        """The tasks whose questions this plan's jobs judge, known before any question loads: the run's
+        judge tool (`options.judge_tool`) must support each; `start` checks it once (`check_judge_tool`).
+        Asked only when the options name a tool."""
+        raise BenchError(f"judge tool {self.options.judge_tool!r}: {self.desc} cannot run judge tools")
 
     @abc.abstractmethod
     def jobs(self, prepared: Prepared, store: Store, config: dict[str, Any]) -> tuple[Iterable, int | None]:
@@ -148,6 +162,8 @@ class Started:
     judge_name: str
     debias: bool
     cast: Cast | None
+    #: the run's judge tool, checked once by `start` (None: none)
+    tool: JudgeTool | None
     shared: SharedCalls | None
     skipped: list[dict[str, Any]]
     prepared: Prepared | None
@@ -171,7 +187,7 @@ class Started:
                    judge_debias=self.debias, concurrency=plan.concurrency, max_total_tokens=plan.max_total_tokens,
                    max_cost=plan.max_cost,
                    few_shot_pool=self.prepared.few_shot_pool if self.prepared else {}, protocols=all_protocols(),
-                   debaters=cast.debaters, shared=self.shared, **kw)
+                   debaters=cast.debaters, shared=self.shared, judge_tool=self.tool, **kw)
 
     def close(self) -> None:
         try:
@@ -227,15 +243,17 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
         raise BenchError(f"--max-total-tokens {plan.max_total_tokens} is not valid; expected a whole number of tokens >= 1")
     if plan.max_cost is not None and not (math.isfinite(plan.max_cost) and plan.max_cost > 0):
         raise BenchError(f"--max-cost {plan.max_cost} is not valid; expected a number of US dollars > 0")
+    # the plan's tasks (a run's before any loads); the scheduler runs the tool this check returns
+    tool = check_judge_tool(plan.options.judge_tool, plan.judged_tasks()) if plan.options.judge_tool else None
     if plan.model_judge:
-        judge_text, debias = split_debias(plan.judge)
-        for spec_text in (judge_text, *plan.model_specs()):
-            check_spec(spec_text)  # syntax, backend and every option, before anything is built or written
-        judge_name = redact_spec(judge_text)  # the name never carries debias=...; the config says judge_debias
+        judge = judge_spec(plan.judge)  # the plan's Spec as it is (a plugin plan's text: parsed here)
+        for spec in (judge, *plan.model_specs()):
+            check_spec(spec)  # backend and every option, once, before anything is built or written
+        judge_name, debias = redact_spec(judge), judge.debias  # the name never carries debias=...; the config says judge_debias
     else:
-        judge_text, debias, judge_name = plan.judge, False, plan.judge
+        judge, debias, judge_name = None, False, plan.judge
     config = plan.identity() | {"judge": judge_name, "judge_debias": debias}
-    cast = plan.models(build_model(judge_text), judge_text) if plan.model_judge else None
+    cast = plan.models(build_model(judge), judge) if judge is not None else None
     if cast is not None:  # --max-cost: every model that makes calls has a price in its spec
         check_prices([m.spec for m in (cast.judge, cast.agent, *(d[0] for d in cast.debaters.values())) if m is not None],
                      plan.max_cost)
@@ -253,9 +271,7 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
             log(f"resuming with other execution settings ({'; '.join(changed)}): they change no output")
         prepared = plan.questions(run_dir.store, prior, log)
         config.update(provenance(), **prepared.config)
-        # any plan's tasks (`run` and `judge` check theirs before loading); recorded: which tool, from which package
-        tool = check_judge_tool(plan.options.judge_tool, {q.task for q in prepared.held})
-        if tool is not None:
+        if tool is not None:  # recorded: which tool, from which package
             config["judge_tool"] = tool_provenance(tool)
         declare(plan, config, prepared)
         run_dir.check_data(prepared.data)
@@ -266,7 +282,7 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
                                debaters=cast.debaters)
         run_dir.begin(config, identity_of(config, prepared.data), skipped=_rows_skipped(prepared.skipped),
                       questions=prepared.held)
-        return Started(plan, run_dir, config, judge_name, debias, cast, shared, prepared.skipped, prepared)
+        return Started(plan, run_dir, config, judge_name, debias, cast, tool, shared, prepared.skipped, prepared)
     except BaseException:
         if shared is not None:
             shared.close()
@@ -337,9 +353,9 @@ def task_versions(tasks: Iterable[Any]) -> dict[str, dict[str, Any]]:
     return {t.name: t.fingerprint for t in tasks if isinstance(getattr(t, "fingerprint", None), dict)}
 
 
-def shared_model(judge: Model, judge_text: str, spec_text: str) -> Model:
-    """The judge itself when `spec_text` names the same model, else a new one."""
-    return judge if parse_spec(spec_text) == parse_spec(judge_text) else build_model(spec_text)
+def shared_model(judge: Model, judge_spec: Spec, spec: Spec) -> Model:
+    """The judge itself when `spec` names the same model (backend, model, options), else a new one."""
+    return judge if spec == judge_spec else build_model(spec)
 
 
 def check_capabilities(judge: Model, agent: Model | None, debias: bool, protocols: list[Protocol],

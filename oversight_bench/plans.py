@@ -14,8 +14,7 @@ from typing import Any, Callable, Iterator
 from oversight_bench import crossplay
 from oversight_bench.config import RunConfig
 from oversight_bench.errors import BenchError
-from oversight_bench.judge_tools import check_judge_tool
-from oversight_bench.models import Model, parse_spec, redact_spec, split_debias
+from oversight_bench.models import Model, Spec, judge_spec, parse_spec, redact_spec
 from oversight_bench.pipeline import Cast, Plan, Prepared, Started, shared_model, task_versions
 from oversight_bench.protocol import Job, Protocol, Turn, display_key, protocols_where
 from oversight_bench.protocol_options import CommonOptions, options_model, stored_options
@@ -168,14 +167,17 @@ class RunPlan(Plan):
                              "(see 'oversight-bench list protocols')")
         self.protocols = [reg.get("protocols", name) for name in config.protocols]
         self.tasks = resolve_tasks(config.tasks, config.include_path)
-        check_judge_tool(config.options.judge_tool, [t.name for t in self.tasks])  # before any task loads
         self.ddir = data_dir(config.data_dir)
-        split_debias(config.judge)  # a bad judge spec fails before anything is written
-        self.output, self.judge, self.options = config.output, config.judge, config.options
+        # each spec parsed once, here: the pipeline checks and builds these objects (a bad spec fails before anything is written)
+        self.judge, self.agent = judge_spec(config.judge), parse_spec(config.agent)
+        self.output, self.options = config.output, config.options
         self.seed, self.concurrency = config.seed, config.concurrency
         self.max_total_tokens, self.max_cost = config.max_total_tokens, config.max_cost
         self.cache_from = tuple(config.cache_from)
-        self.agent_name = redact_spec(config.agent)
+        self.agent_name = redact_spec(self.agent)
+
+    def judged_tasks(self) -> list[str]:
+        return [t.name for t in self.tasks]  # the judge tool is checked before any task loads
 
     def identity(self) -> dict[str, Any]:
         return {"kind": "run", **self.config.model_dump(mode="json", exclude={"cache_from", "max_total_tokens", "max_cost"}),
@@ -195,14 +197,14 @@ class RunPlan(Plan):
                            "task_types": {t.name: t.task_type for t in self.tasks}}
         return prepared
 
-    def model_specs(self) -> list[str]:
-        return [self.config.agent]  # checked even when unused: it is part of the run's identity
+    def model_specs(self) -> list[Spec]:
+        return [self.agent]  # checked even when unused: it is part of the run's identity
 
-    def models(self, judge: Model, judge_text: str) -> Cast:
+    def models(self, judge: Model, judge_spec: Spec) -> Cast:
         """The agent is built only when a protocol of the run speaks through it: a QA-only run never
         needs the agent's backend (or its weights) installed."""
         uses_agent = any(p.uses_agent for p in self.protocols)
-        return Cast(judge, shared_model(judge, judge_text, self.config.agent) if uses_agent else None)
+        return Cast(judge, shared_model(judge, judge_spec, self.agent) if uses_agent else None)
 
     def jobs(self, prepared, store, config):
         def flag_restricted() -> None:  # a streamed question must not be published: say so before its jobs run
@@ -291,10 +293,11 @@ class JudgePlan(Plan):
 
     kind, desc = "judge", "judge"
 
-    def __init__(self, source: StoredRun, judge_spec: str, output: str, *, concurrency: int | None = None,
+    def __init__(self, source: StoredRun, judge: Spec | str, output: str, *, concurrency: int | None = None,
                  option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
-                 cache_from: tuple[str, ...] = (), as_protocol: str | None = None):
-        options = source.options(option_overrides, [as_protocol] if as_protocol else None)
+                 cache_from: tuple[str, ...] = (), as_protocol: str | None = None, options: CommonOptions | None = None):
+        if options is None:  # else made by the caller from these same overrides (a suite's checks use them first)
+            options = source.options(option_overrides, [as_protocol] if as_protocol else None)
         jobs, not_rejudgeable = rejudge_jobs(source, only)
         left_out = {f"{p} is not re-judgeable": c for p, c in not_rejudgeable.items()}
         if as_protocol:
@@ -307,17 +310,19 @@ class JudgePlan(Plan):
                                  f"protocols there: {', '.join(held) or 'none'}")
             raise BenchError(f"{source.dir} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
                              f"only QA, debate and one-round consultancy transcripts can be re-judged")
-        check_judge_tool(options.judge_tool, {j[1].question.task for j in jobs})
-        split_debias(judge_spec)
+        self.judge = judge_spec(judge)  # parsed once (a Spec given is taken as it is)
         self.source, self.src_cfg = source, source.config
         self._jobs, self.left_out = jobs, left_out
-        self.output, self.judge, self.options, self.concurrency = output, judge_spec, options, concurrency
+        self.output, self.options, self.concurrency = output, options, concurrency
         self.cache_from = tuple(cache_from)
         self.seed = self.src_cfg.get("seed", 0)
         self.agent_name = self.src_cfg.get("agent", "unknown")
 
     def read_dirs(self) -> list[str]:
         return [*self.cache_from, str(self.source.dir)]
+
+    def judged_tasks(self) -> set[str]:
+        return {j[1].question.task for j in self._jobs}
 
     def identity(self) -> dict[str, Any]:
         return judge_identity(self.source, self.agent_name, self.options, {j[1].protocol for j in self._jobs})
@@ -350,11 +355,12 @@ def crossplay_jobs(debate: Protocol, games: list) -> list[tuple[Protocol, Job, N
             for g in games]
 
 
-def _split_best_of_n(spec_text: str) -> tuple[str, int]:
-    """A cross-play debater `spec,best_of_n=4` is its own player sharing the base model."""
+def _player(spec_text: str) -> tuple[str, Spec, int]:
+    """A cross-play debater `spec,best_of_n=4`, parsed once: its name (the whole spec, redacted), its
+    base model's spec and its best-of-N. Each is its own player; players of one base share its model."""
     spec = parse_spec(spec_text)
-    n = int(spec.options.pop("best_of_n", 1))
-    return str(spec), n
+    name = redact_spec(spec)
+    return name, spec, int(spec.options.pop("best_of_n", 1))
 
 
 class CrossplayPlan(Plan):
@@ -364,22 +370,26 @@ class CrossplayPlan(Plan):
     kind, desc = "crossplay", "cross-play"
     agent_name = "crossplay"
 
-    def __init__(self, debaters: list[str], judge_spec: str, task_names: list[str], pairings: int, output: str, *,
+    def __init__(self, debaters: list[str], judge: Spec | str, task_names: list[str], pairings: int, output: str, *,
                  seed: int = 0, data_dir: str | None = None, concurrency: int | None = None, selfplay: int | None = None):
         from oversight_bench.tasks import resolve_tasks
 
         if selfplay is not None and selfplay < 0:
             raise BenchError(f"elo: --selfplay must be 0 or more questions per task, got {selfplay}")
         self.selfplay = selfplay  # self-play questions per task; None: crossplay.selfplay_per_task
-        self.names = [redact_spec(d) for d in debaters]
+        players = [_player(d) for d in debaters]
+        self.names = [name for name, _, _ in players]
         if len(set(self.names)) < 2:
             raise BenchError(f"elo needs at least two different debaters, got {', '.join(self.names) or 'none'}")
-        self.specs, self.task_names, self.pairings, self.data_dir = debaters, task_names, pairings, data_dir
+        #: each player's (base spec, best_of_n); players of one base model (its spec but best_of_n) share one Spec
+        bases: dict[str, Spec] = {}
+        self.players = {name: (bases.setdefault(str(spec), spec), n) for name, spec, n in players}
+        self.task_names, self.pairings, self.data_dir = task_names, pairings, data_dir
         self.tasks = resolve_tasks(task_names, [])
         self.per_task = crossplay.games_per_task(pairings, len(self.tasks))
         self.options = options_model([crossplay_protocol()]).model_validate({"rounds": 1, "turn_style": "simultaneous"})
-        split_debias(judge_spec)
-        self.output, self.judge, self.seed, self.concurrency = output, judge_spec, seed, concurrency
+        self.judge = judge_spec(judge)
+        self.output, self.seed, self.concurrency = output, seed, concurrency
 
     def identity(self) -> dict[str, Any]:
         return {"kind": "crossplay", "agent": "crossplay", "debaters": self.names,
@@ -395,18 +405,20 @@ class CrossplayPlan(Plan):
         return Prepared(questions, questions, config={"task_types": {t.name: t.task_type for t in self.tasks}},
                         skipped=prepared.skipped, data=prepared.data, substitutions=prepared.substitutions)
 
-    def model_specs(self) -> list[str]:
-        return [_split_best_of_n(spec_text)[0] for spec_text in self.specs]
+    def model_specs(self) -> list[Spec]:
+        return [self.players[name][0] for name in self.names]
 
-    def models(self, judge: Model, judge_text: str) -> Cast:
-        models: dict[str, Model] = {}
+    def models(self, judge: Model, judge_spec: Spec) -> Cast:
+        models: dict[int, Model] = {}
         players: dict[str, tuple[Model, int]] = {}
-        for spec_text, name in zip(self.specs, self.names):
-            base, bon = _split_best_of_n(spec_text)
-            if base not in models:  # one model per base spec, whatever best-of-N its players use
-                models[base] = shared_model(judge, judge_text, base)
-            players[name] = (models[base], bon)
+        for name, (base, bon) in self.players.items():
+            if id(base) not in models:  # one model per base spec, whatever best-of-N its players use
+                models[id(base)] = shared_model(judge, judge_spec, base)
+            players[name] = (models[id(base)], bon)
         return Cast(judge, debaters=players)
+
+    def judged_tasks(self) -> list[str]:
+        return [t.name for t in self.tasks]
 
     def jobs(self, prepared, store, config):
         pools = {t.name: [q for q in prepared.questions if q.task == t.name] for t in self.tasks}
@@ -448,6 +460,9 @@ class ImportPlan(Plan):
 
     def identity(self) -> dict[str, Any]:
         return {k: v for k, v in self.config.items() if k not in ("judge", "judge_debias")} | {"kind": "import"}
+
+    def judged_tasks(self) -> set[str]:
+        return {q.task for q in self.held}
 
     def questions(self, store, prior, log) -> Prepared:
         skipped = [{"task": t, "reason": r, "count": c} for t, rs in self.skipped.items() for r, c in rs.items()]

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 from oversight_bench.budget import Budget, BudgetGuard, BudgetReached, spec_price
 from oversight_bench.errors import BenchError, MalformedResponse
 from oversight_bench.model_text import replace_surrogates
-from oversight_bench.judge_tools import JudgeTool, ToolOutput, check_judge_tool, get_judge_tool
+from oversight_bench.judge_tools import JudgeTool, ToolOutput, get_judge_tool
 from oversight_bench.models import Completion, Model
 from oversight_bench.protocol import Context, Decision, Job, Protocol, Turn
 from oversight_bench.protocol_options import CommonOptions, own_options
@@ -132,7 +132,10 @@ class Scheduler:
         shared: SharedCalls | None = None,
         max_total_tokens: int | None = None,
         max_cost: float | None = None,
+        judge_tool: JudgeTool | None = None,
     ):
+        """`judge_tool`: the tool `options.judge_tool` names, as `pipeline.start` checked it against the
+        plan's tasks (None: looked up by name when first used, as in library use without the pipeline)."""
         self.store = store
         self.max_total_tokens = max_total_tokens
         models = [m for m in (judge, agent, *(d[0] for d in (debaters or {}).values())) if m is not None]
@@ -157,7 +160,7 @@ class Scheduler:
         self._inflight: dict[str, asyncio.Future] = {}
         #: the judge tool's runs by question (`judge_tool_output`), and the one thread they run in
         self._tool_runs: OrderedDict[tuple[str, ...], asyncio.Future] = OrderedDict()
-        self._tool: JudgeTool | None = None
+        self._tool: JudgeTool | None = judge_tool
         self._tool_pool: ThreadPoolExecutor | None = None
         # one semaphore per distinct model object, so judge == agent shares the bound
         self._sems: dict[int, asyncio.Semaphore] = {}
@@ -271,8 +274,6 @@ class Scheduler:
         if self._tool is None:
             self._tool = get_judge_tool(name)
         tool = self._tool
-        if not tool.supports(question.task):  # the plans refuse this before the first write; a plugin's plan may not
-            check_judge_tool(name, [question.task])
         canonical = question.answers(ORDERS[0])
         if tuple(answers) not in (canonical, canonical[::-1]):
             raise ValueError(f"answers {answers!r} are not question {question.task}/{question.id}'s two answers")

@@ -22,11 +22,15 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
 from oversight_bench.rundir import StoredRun, load_decisions, read_run
+
+if TYPE_CHECKING:
+    from oversight_bench.models import Spec
+    from oversight_bench.protocol_options import CommonOptions
 
 RESULT_FILE = "suite.json"
 
@@ -205,18 +209,22 @@ def judge_prompt_tokens(model, protocol, job, turns, options) -> int | None:
     return max(counts)
 
 
-def check_context(source: StoredRun, keys: list[str], judge_spec: str, options_over: dict | None) -> tuple[list[str], list[tuple[str, int]]]:
-    """(keys that fit, [(room, tokens)] that do not) for the judge's context; free when it has no limit."""
-    from oversight_bench.models import build_model, split_debias
+def check_context(source: StoredRun, keys: list[str], judge: Spec | str, options_over: CommonOptions | dict | None
+                  ) -> tuple[list[str], list[tuple[str, int]]]:
+    """(keys that fit, [(room, tokens)] that do not) for the judge's context (`judge`: its spec, as
+    `models.judge_spec` parsed it; `options_over`: the judging's options, or the overrides of the
+    source's); free when it has no limit."""
+    from oversight_bench.models import build_model
+    from oversight_bench.protocol_options import CommonOptions
     from oversight_bench.registry import get_registry
 
-    model = build_model(split_debias(judge_spec)[0])
+    model = build_model(judge)
     limit = model.context_length()
     if limit is None:
         return keys, []
     wanted = set(keys)
     rooms = {d["job_key"]: (d, turns) for d, turns in source.transcripts() if d["job_key"] in wanted}  # as `rejudge` takes them
-    options = source.options(options_over)
+    options = options_over if isinstance(options_over, CommonOptions) else source.options(options_over)
     reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
@@ -294,7 +302,7 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
     from oversight_bench.commands import rejudge
     from oversight_bench.judge_tools import check_judge_tool
-    from oversight_bench.models import redact_spec
+    from oversight_bench.models import judge_spec as parse_judge, redact_spec
 
     if limit is not None and limit < 1:
         raise BenchError(f"--limit {limit}: expected a positive number of rooms")
@@ -305,9 +313,11 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     keys = select_rooms(source, static, limit)
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
-    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before any model is built
-    check_judge_tool(source.options(option_overrides).judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
-    fit, long = check_context(source, keys, judge_spec, option_overrides)
+    options = source.options(option_overrides)  # validated once: the checks and the re-judging use these
+    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before check_context builds the model
+    check_judge_tool(options.judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
+    judge = parse_judge(judge_spec)  # parsed once: the context check and the re-judging use this Spec
+    fit, long = check_context(source, keys, judge, options)
     if long and not skip_long:
         room, n = max(long, key=lambda x: x[1])
         raise BenchError(f"suite {suite.name}: room {room} needs {n} prompt tokens, more than the judge's context allows "
@@ -316,15 +326,15 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         log(f"skipped {len(long)} of {len(keys)} rooms longer than the judge's context (longest {max(n for _, n in long)} tokens)")
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
-    outcome = rejudge(source, judge_spec, output, progress=progress, concurrency=concurrency,
-                      option_overrides=option_overrides, only=set(fit), cache_from=cache_from,
+    outcome = rejudge(source, judge, output, progress=progress, concurrency=concurrency,
+                      options=options, only=set(fit), cache_from=cache_from,
                       max_total_tokens=max_total_tokens, max_cost=max_cost)
     fitted = set(fit)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in fitted]
     src_fit = [d for d in src if d["job_key"] in fitted]
     ref_all = [d for d in src_fit if has_verdict(d)]  # an imported room nobody judged is no reference
     turns = source.argument_turns()
-    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge_spec),
+    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
     for agent in sorted({d["agent"] for d in src_fit}):
