@@ -29,10 +29,10 @@ from oversight_bench.rundir import legacy
 from oversight_bench.rundir.legacy import READABLE_AS_IS
 from oversight_bench.rundir import schema
 from oversight_bench.rundir import records
-from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, Store, _schema_version, check_columns, check_record_fields, connect_readonly,
-                                          damaged_error, load_call, load_json, load_question, read_config_file, read_record, store_errors)
+from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, RecordReads, Store, _schema_version, check_columns, check_record_fields, connect_readonly,
+                                          damaged_error, load_call, load_json, load_question, read_record, store_errors)
 
-#: what each column of a summary (`ReadOnlyRun.summaries`) may hold, as SQLite hands it over (JSON's
+#: what each column of a summary (`RunReader.summaries`) may hold, as SQLite hands it over (JSON's
 #: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole
 _SUMMARY_NAMES = ("job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "answer",
                   "correct", "probs[0]", "probs[1]", "extra.debiased", "unjudged")
@@ -54,7 +54,7 @@ def store_files(directory: str | Path) -> tuple[Path, Path]:
     return d / DB_NAME, d / (DB_NAME + "-wal")
 
 
-class RunReader:
+class RunReader(RecordReads):
     """One run directory's store and config, read-only. `iter_records`, `iter_calls`, `questions` and
     the typed `decisions`, `turns`, `calls` read it whole; `summaries()` and `turn_flags()` index it;
     `job_records`, `calls_of` and `question` read one room on demand.
@@ -110,43 +110,11 @@ class RunReader:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def read_config(self) -> dict[str, Any] | None:
-        """The run's config.json, secrets redacted (`legacy`: one written before redaction may hold
-        one); None where there is none."""
-        config = read_config_file(self.dir)
-        return None if config is None else legacy.redacted_config(config)
-
     def config(self) -> dict[str, Any]:
+        """The run's config.json, secrets redacted (`read_config`; {} where there is none)."""
         return self.read_config() or {}
 
-    # -- whole records -----------------------------------------------------------------------------
-    def _select(self, sql: str, args: tuple = ()) -> Iterator[sqlite3.Row]:
-        """The rows of a query, streamed; an SQLite error on the way is one line naming the store."""
-        with store_errors(self.dir):
-            for row in self.conn.execute(sql, args):
-                yield row
-
-    def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
-        """Turn and decision records (of `kind` only, if given) as flat dicts, in stored order, each
-        checked against its kind (`store.read_record`)."""
-        sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
-        for r in self._select(sql, (kind,) if kind else ()):
-            yield read_record(self.dir, r)
-
-    def iter_calls(self) -> Iterator[dict[str, Any]]:
-        """Every stored model call (request and response as stored), oldest first."""
-        for r in self._select("SELECT * FROM calls ORDER BY created, key"):
-            yield {**load_call(self.dir, r), "kind": "call"}
-
-    def questions(self) -> dict[tuple[str, str], Question]:
-        return {(r["task"], r["question_id"]): load_question(self.dir, r["data"], r["task"], r["question_id"])
-                for r in self._select("SELECT * FROM questions")}
-
-    def count(self, kind: str) -> int:
-        if kind == "call":
-            return next(self._select("SELECT COUNT(*) FROM calls"))[0]
-        return next(self._select("SELECT COUNT(*) FROM records WHERE kind=?", (kind,)))[0]
-
+    # -- whole records (and read_config, questions, iter_records, iter_calls, count: store.RecordReads) --
     def agent_usage(self) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
         """(protocol, task) -> model -> (prompt, completion tokens) of the agents' calls (shared by a cell's judges)."""
         out: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
