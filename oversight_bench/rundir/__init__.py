@@ -1,8 +1,9 @@
 """The run directory: its store (results.sqlite and config.json), the run's identity and the checks a
 resume makes against it, writing jobs, the one reader of a run (`RunReader`, handing out the typed
 records of `records`), a stored run read for re-judging, export, salvage, and the code for older
-formats (`legacy`). Nothing outside this package opens a store. Every command that writes a run directory opens it here
-(`WritableRun`, through `pipeline.start`); nothing else opens a store for writing."""
+formats (`legacy`). Nothing outside this package opens a store: every command that reads a run reads
+it through `RunReader`, and every command that writes one opens it here (`WritableRun`, through
+`pipeline.start`)."""
 
 import importlib
 from typing import Any

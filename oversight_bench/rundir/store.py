@@ -702,7 +702,8 @@ class RecordReads:
 
 
 class Store(RecordReads):
-    """A run directory's database. `Store.open(dir)` reads, strictly read-only (`connect_readonly`);
+    """A run directory's database. `Store.open(dir)` reads, strictly read-only (`connect_readonly`:
+    what `reader.RunReader(check_pages=True)`, the reader every command uses, opens it with);
     only the run-directory package opens one with `write=True` (a command's start, an import,
     salvage), which also takes the directory's lock. Every SQLite error and unreadable row becomes
     one line naming the store (`store_error`, `load_json`)."""
