@@ -13,9 +13,13 @@ and writes GOLDEN/manifest.json (sha256 per output file), the outputs staying in
 file that differs, is missing or is new; exit 1 on any difference.
 
 Fair comparison, nothing hidden: the only text replaced before hashing is (a) the git commit of
-the code under test (report `report_commit`, leaderboard `commit`, printed on its page) and
-(b) ISO timestamps (`generated`) that fall inside the minute window the commands ran in. Both are
-replaced by fixed placeholders; the raw files are kept beside the manifest for inspection.
+the code under test (report `report_commit`, leaderboard `commit`, and its first 12 digits as the
+leaderboard's pages print it) and
+(b) ISO timestamps (`generated`) that fall inside the window the commands ran in. Both are replaced
+by fixed placeholders; the raw files are kept beside the manifest for inspection. The commands run
+with PYTHONHASHSEED=0 (sums over sets of strings otherwise differ in their last digits run to run),
+TZ=UTC and COLUMNS=200. A carried cell names the day its board was built (`† from the build of DAY`):
+save and check on the same day, or save again.
 """
 
 from __future__ import annotations
@@ -55,8 +59,8 @@ def build_fixtures(runs: Path) -> list[str]:
     return sorted(p.name for p in runs.iterdir() if p.is_dir())
 
 
-def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str]]]:
-    """(output name, CLI arguments): each command writes into out/<name>."""
+def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str] | None]]:
+    """(output name, CLI arguments): each command writes into out/<name>; None: the step `run_all` does itself."""
     runs = [f"runs/{n}" for n in fixtures]
     plain = [r for r in runs if r != "runs/xp"]
     cmds = [
@@ -65,6 +69,12 @@ def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str]]]:
         ("leaderboard", ["leaderboard", *runs, "--output", "out/leaderboard"]),
         ("leaderboard-carry", ["leaderboard", "runs/judge-b", "--output", "out/leaderboard-carry", "--show-small",
                                "--carry", "out/leaderboard/results.json"]),
+        # a board of an earlier build (schema v2, tests/fake_runs.legacy_board) carried: its transcript pages
+        # are drawn again from their data by the room template
+        ("legacy-src", ["leaderboard", "runs/judge-b", "--output", "out/legacy-src", "--show-small"]),
+        ("legacy-board", None),
+        ("leaderboard-legacy", ["leaderboard", "runs/human", "--output", "out/leaderboard-legacy", "--show-small",
+                                "--carry", "out/legacy-src/results.json"]),
         ("view", ["view", *plain, "--export", "out/view", "--page-size", "7"]),
         ("view-cells", ["view", *plain, "--export", "out/view-cells", "--cells", "out/leaderboard/rooms-cells.json"]),
     ]
@@ -87,8 +97,8 @@ def code_commit() -> str | None:
 
 def normalise(data: bytes, commit: str | None, start: dt.datetime, end: dt.datetime) -> bytes:
     """Replace the code's commit and the timestamps written during this run (nothing else)."""
-    if commit:
-        data = data.replace(commit.encode(), b"<CODE-COMMIT>")
+    if commit:  # in full (results.json, report.json), then as the pages shorten it (its first 12 digits)
+        data = data.replace(commit.encode(), b"<CODE-COMMIT>").replace(commit[:12].encode(), b"<CODE-COMMIT>")
 
     def stamp(m: re.Match) -> bytes:
         try:
@@ -112,9 +122,16 @@ def run_all(golden: Path, work: Path, real: Path | None) -> dict[str, str]:
     if real is not None:
         shutil.copytree(real, work / "runs" / "real")
     commit = code_commit()
-    env = {**os.environ, "COLUMNS": "200", "TZ": "UTC"}
+    # one hash seed: a float summed over a set of strings changes in its last digits with the set's order
+    env = {**os.environ, "COLUMNS": "200", "TZ": "UTC", "PYTHONHASHSEED": "0"}
     start = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) - dt.timedelta(seconds=1)
     for name, args in commands(fixtures, real is not None):
+        if args is None:  # turn the board just built into an earlier build's (files only: no oversight_bench code)
+            sys.path.insert(0, str(TESTS))
+            from fake_runs import legacy_board
+
+            legacy_board(work / "out" / "legacy-src")
+            continue
         res = subprocess.run([sys.executable, "-c", "from oversight_bench.cli import main; main()", *args],
                              cwd=work, env=env, capture_output=True, text=True)
         (work / "out").mkdir(exist_ok=True)
