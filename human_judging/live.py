@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from oversight_bench.api import in_use
+from oversight_bench.api import in_use, store_files
 
 if TYPE_CHECKING:
     from human_judging.viewer import Index
@@ -33,9 +33,9 @@ def stamp(dirs: list[Path]) -> tuple:
     """What changes when a writer commits: each store's and write-ahead log's size and time."""
     out = []
     for d in dirs:
-        for name in ("results.sqlite", "results.sqlite-wal"):
+        for path in store_files(d):
             try:
-                st = (d / name).stat()
+                st = path.stat()
                 out.append((st.st_size, st.st_mtime_ns))
             except OSError:
                 out.append(None)

@@ -50,13 +50,13 @@ class FullText:
 
     def build(self, index: "Index") -> None:
         """Index every room's texts (ref "r:ROOM") and every question's passage (ref "q:TASK\\0ID")."""
-        from oversight_bench.api import ReadOnlyRun
+        from oversight_bench.api import RunReader
 
         started = time.perf_counter()
         try:
             with self.lock:
                 for directory in index.dirs:
-                    run = ReadOnlyRun(directory)  # its own connection: the pages read the index's meanwhile
+                    run = RunReader(directory)  # its own connection: the pages read the index's meanwhile
                     try:
                         self._add(run, self.room_id)
                     finally:

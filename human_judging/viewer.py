@@ -35,7 +35,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, mean_ci, read_input_bytes, redact_text,
+from oversight_bench.api import (BenchError, ReadOnlyRun, is_run_dir, load_json_text, mean_ci, read_input_bytes, redact_text,
                                 is_argument, refuse_foreign_output, refuse_output_inside, render_passages,
                                 split_thinking)
 
@@ -194,7 +194,7 @@ def run_dirs(dirs: Iterable[str | Path], depth: int = 2) -> list[Path]:
     in name order. A folder holding none stays, so opening it says it is no run directory."""
     out: list[Path] = []
     for d in map(Path, dirs):
-        found = [] if (d / "results.sqlite").is_file() or not d.is_dir() else _runs_under(d, depth)
+        found = [] if is_run_dir(d) or not d.is_dir() else _runs_under(d, depth)
         for run in found or [d]:
             if run not in out:
                 out.append(run)
@@ -208,7 +208,7 @@ def _runs_under(folder: Path, depth: int) -> list[Path]:
     except OSError:
         return runs
     for child in children:
-        if (child / "results.sqlite").is_file():
+        if is_run_dir(child):
             runs.append(child)
         elif depth > 1:
             runs.extend(_runs_under(child, depth - 1))

@@ -62,7 +62,9 @@ Running plans (a command that writes a run directory makes a `Plan` and hands it
     write_run_files (results.json and samples.jsonl, for a plan that judges as it goes and stops),
     ImportPlan, Record (already-complete transcripts written as a run: importers),
     read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns),
-    ReadOnlyRun (a run directory browsed strictly read-only: `oversight-bench view`),
+    RunReader (the one reader of a run directory, strictly read-only: its records whole, typed or as
+    dicts, and the indexes `oversight-bench view` browses; ReadOnlyRun is its earlier name), is_run_dir,
+    store_files (a run's store and write-ahead log: what a live view watches),
     refuse_output_inside (a reader's output is never inside a run it reads),
     refuse_foreign_output (nor a folder holding anything but its own earlier output),
     in_use (a writer holds a run directory now: a run in progress).
@@ -115,7 +117,8 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities", "write_run_files"),
                     "oversight_bench.pipeline"),
     **dict.fromkeys(("ImportPlan", "Record", "judge_identity", "rejudge_jobs"), "oversight_bench.plans"),
-    **dict.fromkeys(("read_run", "StoredRun", "ReadOnlyRun", "refuse_output_inside", "refuse_foreign_output", "in_use"),
+    **dict.fromkeys(("read_run", "StoredRun", "RunReader", "ReadOnlyRun", "is_run_dir", "store_files", "refuse_output_inside",
+                     "refuse_foreign_output", "in_use"),
                     "oversight_bench.rundir"),
     **dict.fromkeys(("Scheduler", "JobContext"), "oversight_bench.scheduler"),
 }

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
-from oversight_bench.rundir import StoredRun, load_decisions, read_run
+from oversight_bench.rundir import StoredRun, is_run_dir, load_decisions, read_run
 
 if TYPE_CHECKING:
     from oversight_bench.models import Spec
@@ -59,7 +59,7 @@ class RunSuite:
         return str(self.path)
 
     def materialize(self) -> Path:
-        if not (Path(self.path) / "results.sqlite").exists():
+        if not is_run_dir(self.path):
             raise BenchError(f"suite {self.name}: {self.path} is not a run directory (no results.sqlite); expected a stored run")
         return Path(self.path)
 
@@ -86,7 +86,7 @@ class ImportedSuite:
 
     def materialize(self) -> Path:
         target = self.cache_path()
-        if (target / "results.sqlite").exists() and (target / "config.json").exists():
+        if is_run_dir(target) and (target / "config.json").exists():
             return target
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +110,7 @@ def get_suite(name: str):
     from oversight_bench.registry import get_registry
 
     p = Path(name)
-    if (p / "results.sqlite").exists():
+    if is_run_dir(p):
         return RunSuite(name=p.name, path=p)
     return get_registry().get("suites", name)
 

@@ -14,7 +14,7 @@ import click
 
 from oversight_bench import hookimpl
 from oversight_bench.api import BenchError
-from oversight_bench.api import DATA_ENV, ImportedSuite, RunSuite, output_option
+from oversight_bench.api import DATA_ENV, ImportedSuite, RunSuite, is_run_dir, output_option
 from oversight_bench.api import suite_data_dir as data_dir
 
 
@@ -63,7 +63,7 @@ def _local_run_suites() -> list[RunSuite]:
     if not base.is_dir():
         return []
     return [RunSuite(name=f"local-{p.name}", path=p, description="committed local run")
-            for p in sorted(base.iterdir()) if (p / "results.sqlite").exists()]
+            for p in sorted(base.iterdir()) if is_run_dir(p)]
 
 
 @hookimpl

@@ -1,4 +1,4 @@
 """Analysis of run directories: statistics, Elo, open-role metrics, cost, reports, importers, leaderboard.
 
-Everything here reads the results store through `oversight_bench.rundir.store.Store`; nothing calls a model.
+Everything here reads a run through its one reader, `oversight_bench.rundir.RunReader`; nothing calls a model.
 """

@@ -1,4 +1,5 @@
-"""Read decision records out of one or more run directories into one flat, normalised list.
+"""Read decision records out of one or more run directories into one flat, normalised list (through
+the one reader of a run, `rundir.reader.RunReader`).
 
 Protocol authors may put open-role fields (`agent_choice`, `protagonist_correct`, `win`) either at the
 top level of the decision or inside `extra`; normalising here keeps every analysis module simple.
@@ -12,7 +13,8 @@ from typing import Any
 
 from oversight_bench.errors import BenchError
 from oversight_bench.models import judge_label, judge_of_record
-from oversight_bench.rundir.store import CONFIG_NAME, Store
+from oversight_bench.rundir.reader import RunReader
+from oversight_bench.rundir.store import CONFIG_NAME
 
 OPEN_FIELDS = ("agent_choice", "protagonist_correct", "win")
 
@@ -68,9 +70,8 @@ def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: boo
     directory = Path(directory)
     if not directory.is_dir():
         raise BenchError(f"run directory {directory} does not exist; expected a folder written by 'oversight-bench run' or 'import'")
-    store = Store.open(directory)
-    try:
-        config = store.read_config() or {}
+    with RunReader(directory, check_pages=True) as store:
+        config = store.config()
         questions = store.questions()
         task_types = {k: q.task_type for k, q in questions.items()}
         decisions = []
@@ -89,8 +90,6 @@ def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: boo
         if with_turns:
             for t in store.iter_records("turn"):
                 turns.setdefault((t["job_key"], judge_fields(t.get("judge"), config)["judge"]), []).append(t)
-    finally:
-        store.close()
     return Run(directory, config, decisions, calls, questions, turns)
 
 

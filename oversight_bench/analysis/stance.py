@@ -162,9 +162,10 @@ def calibration_dir(explicit: str | Path | None) -> tuple[Path | None, str]:
     if explicit is not None:
         return Path(explicit), f"{explicit} (given; its turns taken as arguing their side faithfully)"
     from oversight_bench.locations import cache_dir  # where `suites` converts them
+    from oversight_bench.rundir import is_run_dir
 
     found = sorted(cache_dir("suites").glob("khan-2024-*"))
-    found = [p for p in found if (p / "results.sqlite").exists()]
+    found = [p for p in found if is_run_dir(p)]
     if found:
         return found[-1], f"khan-2024 suite, GPT-4o debaters ({found[-1].name})"
     return None, "none (no khan-2024 suite in the cache; give --stance-calibration RUN)"

@@ -1,7 +1,9 @@
 """The run directory: its store (results.sqlite and config.json), the run's identity and the checks a
-resume makes against it, writing and reading jobs, a stored run read for re-judging, export, salvage,
-and the code for older formats (`legacy`). Every command that writes a run directory opens it here
-(`WritableRun`, through `pipeline.start`); nothing else opens a store for writing."""
+resume makes against it, writing jobs, the one reader of a run (`RunReader`, handing out the typed
+records of `records`), a stored run read for re-judging, export, salvage, and the code for older
+formats (`legacy`). Nothing outside this package opens a store: every command that reads a run reads
+it through `RunReader`, and every command that writes one opens it here (`WritableRun`, through
+`pipeline.start`)."""
 
 import importlib
 from typing import Any
@@ -13,7 +15,8 @@ _SOURCES = {
     **dict.fromkeys(("export_preferences", "preference_rows"), "preferences"),
     **dict.fromkeys(("IDENTITY_KEYS", "OPTIONAL_IDENTITY_KEYS", "check_data", "check_identity", "identity_of"), "identity"),
     **dict.fromkeys(("job_fields", "job_of_record", "write_job"), "jobs"),
-    "ReadOnlyRun": "readonly",
+    **dict.fromkeys(("ReadOnlyRun", "RunReader", "is_run_dir", "store_files"), "reader"),
+    **dict.fromkeys(("RECORDS_VERSION", "Call", "Decision", "QuestionRecord", "RunIdentity", "Turn", "records_schema"), "records"),
     **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME", "SharedCalls", "Store", "check_speakers", "in_use", "read_config_file",
                      "refuse_foreign_output", "refuse_output_inside"), "store"),
     **dict.fromkeys(("StoredRun", "load_decisions", "read_run"), "transcripts"),

@@ -6,16 +6,15 @@ import json
 from typing import Callable
 
 from oversight_bench.rundir import legacy
-from oversight_bench.rundir.store import Store
+from oversight_bench.rundir.reader import RunReader
 
 
 def export_jsonl(directory: str, write: Callable[[str], None]) -> int:
     """Every record of a run as JSONL (kind = call | turn | decision), secrets redacted; returns the count."""
     write = legacy.redacted_lines(write)
-    store = Store.open(directory)
     n = 0
-    try:
-        cfg = store.read_config() or {}
+    with RunReader(directory, check_pages=True) as store:
+        cfg = store.config()
         for call in store.iter_calls():
             call.update(judge=cfg.get("judge"), agent=cfg.get("agent"))
             write(json.dumps(call, ensure_ascii=False))
@@ -23,6 +22,4 @@ def export_jsonl(directory: str, write: Callable[[str], None]) -> int:
         for rec in store.iter_records():
             write(json.dumps(rec, ensure_ascii=False))
             n += 1
-    finally:
-        store.close()
     return n

@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
-from oversight_bench.rundir.store import Store, refuse_foreign_output, refuse_output_inside
+from oversight_bench.rundir.reader import RunReader
+from oversight_bench.rundir.store import refuse_foreign_output, refuse_output_inside
 
 #: the export's list of the logs it wrote: a later export replaces those, and nothing else
 MARKER = "oversight-bench-inspect.json"
@@ -85,7 +86,7 @@ class _Cell:
         self.ids: set[str] = set()
 
 
-def export_inspect(directory: str, output: str, summarize: Callable[[Store], list[dict[str, Any]]],
+def export_inspect(directory: str, output: str, summarize: Callable[[RunReader], list[dict[str, Any]]],
                    log: Callable[[str], None] = lambda m: None) -> list[Path]:
     """Write one inspect eval log per judge · protocol · task cell of `directory` into `output` (new,
     empty, or an earlier export's logs only); returns the files written. `summarize`: the end-of-run
@@ -97,15 +98,12 @@ def export_inspect(directory: str, output: str, summarize: Callable[[Store], lis
                           flag="--inspect", what="export --inspect")
     from oversight_bench import __version__
 
-    store = Store.open(directory)
-    try:
-        cfg = store.read_config() or {}
+    with RunReader(directory, check_pages=True) as store:
+        cfg = store.config()
         questions = store.questions()
         cells = _cells(store, questions, imodel, iscorer, ilog)
         summary = {(r["judge"], r["protocol"], r["task"]): r for r in summarize(store)}
-        agent_usage = _agent_usage(store)
-    finally:
-        store.close()
+        agent_usage = store.agent_usage()
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     for name in earlier:  # an earlier export's logs: this one replaces them whole
@@ -137,27 +135,7 @@ def _earlier(out: Path) -> set[str]:
     return {n for n in logs if isinstance(n, str) and "/" not in n and n.endswith(".eval")} if isinstance(logs, list) else set()
 
 
-def _agent_usage(store: Store) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
-    """Debaters' and consultants' tokens per protocol · task (their calls are shared by the cell's judges)."""
-    out: dict[tuple[str, str], dict[str, tuple[int, int]]] = defaultdict(dict)
-    for proto, task, model, p, c in store._select(
-            "SELECT protocol, task, model, COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) "
-            "FROM calls WHERE role='agent' GROUP BY protocol, task, model"):
-        out[(proto, task)][model] = (p, c)
-    return out
-
-
-def _judge_calls(store: Store, d: dict[str, Any]) -> list[dict[str, Any]]:
-    from oversight_bench.rundir.store import load_call
-
-    sql = ("SELECT * FROM calls WHERE role='judge' AND model IS ? AND protocol IS ? AND task IS ? AND question_id IS ? "
-           "AND assignment IS ? AND answer_order IS ? ORDER BY created, key")
-    args = (d.get("judge"), d.get("protocol"), d.get("task"), d.get("question_id"), d.get("assignment") or None,
-            d.get("answer_order") or None)
-    return [load_call(store.dir, r) for r in store._select(sql, args)]
-
-
-def _cells(store: Store, questions, imodel, iscorer, ilog) -> dict[tuple[str, str, str], _Cell]:
+def _cells(store: RunReader, questions, imodel, iscorer, ilog) -> dict[tuple[str, str, str], _Cell]:
     cells: dict[tuple[str, str, str], _Cell] = {}
     turns: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in store.iter_records():
@@ -174,14 +152,14 @@ def _cells(store: Store, questions, imodel, iscorer, ilog) -> dict[tuple[str, st
     return cells
 
 
-def _sample(store: Store, d: dict[str, Any], turns: list[dict[str, Any]], questions, m, scorer, ilog, cell: _Cell):
+def _sample(store: RunReader, d: dict[str, Any], turns: list[dict[str, Any]], questions, m, scorer, ilog, cell: _Cell):
     q = questions.get((d.get("task"), d.get("question_id")))
     answers = [str(a) for a in d.get("answers") or []]
     if not answers and q is not None and d.get("answer_order") in ("correct_first", "correct_second"):
         answers = list(q.answers(d["answer_order"]))
     ci = d.get("correct_index")
     agent_turns = [t for t in turns if t.get("role") != "judge"]
-    calls = _judge_calls(store, d)
+    calls = store.judge_calls(d)
     if len(calls) > 1 and agent_turns:
         calls = [c for c in calls if _mentions(c, agent_turns)] or calls
     if calls:

@@ -3,7 +3,7 @@ upgraded, what is read as it is, and what is refused. Nothing else in the packag
 run's age.
 
 * store format: v1 (no `meta` table, `PRAGMA user_version` 0 or 1) is read as it is and upgraded by
-  the first write (`MIGRATIONS`);
+  the first write (`MIGRATIONS`); the typed records each format holds (`RECORDS_OF_FORMAT`);
 * config.json and records written before secrets were redacted are redacted on the way out;
 * a run written before the paper's defaults and the separate `judge_debias` setting is not resumed;
 * records written before a job's variant was stored name it only inside their job key.
@@ -32,6 +32,10 @@ def _add_meta(conn: sqlite3.Connection) -> int:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], int]] = {1: _add_meta}
 #: older formats that read-only commands (report, export, ...) read as they are: v2 only added a table
 READABLE_AS_IS = {1}
+#: store format -> the version of the typed records its rows hold (`rundir.records.RECORDS_VERSION`);
+#: formats 1 and 2 differ only in the `meta` table. A format whose records differ maps to an older
+#: version, and its reading into the current records goes here, beside `MIGRATIONS`.
+RECORDS_OF_FORMAT = {1: 1, 2: 1}
 #: the tables every v1 store holds (a later format holds all of `store.SCHEMA`'s)
 V1_TABLES = frozenset({"calls", "records", "questions"})
 

@@ -20,7 +20,7 @@ Every row also carries the room's verdict (`judge`, `judge_answer`, `judge_probs
 side (`correct_side`), and what the pair is (see `FIELDS`); the key set is the same for both kinds
 (None where a field does not apply), so `datasets.load_dataset("json")` reads one schema.
 
-Nothing is written into the run (`ReadOnlyRun`); identical pairs (an open debate repeats its
+Nothing is written into the run (`RunReader`); identical pairs (an open debate repeats its
 debate's turns) are written once, under the assigned-role debate's room (read first).
 """
 
@@ -36,7 +36,7 @@ from oversight_bench.errors import BenchError
 from oversight_bench.model_text import is_argument
 from oversight_bench.protocol import protocols_where, registered_protocols
 from oversight_bench.redact import redact_text
-from oversight_bench.rundir.readonly import ReadOnlyRun
+from oversight_bench.rundir.reader import RunReader
 
 PAIRS = ("auto", "best-of-n", "rooms", "all")
 
@@ -108,7 +108,7 @@ class _Calls:
     question without their prompts (a prompt is read by its key when a row needs it): the calls
     table has no index by question, so one scan beats one per room."""
 
-    def __init__(self, ro: ReadOnlyRun):
+    def __init__(self, ro: RunReader):
         self.ro = ro
         self._by_question: dict[tuple[str, str], list[dict[str, Any]]] | None = None
 
@@ -151,9 +151,9 @@ class _Facts:
 
 
 class _Job:
-    """One room's records as `ReadOnlyRun.job_records` gives them (every judge's turns and decision)."""
+    """One room's records as `RunReader.job_records` gives them (every judge's turns and decision)."""
 
-    def __init__(self, ro: ReadOnlyRun, calls: _Calls, records: list[dict[str, Any]], facts: "_Facts"):
+    def __init__(self, ro: RunReader, calls: _Calls, records: list[dict[str, Any]], facts: "_Facts"):
         self.ro, self.calls = ro, calls
         self.decisions = [r for r in records if r["kind"] == "decision"]
         self.turns: dict[str, list[dict[str, Any]]] = {}
@@ -175,7 +175,7 @@ def preference_rows(directory: str | Path, *, pairs: str = "auto", counts: Count
     if pairs not in PAIRS:
         raise BenchError(f"--pairs {pairs}: expected one of {', '.join(PAIRS)}")
     counts = counts if counts is not None else Counter()
-    ro = ReadOnlyRun(directory)
+    ro = RunReader(directory)
     seen: set[str] = set()
     run = str(directory)
     try:

@@ -659,8 +659,51 @@ def remove_new_store_files(directory: Path, found: set[str]) -> None:
                 (directory / name).unlink()
 
 
-class Store:
-    """A run directory's database. `Store.open(dir)` reads, strictly read-only (`connect_readonly`);
+class RecordReads:
+    """Reading a store's records whole, the one implementation of it: shared by the one reader
+    (`reader.RunReader`) and by the writer (`Store`: a resume's checks, the end-of-run summary).
+    Needs `dir` and `conn` (rows as `sqlite3.Row`)."""
+
+    dir: Path
+    conn: sqlite3.Connection
+
+    def read_config(self) -> dict[str, Any] | None:
+        config = read_config_file(self.dir)
+        return None if config is None else redacted_config(config)
+
+    def questions(self) -> dict[tuple[str, str], Any]:
+        return {(r["task"], r["question_id"]): load_question(self.dir, r["data"], r["task"], r["question_id"])
+                for r in self._select("SELECT * FROM questions")}
+
+    def _select(self, sql: str, args: tuple = ()) -> Iterator[sqlite3.Row]:
+        """The rows of a query; an SQLite error on the way (a damaged page, a lock held elsewhere past
+        BUSY_TIMEOUT_S) is one line naming the store."""
+        with store_errors(self.dir):
+            for row in self.conn.execute(sql, args):
+                yield row
+
+    def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+        return next(self._select(sql, args), None)
+
+    def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
+        """Turn and decision records as flat dicts with their explicit fields."""
+        sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
+        for r in self._select(sql, (kind,) if kind else ()):
+            yield read_record(self.dir, r)
+
+    def iter_calls(self) -> Iterator[dict[str, Any]]:
+        for r in self._select("SELECT * FROM calls ORDER BY created, key"):
+            yield {**load_call(self.dir, r), "kind": "call"}
+
+    def count(self, kind: str) -> int:
+        if kind == "call":
+            return self._one("SELECT COUNT(*) FROM calls")[0]
+        return self._one("SELECT COUNT(*) FROM records WHERE kind=?", (kind,))[0]
+
+
+class Store(RecordReads):
+    """A run directory's database. `Store.open(dir)` reads, strictly read-only (`connect_readonly`:
+    what `reader.RunReader(check_pages=True)`, the reader every command uses, opens it with);
     only the run-directory package opens one with `write=True` (a command's start, an import,
     salvage), which also takes the directory's lock. Every SQLite error and unreadable row becomes
     one line naming the store (`store_error`, `load_json`)."""
@@ -753,11 +796,7 @@ class Store:
             os.close(self._lock_fd)
             self._lock_fd = None
 
-    # -- config ----------------------------------------------------------------------------------
-    def read_config(self) -> dict[str, Any] | None:
-        config = read_config_file(self.dir)
-        return None if config is None else redacted_config(config)
-
+    # -- config (read: RecordReads.read_config) -----------------------------------------------------
     @_maps_store_errors
     def write_config(self, config: dict[str, Any]) -> None:
         """Written whole or not at all (a temporary file, then renamed), with every secret redacted."""
@@ -925,10 +964,6 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.executemany(_INSERT_QUESTION, rows)  # a generator: no second copy in memory
 
-    def questions(self) -> dict[tuple[str, str], Any]:
-        return {(r["task"], r["question_id"]): load_question(self.dir, r["data"], r["task"], r["question_id"])
-                for r in self._select("SELECT * FROM questions")}
-
     @_maps_store_errors
     def record_skipped(self, task: str, skipped: dict[str, int]) -> None:
         with self.conn:
@@ -936,31 +971,6 @@ class Store:
             for reason, count in skipped.items():
                 self.conn.execute("INSERT OR REPLACE INTO skipped VALUES (?,?,?)", (task, reason, count))
 
-    # -- reading -----------------------------------------------------------------------------------
-    def _select(self, sql: str, args: tuple = ()) -> Iterator[sqlite3.Row]:
-        """The rows of a query; an SQLite error on the way (a damaged page, a lock held elsewhere past
-        BUSY_TIMEOUT_S) is one line naming the store."""
-        with store_errors(self.dir):
-            for row in self.conn.execute(sql, args):
-                yield row
-
-    def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
-        return next(self._select(sql, args), None)
-
-    def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
-        """Turn and decision records as flat dicts with their explicit fields."""
-        sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
-        for r in self._select(sql, (kind,) if kind else ()):
-            yield read_record(self.dir, r)
-
-    def iter_calls(self) -> Iterator[dict[str, Any]]:
-        for r in self._select("SELECT * FROM calls ORDER BY created, key"):
-            yield {**load_call(self.dir, r), "kind": "call"}
-
-    def count(self, kind: str) -> int:
-        if kind == "call":
-            return self._one("SELECT COUNT(*) FROM calls")[0]
-        return self._one("SELECT COUNT(*) FROM records WHERE kind=?", (kind,))[0]
 
 
 def question_to_dict(q: Question) -> dict[str, Any]:

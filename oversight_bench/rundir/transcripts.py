@@ -16,7 +16,7 @@ from oversight_bench.protocol import Job, Turn
 from oversight_bench.protocol_options import CommonOptions, all_options_model, stored_options
 from oversight_bench.questions import Question
 from oversight_bench.rundir.jobs import job_of_record
-from oversight_bench.rundir.store import Store
+from oversight_bench.rundir.reader import RunReader
 
 
 @dataclass
@@ -82,18 +82,15 @@ class StoredRun:
 
 def read_run(directory: str | Path) -> StoredRun:
     """Read a run directory once: config, questions, decisions and turns."""
-    store = Store.open(directory)
-    try:
-        config = store.read_config() or {}
-        questions = store.questions()
+    with RunReader(directory, check_pages=True) as reader:
+        config = reader.config()
+        questions = reader.questions()
         decisions, turns = [], defaultdict(list)
-        for r in store.iter_records():
+        for r in reader.iter_records():
             if r["kind"] == "turn":
                 turns[(r["job_key"], r["judge"])].append(r)
             else:
                 decisions.append(r)
-    finally:
-        store.close()
     for ts in turns.values():
         ts.sort(key=lambda t: t["seq"])
     return StoredRun(Path(directory), config, questions, decisions, dict(turns), given=str(directory))
@@ -101,8 +98,5 @@ def read_run(directory: str | Path) -> StoredRun:
 
 def load_decisions(directory: str | Path) -> list[dict[str, Any]]:
     """A run's decision records (every judge's), in the order they were stored."""
-    store = Store.open(directory)
-    try:
-        return list(store.iter_records("decision"))
-    finally:
-        store.close()
+    with RunReader(directory, check_pages=True) as reader:
+        return list(reader.iter_records("decision"))

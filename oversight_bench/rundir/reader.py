@@ -1,10 +1,18 @@
-"""A run directory opened strictly read-only, for browsing (`oversight-bench view`): nothing is ever
-written into the run, so it works on a read-only copy and beside a run in progress.
+"""The one reader of a run directory (`RunReader`): every command that reads a run (report,
+leaderboard, elo, view and its export, export, preferences, suites, `judge --from`, inspect export)
+opens it here; nothing outside `rundir` opens results.sqlite (tests/test_evidence_model.py).
 
-It opens the database as every reader does (`store.connect_readonly`), but reads it its own way:
-the summaries it gives read only the few JSON fields a list needs (SQLite's json_extract, in C), so
-100,000 records index in about a second rather than parsing every turn's text in Python (`Store`
-parses each record whole).
+It opens the database strictly read-only and WAL-safe (`store.connect_readonly`: nothing is ever
+written into the run, so it reads a read-only copy and a run in progress). What it hands out:
+
+* the records whole, each checked against its kind (`schema`) where it is read: as flat dicts
+  (`iter_records`, `iter_calls`: the bulk analyses' form) or as the typed, versioned records of
+  `rundir.records` (`decisions`, `turns`, `calls`, `identity`), whose JSON Schema docs/records-schema.json
+  publishes;
+* indexes for browsing that read only the few JSON fields a list needs (SQLite's json_extract, in
+  C), so 100,000 records index in about a second rather than parsing every turn's text in Python.
+
+Stores of earlier formats are read through `rundir.legacy` (the one place that knows them).
 """
 
 from __future__ import annotations
@@ -17,12 +25,14 @@ from oversight_bench.errors import BenchError
 from oversight_bench.model_text import ARGUING_ROLES, NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj
+from oversight_bench.rundir import legacy
 from oversight_bench.rundir.legacy import READABLE_AS_IS
 from oversight_bench.rundir import schema
-from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, _schema_version, check_columns, check_record_fields, connect_readonly, damaged_error,
-                                          load_call, load_json, load_question, read_config_file, read_record, store_errors)
+from oversight_bench.rundir import records
+from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, RecordReads, Store, _schema_version, check_columns, check_record_fields, connect_readonly,
+                                          damaged_error, load_call, load_json, load_question, read_record, store_errors)
 
-#: what each column of a summary (`ReadOnlyRun.summaries`) may hold, as SQLite hands it over (JSON's
+#: what each column of a summary (`RunReader.summaries`) may hold, as SQLite hands it over (JSON's
 #: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole
 _SUMMARY_NAMES = ("job_key", "judge", "agent", "protocol", "task", "question_id", "assignment", "answer_order", "answer",
                   "correct", "probs[0]", "probs[1]", "extra.debiased", "unjudged")
@@ -32,12 +42,39 @@ _SUMMARY = (schema.TEXT, schema.TEXT, schema.optional(schema.TEXT), schema.TEXT,
             schema.optional(schema.FLAG), schema.optional(schema.FLAG))
 
 
-class ReadOnlyRun:
-    """One run directory's store and config, read-only. `summaries()` and `turn_flags()` index it;
-    `job_records`, `calls_of` and `question` read one room on demand."""
+def is_run_dir(directory: str | Path) -> bool:
+    """Whether `directory` holds a run's store (what `RunReader` opens)."""
+    return (Path(directory) / DB_NAME).is_file()
 
-    def __init__(self, directory: str | Path):
+
+def store_files(directory: str | Path) -> tuple[Path, Path]:
+    """A run's store and its write-ahead log: the files whose size and time change when a writer
+    commits (what a live view watches)."""
+    d = Path(directory)
+    return d / DB_NAME, d / (DB_NAME + "-wal")
+
+
+class RunReader(RecordReads):
+    """One run directory's store and config, read-only. `iter_records`, `iter_calls`, `questions` and
+    the typed `decisions`, `turns`, `calls` read it whole; `summaries()` and `turn_flags()` index it;
+    `job_records`, `calls_of` and `question` read one room on demand.
+
+    `check_pages=True` (what the whole-run readers ask for: report, export, re-judging) first runs
+    `PRAGMA quick_check`, so a damaged store is refused before it is half-read; browsing skips it
+    (a large run's view opens at once)."""
+
+    def __init__(self, directory: str | Path, *, check_pages: bool = False):
         self.dir = Path(directory)
+        self._store: Store | None = None
+        if check_pages:
+            self._store = Store.open(self.dir)  # read-only: connect_readonly, integrity, format, columns
+            self.conn = self._store.conn
+            try:  # the store's format (`legacy`: the older ones readable); 0, an empty store, reads as the current
+                self.format = _schema_version(self.conn, self.dir) or SCHEMA_VERSION
+            except BaseException:
+                self._store.close()
+                raise
+            return
         db = self.dir / DB_NAME
         if not db.is_file():
             raise BenchError(f"{self.dir} is not a run directory: expected {db} (written by 'oversight-bench run')")
@@ -54,12 +91,69 @@ class ReadOnlyRun:
             self.conn.close()
             raise BenchError(f"{self.dir} holds a run in store format {version}, which cannot be read as it is; "
                              f"resume it once with 'oversight-bench run' to upgrade it")
+        self.format = version
+
+    @property
+    def records_version(self) -> int:
+        """The version of the typed records this store's rows hold (`legacy.RECORDS_OF_FORMAT`)."""
+        return legacy.RECORDS_OF_FORMAT[self.format]
 
     def close(self) -> None:
-        self.conn.close()
+        if self._store is not None:
+            self._store.close()
+        else:
+            self.conn.close()
+
+    def __enter__(self) -> "RunReader":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
     def config(self) -> dict[str, Any]:
-        return redact_obj(read_config_file(self.dir) or {})
+        """The run's config.json, secrets redacted (`read_config`; {} where there is none)."""
+        return self.read_config() or {}
+
+    # -- whole records (and read_config, questions, iter_records, iter_calls, count: store.RecordReads) --
+    def agent_usage(self) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
+        """(protocol, task) -> model -> (prompt, completion tokens) of the agents' calls (shared by a cell's judges)."""
+        out: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
+        for proto, task, model, p, c in self._select(
+                "SELECT protocol, task, model, COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) "
+                "FROM calls WHERE role='agent' GROUP BY protocol, task, model"):
+            out.setdefault((proto, task), {})[model] = (p, c)
+        return out
+
+    def judge_calls(self, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """The judge calls of one decision's job (its judge model and job fields), oldest first."""
+        sql = ("SELECT * FROM calls WHERE role='judge' AND model IS ? AND protocol IS ? AND task IS ? AND question_id IS ? "
+               "AND assignment IS ? AND answer_order IS ? ORDER BY created, key")
+        args = (d.get("judge"), d.get("protocol"), d.get("task"), d.get("question_id"), d.get("assignment") or None,
+                d.get("answer_order") or None)
+        return [load_call(self.dir, r) for r in self._select(sql, args)]
+
+    # -- typed records (rundir.records) --------------------------------------------------------------
+    def identity(self) -> records.RunIdentity:
+        """The run's identity and settings (its config.json), typed."""
+        return records.RunIdentity.model_validate(self.config())
+
+    def decisions(self) -> Iterator[records.Decision]:
+        for d in self.iter_records("decision"):
+            yield records.Decision.from_stored(d)
+
+    def turns(self) -> Iterator[records.Turn]:
+        for t in self.iter_records("turn"):
+            yield records.Turn.from_stored(t)
+
+    def calls(self) -> Iterator[records.Call]:
+        for c in self.iter_calls():
+            yield records.Call.from_stored(c)
+
+    def question_records(self) -> Iterator[records.QuestionRecord]:
+        for q in self.questions().values():
+            yield records.QuestionRecord.from_question(q)
+
+    # -- indexes for browsing ------------------------------------------------------------------------
 
     def _query(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
         with store_errors(self.dir):
@@ -193,3 +287,7 @@ class ReadOnlyRun:
             d = load_call(self.dir, r)
             d["request"] = redact_obj(d["request"])
             yield d
+
+
+#: the name `oversight-bench view` and the plugins knew the reader by (api exports both)
+ReadOnlyRun = RunReader

@@ -1,0 +1,144 @@
+"""One evidence model (issue 35.1): every reader of a run goes through `rundir.reader.RunReader`,
+whose typed records (`rundir.records`) are published as docs/records-schema.json."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from fake_runs import make_run
+from oversight_bench.rundir import records, schema
+from oversight_bench.rundir.reader import RunReader
+
+REPO = Path(__file__).resolve().parents[1]
+#: the core and every plugin package: nothing in them but `oversight_bench/rundir/` opens a store
+SCANNED = ("oversight_bench", "human_judging", "model_adapters", "protocol_plugins", "task_configs", "transcript_suites")
+RUNDIR = REPO / "oversight_bench" / "rundir"
+#: a path component naming a run's store files
+STORE_FILE = re.compile(r"results\.sqlite(-wal|-shm|-journal)?")
+#: the store module's names that open or locate a store
+STORE_NAMES = {"DB_NAME", "connect_readonly", "_snapshot"}
+#: sqlite3 connections outside rundir that are to no run's store, and why
+OWN_DATABASES = {"human_judging/study.py": "the human study's own database (human_study.sqlite), beside the run it writes"}
+
+
+def store_openings(source: str, name: str) -> list[str]:
+    """Where `source` (a module outside rundir) opens or locates a run's store: a path literal
+    naming results.sqlite, an import of the store module's opening names, or an sqlite3 connection
+    to anything but memory."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and STORE_FILE.fullmatch(node.value):
+            found.append(f"line {node.lineno}: the path {node.value!r}")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("oversight_bench.rundir"):
+            found += [f"line {node.lineno}: imports {a.name}" for a in node.names if a.name in STORE_NAMES]
+        elif isinstance(node, ast.Attribute) and node.attr in STORE_NAMES and node.attr != "_snapshot":
+            found.append(f"line {node.lineno}: uses .{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "connect"
+              and isinstance(node.func.value, ast.Name) and node.func.value.id == "sqlite3"
+              and not (node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == ":memory:")
+              and name not in OWN_DATABASES):
+            found.append(f"line {node.lineno}: sqlite3.connect")
+    return found
+
+
+def test_no_module_outside_rundir_opens_a_store():
+    offenders = {}
+    for package in SCANNED:
+        for path in sorted((REPO / package).rglob("*.py")):
+            if RUNDIR in path.parents:
+                continue
+            name = path.relative_to(REPO).as_posix()
+            hits = store_openings(path.read_text(encoding="utf-8"), name)
+            if hits:
+                offenders[name] = hits
+    assert not offenders, ("these modules open a run's store themselves; read it through rundir.RunReader "
+                           f"(and test a folder with rundir.is_run_dir): {offenders}")
+
+
+@pytest.mark.parametrize("source", [
+    'open(run / "results.sqlite")',
+    'watch = [d / "results.sqlite-wal"]',
+    "from oversight_bench.rundir.store import DB_NAME",
+    "from oversight_bench.rundir.store import connect_readonly as c",
+    "conn = store.connect_readonly(d)",
+    "import sqlite3\nsqlite3.connect(str(d) + '/x')",
+])
+def test_the_scan_finds_a_store_opened_by_hand(source):
+    assert store_openings(source, "oversight_bench/analysis/x.py")
+
+
+def test_the_scan_lets_text_about_the_store_and_memory_databases_be():
+    source = ('msg = "(no results.sqlite); expected a stored run"\nimport sqlite3\nsqlite3.connect(":memory:")\n'
+              "from oversight_bench.rundir import is_run_dir")
+    assert store_openings(source, "human_judging/search.py") == []
+
+
+def test_committed_records_schema_is_the_models():
+    committed = json.loads((REPO / "docs" / "records-schema.json").read_text())
+    assert committed == records.records_schema(), (
+        "docs/records-schema.json is stale: regenerate it with python -c 'import json; from oversight_bench.rundir."
+        "records import records_schema; print(json.dumps(records_schema(), indent=1))' > docs/records-schema.json")
+
+
+def _names(fields: dict, prefix: str = "") -> set[str]:
+    out = set()
+    for name, spec in fields.items():
+        out.add(prefix + name)
+        if isinstance(spec, dict):
+            out |= _names(spec, f"{prefix}{name}.")
+    return out
+
+
+def _model_names(model, prefix: str = "") -> set[str]:
+    import typing
+
+    out = set()
+    for name, info in model.model_fields.items():
+        out.add(prefix + name)
+        for arg in (info.annotation, *typing.get_args(info.annotation)):
+            if isinstance(arg, type) and issubclass(arg, records._Open):
+                out |= _model_names(arg, f"{prefix}{name}.")
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(records.MODELS))
+def test_records_name_the_fields_the_row_checks_check(kind):
+    """The typed records and the row checks (`rundir.schema`, which name the failing row) describe
+    the same fields: a field added to one is added to the other."""
+    assert _model_names(records.MODELS[kind]) == _names(schema.KINDS[kind])
+
+
+def test_records_validate_without_coercion():
+    base = {"kind": "decision", "job_key": "k", "judge": "j", "protocol": "debate", "task": "quality", "question_id": "q"}
+    d = records.Decision.from_stored({**base, "correct": 0, "extra": {"debiased": True, "mine": [1]}, "plugin_field": "x"})
+    assert d.correct == 0 and d.correct is not False
+    assert d.stored() == {**base, "correct": 0, "extra": {"debiased": True, "mine": [1]}, "plugin_field": "x"}
+    for bad in ({"correct": "yes"}, {"probs": [0.5, 2]}, {"answer": 3}, {"judge": None}):
+        with pytest.raises(ValidationError):
+            records.Decision.from_stored({**base, **bad})
+    turn = records.Turn.from_stored({**base, "kind": "turn", "role": "debater", "speaker": "Debater A", "content": "x",
+                                     "extra": {"budget": {"forced": True, "argument_tokens": 12}}})
+    assert turn.budget.forced is True and turn.budget.argument_tokens == 12
+    assert records.Turn.from_stored({**base, "kind": "turn", "role": "r", "speaker": "s", "content": None}).budget.cut is None
+
+
+def test_the_reader_hands_out_every_record_typed(tmp_path):
+    run = make_run(tmp_path / "run", n_questions=3)
+    with RunReader(run, check_pages=True) as reader:
+        stored = {k: list(reader.iter_records(k)) for k in ("decision", "turn")}
+        calls = list(reader.iter_calls())
+        decisions, turns, typed_calls = list(reader.decisions()), list(reader.turns()), list(reader.calls())
+        identity = reader.identity()
+        questions = list(reader.question_records())
+    assert [d.stored() for d in decisions] == stored["decision"] and decisions
+    assert [t.stored() for t in turns] == stored["turn"] and turns
+    assert [c.stored() for c in typed_calls] == calls and calls
+    assert sum(c.usage.prompt_tokens for c in typed_calls) == sum(c["prompt_tokens"] for c in calls) > 0
+    assert identity.judge == "sim:judge-a" and identity.options == {"rounds": 2}
+    assert len(questions) == 3 * 3 and all(q.question for q in questions)
