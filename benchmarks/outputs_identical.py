@@ -14,8 +14,11 @@ file that differs, is missing or is new; exit 1 on any difference.
 
 Fair comparison, nothing hidden: the only text replaced before hashing is (a) the git commit of
 the code under test (report `report_commit`, leaderboard `commit`, printed on its page) and
-(b) ISO timestamps (`generated`) that fall inside the minute window the commands ran in. Both are
-replaced by fixed placeholders; the raw files are kept beside the manifest for inspection.
+(b) ISO timestamps (`generated`) that fall inside the window the commands ran in. Both are replaced
+by fixed placeholders; the raw files are kept beside the manifest for inspection. The commands run
+with PYTHONHASHSEED=0 (sums over sets of strings otherwise differ in their last digits run to run),
+TZ=UTC and COLUMNS=200. A carried cell names the day its board was built (`† from the build of DAY`):
+save and check on the same day, or save again.
 """
 
 from __future__ import annotations
@@ -112,7 +115,8 @@ def run_all(golden: Path, work: Path, real: Path | None) -> dict[str, str]:
     if real is not None:
         shutil.copytree(real, work / "runs" / "real")
     commit = code_commit()
-    env = {**os.environ, "COLUMNS": "200", "TZ": "UTC"}
+    # one hash seed: a float summed over a set of strings changes in its last digits with the set's order
+    env = {**os.environ, "COLUMNS": "200", "TZ": "UTC", "PYTHONHASHSEED": "0"}
     start = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) - dt.timedelta(seconds=1)
     for name, args in commands(fixtures, real is not None):
         res = subprocess.run([sys.executable, "-c", "from oversight_bench.cli import main; main()", *args],
