@@ -13,7 +13,8 @@ and writes GOLDEN/manifest.json (sha256 per output file), the outputs staying in
 file that differs, is missing or is new; exit 1 on any difference.
 
 Fair comparison, nothing hidden: the only text replaced before hashing is (a) the git commit of
-the code under test (report `report_commit`, leaderboard `commit`, printed on its page) and
+the code under test (report `report_commit`, leaderboard `commit`, and its first 12 digits as the
+leaderboard's pages print it) and
 (b) ISO timestamps (`generated`) that fall inside the window the commands ran in. Both are replaced
 by fixed placeholders; the raw files are kept beside the manifest for inspection. The commands run
 with PYTHONHASHSEED=0 (sums over sets of strings otherwise differ in their last digits run to run),
@@ -90,8 +91,8 @@ def code_commit() -> str | None:
 
 def normalise(data: bytes, commit: str | None, start: dt.datetime, end: dt.datetime) -> bytes:
     """Replace the code's commit and the timestamps written during this run (nothing else)."""
-    if commit:
-        data = data.replace(commit.encode(), b"<CODE-COMMIT>")
+    if commit:  # in full (results.json, report.json), then as the pages shorten it (its first 12 digits)
+        data = data.replace(commit.encode(), b"<CODE-COMMIT>").replace(commit[:12].encode(), b"<CODE-COMMIT>")
 
     def stamp(m: re.Match) -> bytes:
         try:
