@@ -32,12 +32,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import urlencode
 
-from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
-from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, mean_ci, read_input_bytes, redact_text,
-                                is_argument, refuse_foreign_output, refuse_output_inside, render_passages,
-                                split_thinking)
+from oversight_bench.api import (BenchError, ReadOnlyRun, load_json_text, mean_ci, plugin_pages, read_input_bytes,
+                                redact_text, is_argument, refuse_foreign_output, refuse_output_inside, split_thinking)
 
 TEMPLATES = Path(__file__).parent / "templates"
 PAGE_SIZE = 50
@@ -75,20 +73,12 @@ def _quotes(text: str) -> list[tuple[str, bool]]:
         i = j + 1
     return out
 
-_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
-_env.filters["passages"] = lambda text: Markup(render_passages(text))
+#: the pages, drawn by the core's one environment (its `passages` and `p` filters among them)
+_pages = plugin_pages("human_judging", TEMPLATES)
 
 
 def _number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def _pct(p: float | None) -> str:
-    """A probability as pages show it; what a foreign store holds instead of a number, as its text."""
-    return "–" if p is None else f"{p:.2f}" if _number(p) else str(p)
-
-
-_env.filters["p"] = _pct
 
 
 # -- the index ---------------------------------------------------------------------------------------
@@ -756,7 +746,7 @@ class Links:
 
 
 def render(name: str, **ctx: Any) -> str:
-    return redact_text(_env.get_template(name).render(flags_help=FLAG_HELP, **ctx))
+    return redact_text(_pages.render(f"human_judging/{name}", flags_help=FLAG_HELP, **ctx))
 
 
 def list_context(index: Index, params: dict[str, str], page_size: int = PAGE_SIZE) -> dict[str, Any]:

@@ -393,7 +393,7 @@ json_bytes = st.one_of(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=json_bytes)
 def test_fuzz_load_carry(tmp_path_factory, data):
-    from oversight_bench.analysis.leaderboard import load_carry
+    from oversight_bench.analysis.carry import load_carry
 
     path = tmp_path_factory.mktemp("j") / "prev.json"
     path.write_bytes(data)
@@ -408,7 +408,7 @@ def test_fuzz_load_carry(tmp_path_factory, data):
 @given(data=json_bytes)
 def test_fuzz_leaderboard_output_check(tmp_path_factory, data):
     """The folder check reads the output's results.json, which may be anything."""
-    from oversight_bench.analysis.leaderboard import check_output
+    from oversight_bench.publish.leaderboard import check_output
 
     out = tmp_path_factory.mktemp("o")
     (out / "results.json").write_bytes(data)
