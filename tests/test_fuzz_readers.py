@@ -717,13 +717,13 @@ def test_read_cells_refuses_what_is_not_a_regular_file(tmp_path, target):
 
 def test_read_cells_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
     pytest.importorskip("jinja2")
-    from human_judging import viewer
+    from human_judging import view_export
 
-    monkeypatch.setattr(viewer, "MAX_CELLS_BYTES", 100)
+    monkeypatch.setattr(view_export, "MAX_CELLS_BYTES", 100)
     path = tmp_path / "cells.json"
     path.write_text(json.dumps({"cells": {"a": {"title": "x" * 200, "decisions": []}}}))
     with pytest.raises(BenchError, match="more than 100"):
-        viewer.read_cells_file(path)
+        view_export.read_cells_file(path)
 
 
 # -- hostile field values in a valid store: every reader, every record kind (issue 37.5) ---------------
