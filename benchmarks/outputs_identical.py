@@ -59,8 +59,8 @@ def build_fixtures(runs: Path) -> list[str]:
     return sorted(p.name for p in runs.iterdir() if p.is_dir())
 
 
-def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str]]]:
-    """(output name, CLI arguments): each command writes into out/<name>."""
+def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str] | None]]:
+    """(output name, CLI arguments): each command writes into out/<name>; None: the step `run_all` does itself."""
     runs = [f"runs/{n}" for n in fixtures]
     plain = [r for r in runs if r != "runs/xp"]
     cmds = [
@@ -69,6 +69,12 @@ def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str]]]:
         ("leaderboard", ["leaderboard", *runs, "--output", "out/leaderboard"]),
         ("leaderboard-carry", ["leaderboard", "runs/judge-b", "--output", "out/leaderboard-carry", "--show-small",
                                "--carry", "out/leaderboard/results.json"]),
+        # a board of an earlier build (schema v2, tests/fake_runs.legacy_board) carried: its transcript pages
+        # are drawn again from their data by the room template
+        ("legacy-src", ["leaderboard", "runs/judge-b", "--output", "out/legacy-src", "--show-small"]),
+        ("legacy-board", None),
+        ("leaderboard-legacy", ["leaderboard", "runs/human", "--output", "out/leaderboard-legacy", "--show-small",
+                                "--carry", "out/legacy-src/results.json"]),
         ("view", ["view", *plain, "--export", "out/view", "--page-size", "7"]),
         ("view-cells", ["view", *plain, "--export", "out/view-cells", "--cells", "out/leaderboard/rooms-cells.json"]),
     ]
@@ -120,6 +126,12 @@ def run_all(golden: Path, work: Path, real: Path | None) -> dict[str, str]:
     env = {**os.environ, "COLUMNS": "200", "TZ": "UTC", "PYTHONHASHSEED": "0"}
     start = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) - dt.timedelta(seconds=1)
     for name, args in commands(fixtures, real is not None):
+        if args is None:  # turn the board just built into an earlier build's (files only: no oversight_bench code)
+            sys.path.insert(0, str(TESTS))
+            from fake_runs import legacy_board
+
+            legacy_board(work / "out" / "legacy-src")
+            continue
         res = subprocess.run([sys.executable, "-c", "from oversight_bench.cli import main; main()", *args],
                              cwd=work, env=env, capture_output=True, text=True)
         (work / "out").mkdir(exist_ok=True)
