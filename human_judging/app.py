@@ -34,8 +34,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader
-from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -43,7 +41,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from oversight_bench.api import BenchError, render_passages
+from oversight_bench.api import BenchError, plugin_pages
 from human_judging.study import Study
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
@@ -53,13 +51,13 @@ CSP = ("default-src 'none'; style-src 'self'; img-src data:; form-action 'self';
        "frame-ancestors 'none'; base-uri 'none'")
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
 
-_env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True)
-_env.filters["passages"] = lambda text: Markup(render_passages(text))
-_env.filters["timestamp"] = lambda t: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+#: the pages, drawn by the core's one environment (its `passages` filter among them)
+_pages = plugin_pages("human_judging", Path(__file__).parent / "templates",
+                      {"timestamp": lambda t: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))})
 
 
 def _page(name: str, status: int = 200, **ctx) -> HTMLResponse:
-    return HTMLResponse(_env.get_template(name).render(**ctx), status_code=status)
+    return HTMLResponse(_pages.render(f"human_judging/{name}", **ctx), status_code=status)
 
 
 def _failure(exc: Exception) -> HTMLResponse:

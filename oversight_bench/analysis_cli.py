@@ -27,9 +27,8 @@ from oversight_bench.run_exit import finish_run
                    "(default: the cached khan-2024 suite)")
 def report(dirs, output, no_figures, stance_check, stance_calibration):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
-    from oversight_bench.analysis.report import build_report
-
-    from oversight_bench.analysis.report import deviation_lines
+    from oversight_bench.publish.report import build_report
+    from oversight_bench.render.report import deviation_lines
 
     rep = build_report(dirs, output, figures=not no_figures, stance_check=stance_check,
                        stance_calibration=stance_calibration)
@@ -96,7 +95,8 @@ def _print_main_table(rows: list[dict]) -> None:
 def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_check, stance_calibration):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the room pages
     its cells link to (rooms/, drawn by the viewer plugin from the cells file rooms-cells.json)."""
-    from oversight_bench.analysis.leaderboard import all_small, build_leaderboard
+    from oversight_bench.publish.leaderboard import build_leaderboard
+    from oversight_bench.render.leaderboard import all_small
 
     if not output:  # no default: one pointing into the repository overwrote the committed board
         raise BenchError("leaderboard: no output folder; give --output DIR")

@@ -53,8 +53,12 @@ Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
     (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
 Runs and their records
-    get_registry, deviations, provenance, render_passages, mean_ci (a mean with the paper's 95% CI,
+    get_registry, deviations, provenance, mean_ci (a mean with the paper's 95% CI,
     as every accuracy table computes it).
+Pages (`oversight_bench.render.pages`: the one Jinja environment)
+    plugin_pages(prefix, folder, filters): the environment with a plugin's template folder added under
+    `prefix/` (the core's templates, the room among them, stay reachable); `.render(name, **context)`.
+    render_passages: a turn HTML-escaped, its passage tags as highlighted spans.
 Transcript suites
     ImportedSuite, RunSuite, get_suite, suite_data_dir.
 Running plans (a command that writes a run directory makes a `Plan` and hands it to the pipeline)
@@ -112,7 +116,7 @@ _SOURCES: dict[str, str] = {
     "deviations": "oversight_bench.deviations",
     "mean_ci": "oversight_bench.analysis.stats",
     "provenance": "oversight_bench.provenance",
-    "render_passages": "oversight_bench.analysis.leaderboard",
+    **dict.fromkeys(("render_passages", "plugin_pages"), "oversight_bench.render.pages"),
     **dict.fromkeys(("ImportedSuite", "RunSuite", "get_suite"), "oversight_bench.suites"),
     **dict.fromkeys(("Plan", "Prepared", "execute", "start", "check_capabilities", "write_run_files"),
                     "oversight_bench.pipeline"),

@@ -68,7 +68,8 @@ def fit_elo(config: EloConfig, sources: list[str]) -> dict[str, Any]:
     """Elo of the debaters of the cross-play runs `sources` (`analysis.elo`), with how the fit differs
     from the paper's; written as OUTPUT/elo.json and OUTPUT/fig4_elo.png."""
     from oversight_bench.analysis.elo import elo_from_store
-    from oversight_bench.analysis.report import _clean, fig_elo
+    from oversight_bench.analysis.report import _clean
+    from oversight_bench.render.figures import fig_elo
     from oversight_bench.deviations import elo_prior_deviation
     from oversight_bench.errors import BenchError
 

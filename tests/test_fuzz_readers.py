@@ -393,7 +393,7 @@ json_bytes = st.one_of(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=json_bytes)
 def test_fuzz_load_carry(tmp_path_factory, data):
-    from oversight_bench.analysis.leaderboard import load_carry
+    from oversight_bench.analysis.carry import load_carry
 
     path = tmp_path_factory.mktemp("j") / "prev.json"
     path.write_bytes(data)
@@ -408,7 +408,7 @@ def test_fuzz_load_carry(tmp_path_factory, data):
 @given(data=json_bytes)
 def test_fuzz_leaderboard_output_check(tmp_path_factory, data):
     """The folder check reads the output's results.json, which may be anything."""
-    from oversight_bench.analysis.leaderboard import check_output
+    from oversight_bench.publish.leaderboard import check_output
 
     out = tmp_path_factory.mktemp("o")
     (out / "results.json").write_bytes(data)
@@ -717,13 +717,13 @@ def test_read_cells_refuses_what_is_not_a_regular_file(tmp_path, target):
 
 def test_read_cells_refuses_a_file_over_the_limit(tmp_path, monkeypatch):
     pytest.importorskip("jinja2")
-    from human_judging import viewer
+    from human_judging import view_export
 
-    monkeypatch.setattr(viewer, "MAX_CELLS_BYTES", 100)
+    monkeypatch.setattr(view_export, "MAX_CELLS_BYTES", 100)
     path = tmp_path / "cells.json"
     path.write_text(json.dumps({"cells": {"a": {"title": "x" * 200, "decisions": []}}}))
     with pytest.raises(BenchError, match="more than 100"):
-        viewer.read_cells_file(path)
+        view_export.read_cells_file(path)
 
 
 # -- hostile field values in a valid store: every reader, every record kind (issue 37.5) ---------------

@@ -368,7 +368,7 @@ def test_a_run_rejudged_with_the_tool_reports_accuracy_with_and_without(tmp_path
     assert "| scripted:tool_reader | scripted:default | qa_without_article | gsm8kqa | execute | 3 | 50.0 | 3 | 100.0 |" in md
     assert (rep / "judge_tool.csv").is_file()
 
-    from oversight_bench.analysis.leaderboard import build_leaderboard
+    from oversight_bench.publish.leaderboard import build_leaderboard
 
     board = build_leaderboard([src, dst], tmp_path / "board", figures=False, n_resamples=100)
     assert {j["judge"] for j in board["judges"]} == {"scripted:tool_reader", "scripted:tool_reader (judge tool: execute)"}

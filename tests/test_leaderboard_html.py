@@ -18,7 +18,8 @@ import pytest
 
 from fake_runs import legacy_board, make_crossplay, make_run
 from human_judging import viewer
-from oversight_bench.analysis.leaderboard import build_leaderboard, render_passages
+from oversight_bench.publish.leaderboard import build_leaderboard
+from oversight_bench.render.pages import render_passages
 from oversight_bench.analysis.quality import pct
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
@@ -150,7 +151,7 @@ def test_markdown_hides_small_cells_unless_asked(board, tmp_path):
     assert "n<64" in row and "⚠" not in row
     assert "| human:nyu-2023 (human reference)" in md and "## Debater Elo" in md
     assert "[results.json](results.json)" in md
-    from oversight_bench.analysis.leaderboard import markdown
+    from oversight_bench.render.leaderboard import markdown
 
     shown = markdown(res, show_small=True)
     row = next(ln for ln in shown.splitlines() if ln.startswith("| sim:judge-b"))
@@ -295,7 +296,7 @@ def test_the_committed_board_fits_the_window(tmp_path, width):
     """The committed leaderboard's table, drawn by this code, with small cells shown and every toggle
     open, is no wider than a 1280 or 1400 px window (no horizontal scrolling)."""
     from helpers import REPO
-    from oversight_bench.analysis.leaderboard import render_index
+    from oversight_bench.render.leaderboard import render_index
 
     res = json.loads((REPO / "leaderboards" / "results.json").read_text())
     for row in res["judges"]:  # a board of the earlier schema: its one reference as a list
@@ -419,7 +420,7 @@ def test_carried_page_fields_stay_text_even_inside_attributes():
     """Every field of a carried page's room (question, answers, role, speaker, budget marks, judge) is
     escaped where the page puts it, quotes included: a hostile value neither adds an element nor leaves
     its attribute; verified passages are highlighted and cut turns marked."""
-    from oversight_bench.analysis.leaderboard import render_page
+    from oversight_bench.render.pages import render_page
 
     evil = '" onmouseover="x()" data-x=\'<b>&amp;'
     tags, texts = [], []

@@ -13,7 +13,8 @@ import shutil
 from fake_runs import make_crossplay, make_run
 from helpers import cli
 from model_adapters.scripted import prompt_script, register_script
-from oversight_bench.analysis.leaderboard import build_leaderboard, figure_bars
+from oversight_bench.analysis.leaderboard import figure_bars
+from oversight_bench.publish.leaderboard import build_leaderboard
 from oversight_bench.rundir.store import Store
 
 

@@ -17,7 +17,9 @@ from fake_runs import make_run
 from helpers import REPO
 from human_judging import viewer
 from oversight_bench.analysis import stats
-from oversight_bench.analysis.leaderboard import build_leaderboard, figure_bars, markdown, render_index
+from oversight_bench.analysis.leaderboard import figure_bars
+from oversight_bench.publish.leaderboard import build_leaderboard
+from oversight_bench.render.leaderboard import markdown, render_index
 from oversight_bench.analysis.load import load_run
 from oversight_bench.analysis.quality import decimal_round, p_text, pct, pts
 from oversight_bench.rundir.store import Store
@@ -127,7 +129,7 @@ def test_human_sentence_is_built_from_the_data(human_board):
     page = _text((base / "lb" / "index.html").read_text())
     assert about in page and about in (base / "lb" / "leaderboard.md").read_text().replace("\\", "")
     code = REPO / "oversight_bench"
-    for f in [code / "analysis" / "leaderboard.py", *sorted((code / "templates").iterdir())]:
+    for f in [code / "analysis" / "leaderboard.py", code / "render" / "leaderboard.py", *sorted((code / "render" / "templates").iterdir())]:
         assert "Michael" not in f.read_text(), f
 
 

@@ -359,14 +359,14 @@ def test_carry_that_is_no_bounded_regular_file_is_refused(carried, target, monke
     """--carry pointing at /dev/zero (never ends), a FIFO (blocks) or a file over the bound is one line."""
     import os
 
-    from oversight_bench.analysis import leaderboard
+    from oversight_bench.analysis import carry
 
     tmp, b, _ = carried
     prev = tmp / "prev.json"
     if target == "fifo":
         os.mkfifo(prev)
     elif target == "big":
-        monkeypatch.setattr(leaderboard, "MAX_CARRY_BYTES", 1000)
+        monkeypatch.setattr(carry, "MAX_CARRY_BYTES", 1000)
         shutil.copy(tmp / "old" / "results.json", prev)
     else:
         prev.symlink_to(target)

@@ -224,7 +224,7 @@ def test_summary_table_prints_quality(new_run, old_run, capsys, monkeypatch):
 # -- report --------------------------------------------------------------------------------------------
 
 def test_report_rows_json_and_markdown(new_run, old_run, tmp_path):
-    from oversight_bench.analysis.report import build_report
+    from oversight_bench.publish.report import build_report
 
     rep = build_report([new_run], tmp_path / "rep", n_resamples=200, figures=False)
     rows = {r["protocol"]: r for r in rep["groups"] if r["level"] == "task"}
@@ -284,7 +284,7 @@ def test_judge_suite_cli_writes_quality(new_run, tmp_path, monkeypatch):
 
 @pytest.fixture
 def board(new_run, tmp_path):
-    from oversight_bench.analysis.leaderboard import build_leaderboard
+    from oversight_bench.publish.leaderboard import build_leaderboard
 
     res = build_leaderboard([new_run], tmp_path / "lb", n_resamples=200, figures=False, min_n=1)
     return tmp_path / "lb", res
@@ -304,7 +304,7 @@ def test_leaderboard_cells_carry_quality_and_flags(board):
 
 
 def test_flagged_cells_are_out_of_the_headlines(board, new_run, tmp_path):
-    from oversight_bench.analysis.leaderboard import build_leaderboard
+    from oversight_bench.publish.leaderboard import build_leaderboard
 
     out, res = board
     h_cons, h_qa = res["judges"][0]["headlines"]
@@ -358,7 +358,7 @@ def _room_pages(out, run, cell):
 
 
 def test_old_store_shows_unknown_not_zero(old_run, tmp_path):
-    from oversight_bench.analysis.leaderboard import build_leaderboard
+    from oversight_bench.publish.leaderboard import build_leaderboard
 
     res = build_leaderboard([old_run], tmp_path / "lb", n_resamples=200, figures=False, min_n=1)
     deb = res["judges"][0]["cells"]["debate · closed"]

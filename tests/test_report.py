@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from oversight_bench.analysis.report import build_report
+from oversight_bench.publish.report import build_report
 from fake_runs import make_crossplay, make_run
 from oversight_bench.analysis_cli import elo, report
 from oversight_bench.errors import BenchError
@@ -192,7 +192,7 @@ def test_runs_differing_in_a_setting_are_separate_rows_and_an_ablation_figure(tm
 
 
 def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
-    from oversight_bench.analysis.leaderboard import build_leaderboard
+    from oversight_bench.publish.leaderboard import build_leaderboard
 
     run = make_run(tmp_path / "run", judge="sim:judge-a,debias=True", n_questions=3)
     res = build_leaderboard([run], tmp_path / "lb")
@@ -215,7 +215,7 @@ def test_leaderboard_head_lists_each_runs_deviations(tmp_path):
 def test_figures_are_written_and_closed_even_when_drawing_fails(tmp_path):
     """Every figure goes through `saved_figure`: the PNG is written and the figure closed, and a figure
     whose drawing fails is closed too, leaving no file (pyplot would keep it open for the process)."""
-    from oversight_bench.analysis.report import saved_figure
+    from oversight_bench.render.figures import saved_figure
 
     with saved_figure(tmp_path / "ok.png", 1, 2, figsize=(4, 2)) as (fig, axes):
         axes[0].plot([0, 1], [0, 1])

@@ -301,8 +301,8 @@ def test_what_the_stored_judge_calls_show(stored):
 
 @needs_boolq
 def test_report_pairs_each_derived_protocol_with_the_debate_per_question(stored, tmp_path):
-    from oversight_bench.analysis.leaderboard import build_leaderboard
-    from oversight_bench.analysis.report import build_report
+    from oversight_bench.publish.leaderboard import build_leaderboard
+    from oversight_bench.publish.report import build_report
 
     src, outs = stored
     dirs = [src, outs["verified_evidence"], outs["debate_unverified"]]
@@ -429,7 +429,7 @@ def test_real_models_debate_then_both_derived_judges_and_the_report(tmp_path):
     """One BoolQ debate of the embedded qwen2.5-coder-0.5b (one round, one answer order), judged by
     smollm2-135m as debate, then re-judged as verified_evidence and debate_unverified (judge calls
     only), then `report`: the plumbing on real weights, whatever the models' quality."""
-    from oversight_bench.analysis.report import build_report
+    from oversight_bench.publish.report import build_report
 
     _need_local_models("qwen2.5-coder-0.5b", "smollm2-135m")
 

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from helpers import FAKE, cli  # noqa: E402
 
 from human_judging import viewer  # noqa: E402
+from oversight_bench.errors import BenchError  # noqa: E402
 
 RUN = ["run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "3", "--quiet", "--rounds", "1"]
 
@@ -202,7 +203,7 @@ def test_view_over_a_folder_of_runs_lists_each_run(tmp_path):
     page = TestClient(viewer.create_view_app(index), base_url="http://127.0.0.1").get("/").text
     assert 'href="/run/1"' in page and 'href="/run/2"' in page
     # a folder with no run under it stays an error in one line
-    with pytest.raises(viewer.BenchError, match="is not a run directory"):
+    with pytest.raises(BenchError, match="is not a run directory"):
         viewer.Index([tmp_path / "runs" / "notes"])
 
 
