@@ -68,7 +68,6 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import statistics
-import subprocess
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -82,17 +81,9 @@ from oversight_bench.analysis.load import Run, judge_fields
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
+from oversight_bench.provenance import git_commit
 
 SCHEMA = "oversight-bench/report/v1"
-
-
-def _git_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
-                             cwd=Path(__file__).resolve().parent)
-        return out.stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 def run_provenance(run: Run) -> dict[str, Any]:
@@ -396,7 +387,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
     return {
         "schema": SCHEMA,
         "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "report_commit": _git_commit(),
+        "report_commit": git_commit(),
         "runs": [run_provenance(r) for r in runs],
         "groups": groups,
         "permutation_tests": permutation_rows(decisions, n_resamples),

@@ -22,10 +22,11 @@ from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS
                                                   _qkey, _suite_of, cell_id, figure_bars, models_rooms_id,
                                                   paired_tests, rooms_link, self_judged)
 from oversight_bench.analysis.load import load_runs
-from oversight_bench.analysis.report import _clean, _git_commit, _proto_key, run_provenance
+from oversight_bench.analysis.report import _clean, _proto_key, run_provenance
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import headline_pairs
+from oversight_bench.provenance import git_commit
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
 from oversight_bench.render.leaderboard import carried_page, markdown, render_index
@@ -258,7 +259,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                         f"{str(prev.get('generated') or 'unknown')[:10]}) is not carried: Elo is rated only from the "
                         "cross-play runs given to this build")
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                     "commit": _git_commit(), "min_n": min_n, "include_flagged": include_flagged,
+                     "commit": git_commit(), "min_n": min_n, "include_flagged": include_flagged,
                      "quality_bar": QUALITY_BAR, "stance_check": stance,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in headline_pairs()], "judges": judges_out,
