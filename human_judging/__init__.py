@@ -9,12 +9,11 @@ import ipaddress
 import re
 import secrets
 import socket
-from pathlib import Path
 
 import click
 
 from oversight_bench import hookimpl
-from oversight_bench.api import BenchError
+from oversight_bench.api import BenchError, read_input_text
 
 
 JUDGE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
@@ -24,10 +23,7 @@ def judge_names(judges: str | None, judges_file: str | None) -> list[str]:
     """The judges the organiser names: `--judges alice,bob` and/or `--judges-file` (one a line, # comments)."""
     names = [n.strip() for n in (judges or "").split(",") if n.strip()]
     if judges_file:
-        try:
-            text = Path(judges_file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise BenchError(f"--judges-file {judges_file}: {exc.strerror}; expected a text file, one judge name a line") from None
+        text = read_input_text(judges_file, "--judges-file", "a text file, one judge name a line", 1024 * 1024)
         names += [ln.split("#")[0].strip() for ln in text.splitlines() if ln.split("#")[0].strip()]
     for n in names:
         if not JUDGE_NAME.match(n):

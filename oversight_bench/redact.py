@@ -15,7 +15,8 @@ What counts as a secret:
   is masked too, so an echo wrapped across lines or cut short at either end leaves no part of it
   (`_secret_pattern`, `_mask_runs`: the k-grams of the secret in a set, the text squeezed once, the
   runs found by string search and merged; only characters of a secret's run are ever masked); and
-  so are its base64, hex and byte-by-byte percent-encoded forms (`_encodings`);
+  so are its base64, hex, byte-by-byte percent-encoded, JSON `\\uXXXX` and HTML `&#N;`/`&#xN;`
+  forms (`_encodings`);
 - values of environment variables named like credentials (`OPENAI_API_KEY`, `HF_TOKEN`, ...),
   registered by `register_env_secrets`, for the same reason.
 
@@ -52,11 +53,11 @@ RUN_FROM = 12
 #: (a stored response is JSON text: a line break inside an echoed key is written `\n`).
 #: For the quick test: the gap's escapes, then its characters (a backslash too) deleted
 _GAP_ESCAPES = ("\\n", "\\r", "\\t", "\\b", "\\f")
-_GAP_HEX = re.compile(r"\\+u00[0-9a-f]{2}")
+_GAP_HEX = re.compile(r"\\+u00(?:0[9a-d]|20)")
 _GAP_CHARS = dict.fromkeys(map(ord, " \t\n\r\f\v\\"))
 
 #: one gap, for finding them in a text (a run of backslashes is one token, escape or not: linear)
-_GAP_TOKEN = re.compile(r"[ \t\n\r\f\v]+|\\+(?:[nrtbf]|u00[0-9a-fA-F]{2})?")
+_GAP_TOKEN = re.compile(r"[ \t\n\r\f\v]+|\\+(?:[nrtbf]|u00(?:0[9a-dA-D]|20))?")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _lock = threading.Lock()
@@ -86,13 +87,16 @@ def register_secret(value: Any) -> None:
 
 def _encodings(value: str) -> set[str]:
     """How a server may echo a secret encoded: every byte percent-encoded (`%73%6b...`), hex (`736b...`,
-    any case), and base64
+    any case), every character as a JSON or HTML escape (`\\u0073`, `&#115;`, `&#x73;`), and base64
     (standard and URL-safe) at each of the three alignments it can start at inside a longer text
     (the characters that depend only on the secret's bytes)."""
     import base64
 
     raw = value.encode()
-    out = {"".join(f"%{b:02x}" for b in raw), raw.hex()}
+    out = {"".join(f"%{b:02x}" for b in raw), raw.hex(),
+           # JSON's and HTML's character escapes: a server echoing "\u0073\u006b..." or "&#115;&#107;..."
+           "".join(f"\\u{ord(c):04x}" for c in value),
+           "".join(f"&#{ord(c)};" for c in value), "".join(f"&#x{ord(c):x};" for c in value)}
     for k in range(3):
         enc = base64.b64encode(b"\0" * k + raw).decode().rstrip("=")
         core = enc[4 if k else 0:len(enc) - (0 if (k + len(raw)) % 3 == 0 else 4)]
@@ -231,7 +235,10 @@ def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = No
         if a <= end:
             end = max(end, b)
             continue
-        out.append(text[last:where[start]])
+        begin = where[start]
+        while begin > last and text[begin - 1] == "\\":  # a run's escape (`\u0053...`) masked whole: no `\***`
+            begin -= 1
+        out.append(text[last:begin])
         out.append(MASK)
         last = where[end - 1] + 1
         start, end = a, b

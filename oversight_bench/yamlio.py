@@ -83,6 +83,12 @@ def decode_utf8(data: bytes, where: str, what: str) -> str:
                          f"expected {what} saved as UTF-8") from None
 
 
+def read_input_text(path: str | Path, what: str, expected: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """An untrusted input file's text: `read_input_bytes`' bounds, then `decode_utf8`'s one-line error
+    (`expected` says what the file should hold, e.g. "one judge name a line")."""
+    return decode_utf8(read_input_bytes(path, what, max_bytes), f"{what} {show_path(path)}", expected)
+
+
 def _at(mark: Any) -> str:
     return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from oversight_bench.api import BenchError
+from oversight_bench.api import BenchError, read_input_text
 from task_configs.sandbox import require_isolation, unsafe_exec_option
 
 PROMPT = '''Write a Python program that solves the math word problem below. Define a function
@@ -96,7 +96,9 @@ def _done_ids(output: Path) -> set[str]:
     if not output.is_file():
         return set()
     done = set()
-    for line in output.read_text(encoding="utf-8").splitlines():
+    # an earlier build's JSONL, read bounded and as UTF-8 before any model call (else one line, exit 2)
+    text = read_input_text(output, "--output", "the JSONL an earlier build-task wrote", 256 * 1024 * 1024)
+    for line in text.splitlines():
         try:
             done.add(json.loads(line)["id"])
         except (json.JSONDecodeError, KeyError, TypeError):

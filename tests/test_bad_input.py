@@ -226,6 +226,16 @@ CASES = [
          remove=("config.json",)),
     Case("salvage_into_a_run", ["salvage", "{tmp}/base_run", "--output", "{tmp}/base_run"], ["inside run directory", "never write"],
          keeps_records=False),
+    # untrusted input files read bounded and as UTF-8 (round-4 probes 190, 210, 241)
+    Case("serve_judges_file_not_utf8", ["serve", "--from", "{tmp}/base_run", "--output", "{tmp}/st1", "--judges-file",
+                                        "{tmp}/binary.bin"], ["--judges-file", "not utf-8", "byte 0x", "one judge name a line"],
+         keeps_records=False),
+    Case("serve_judges_file_a_device", ["serve", "--from", "{tmp}/base_run", "--output", "{tmp}/st2", "--judges-file",
+                                        "/dev/zero"], ["--judges-file", "/dev/zero", "a device", "expected a regular file"],
+         keeps_records=False, process="reads /dev/zero: a regression would fill this process's memory (old code: killed)"),
+    Case("build_task_output_not_utf8", ["build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1",
+                                        "--limit", "1", "--output", "{tmp}/binary.bin"],
+         ["--output", "not utf-8", "the jsonl an earlier build-task wrote"], keeps_records=False),
     # importers name the file and the row they could not read
     Case("nyu_metadata_garbage", ["import", "nyu-debate", "{tmp}/nyu_badmeta", "--output", "{tmp}/imp_nyu1"],
          ["debates-metadata.jsonl", "line 2", "expected a json object"], keeps_records=False),
@@ -237,7 +247,7 @@ CASES = [
          ["khan_bad.csv", "row 2", "id '7'"], keeps_records=False),
 ]
 
-COMMANDS = ("export", "judge", "report", "leaderboard", "elo", "import", "salvage", "run")
+COMMANDS = ("export", "judge", "report", "leaderboard", "elo", "import", "salvage", "run", "serve", "build-task")
 
 
 def _damage(db: Path, how: str) -> None:
@@ -263,6 +273,7 @@ def _prepare(tmp: Path) -> None:
     (tmp / "extra.yaml").write_text(f"judge: {S}\nbogus_field: 1\n")
     (tmp / "rounds.yaml").write_text(f"judge: {S}\nagent: {S}\ntasks: [arith]\noptions:\n  rounds: zero\n")
     (tmp / "emptydata").mkdir()
+    (tmp / "binary.bin").write_bytes(b"alice\n" + bytes(range(128, 256)) * 20)
     (tmp / "a_file").write_text("not a folder")
     (tmp / "not_a_run").mkdir()
     (tmp / "not_a_run" / "notes.txt").write_text("someone's notes")

@@ -216,3 +216,26 @@ def test_an_echoed_key_in_hex_is_masked():
             assert out == "hex *** end", out
     finally:
         forget_secrets()
+
+
+@pytest.mark.parametrize("form", ["json", "json-in-json", "html-decimal", "html-hex"])
+def test_an_echoed_key_as_character_escapes_is_masked(form):
+    """Probe 221 (round 4): a server echoing the key as JSON `\\u0058` escapes (as a stored response
+    holds them, one backslash or two) or as HTML numeric entities put it whole into results.sqlite;
+    percent, hex and base64 were masked. Only JSON escapes of whitespace are gaps, so such an escape
+    is the character it stands for."""
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    key = "Zx9/Qw+Er=Ty&Ui%Op12Kk"
+    encoded = {"json": "".join(f"\\u{ord(c):04x}" for c in key),
+               "json-in-json": "".join(f"\\\\u{ord(c):04X}" for c in key),
+               "html-decimal": "".join(f"&#{ord(c)};" for c in key),
+               "html-hex": "".join(f"&#x{ord(c):X};" for c in key)}[form]
+    forget_secrets()
+    register_secret(key)
+    try:
+        out = scrub_known(f'{{"content": "echo {encoded} end"}}')
+        assert out == '{"content": "echo *** end"}', out
+        assert scrub_known('{"content": "caf\\u00e9 \\u0041nswer: 1 &#65;"}') == '{"content": "caf\\u00e9 \\u0041nswer: 1 &#65;"}'
+    finally:
+        forget_secrets()
