@@ -121,7 +121,7 @@ def _cli(args: list[str], timeout: float = 120, process: bool = False) -> subpro
     """The CLI in-process (helpers.cli_completed); `process`: in a subprocess, where one that
     outlasts `timeout` comes back with status None."""
     if not process:
-        return cli_completed(*args)
+        return cli_completed(*args, text=False)
     try:
         return cli_subprocess(*args, timeout=timeout, text=False)
     except subprocess.TimeoutExpired as exc:
