@@ -25,6 +25,28 @@ def cli(*args: str, env: dict | None = None, catch_exceptions: bool = False):
     return CliRunner().invoke(group, list(args), env=env, catch_exceptions=catch_exceptions)
 
 
+def cli_completed(*args: str, env: dict | None = None, cwd: Path | str = REPO, text: bool = True) -> subprocess.CompletedProcess:
+    """The CLI in-process, read back as `cli_subprocess` returns it (returncode, stdout, stderr: text,
+    or bytes unless `text`), from `cwd` as the subprocess would run: for cases whose meaning is the command's exit
+    status and its error line, not the process. An exception that escapes the command is written
+    into stderr as the crash's traceback would be, so a check for "Traceback" still sees it."""
+    import traceback
+
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        res = cli(*args, env=env, catch_exceptions=True)
+    finally:
+        os.chdir(here)
+    stderr = res.stderr_bytes or b""
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(*res.exc_info)).encode()
+    if text:
+        return subprocess.CompletedProcess(list(args), res.exit_code, res.stdout_bytes.decode("utf-8", "replace"),
+                                           stderr.decode("utf-8", "replace"))
+    return subprocess.CompletedProcess(list(args), res.exit_code, res.stdout_bytes, stderr)
+
+
 def cli_env(env: dict | None = None, drop: tuple[str, ...] = ()) -> dict:
     """The environment of a CLI subprocess: this process's, less `drop`, with `env` on top. PYTHONPATH is
     extended, never replaced: `env`'s entries first, then this checkout, then what the tests set

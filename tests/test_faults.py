@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from helpers import REPO, cli_subprocess
+from helpers import REPO, cli_completed, cli_subprocess
 from test_core import needs_example
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -159,8 +159,18 @@ def small_disk(tmp_path):
         subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
-def _cli_run(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
-    return cli_subprocess(*args, timeout=timeout)
+def _cli_run(args: list[str]) -> subprocess.CompletedProcess:
+    """In-process (what is checked is the command's exit status, its one line and the store it leaves)."""
+    return cli_completed(*args)
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory) -> Path:
+    """An uninterrupted run of DISK_ARGS, made once; tests read it or copy it, never write to it."""
+    ref = tmp_path_factory.mktemp("faults") / "ref"
+    res = _cli_run(["run", *DISK_ARGS, "--output", str(ref)])
+    assert res.returncode == 0, res.stderr[-2000:]
+    return ref
 
 
 def _one_line_disk_full(res: subprocess.CompletedProcess) -> None:
@@ -183,14 +193,12 @@ def _stored(out: Path) -> list[str]:
     return records(out) if made else []
 
 
-def test_full_disk_during_a_run_resumes_exactly(small_disk, tmp_path):
+def test_full_disk_during_a_run_resumes_exactly(small_disk, reference_run):
     """The disk fills at several points of a run (before the store exists, early, mid-run, late):
     each time one line and exit 2, every stored job whole; after space is freed the resumed run
     equals an uninterrupted one."""
     mnt, fill = small_disk
-    ref = tmp_path / "ref"
-    assert _cli_run(["run", *DISK_ARGS, "--output", str(ref)]).returncode == 0
-    expected = records(ref)
+    expected = records(reference_run)
     by_job: dict[str, set[str]] = {}
     import json
 
@@ -221,14 +229,13 @@ def test_full_disk_during_a_run_resumes_exactly(small_disk, tmp_path):
     assert records(out) == expected, f"jobs stored after each full disk: {stored}"
 
 
-def test_full_disk_during_report(small_disk, tmp_path):
+def test_full_disk_during_report(small_disk, reference_run, tmp_path):
     """`report` writing to a full disk, at several points: one line, exit 2, the run untouched; with
     space freed the report equals one written without the fault."""
     import json
 
     mnt, fill = small_disk
-    run = tmp_path / "run"
-    assert _cli_run(["run", *DISK_ARGS, "--output", str(run)]).returncode == 0
+    run = reference_run
     before = records(run)
     ref = tmp_path / "ref_report"
     assert _cli_run(["report", str(run), "--output", str(ref)]).returncode == 0
@@ -270,14 +277,13 @@ def _row_page_near_middle(db, size: int) -> int:
 
 
 @pytest.mark.parametrize("how", ["middle_page", "truncated", "zero"])
-def test_salvage_then_resume_equals_uninterrupted(tmp_path, how):
+def test_salvage_then_resume_equals_uninterrupted(reference_run, tmp_path, how):
     """A damaged store is refused; `salvage` copies what reads back into a fresh run, and the same
     run command on it finishes with the records of an uninterrupted run."""
     import json
     import shutil
 
-    ref = tmp_path / "ref"
-    assert _cli_run(["run", *DISK_ARGS, "--output", str(ref)]).returncode == 0
+    ref = reference_run
     expected = records(ref)
     bad = tmp_path / "bad"
     shutil.copytree(ref, bad, ignore=shutil.ignore_patterns(".lock"))

@@ -1,10 +1,12 @@
 """Every reader of untrusted bytes ends a failure in one line that names the input, exit 2.
 
-Two layers. The CLI cases run the real command in a subprocess on boundary inputs (invalid UTF-8,
-deep nesting, aliases that expand without bound, numbers too large to read, dates that do not
-exist, paths out of the task folder, ports out of range, log-probabilities that are not numbers)
-and check status 2 (1 where a server's odd answer fails only its jobs), no traceback and one
-`error:` line. The fuzz tests feed each reader function random and boundary bytes (hypothesis) and
+Two layers. The CLI cases run the real command on boundary inputs (invalid UTF-8, deep nesting,
+aliases that expand without bound, numbers too large to read, dates that do not exist, paths out of
+the task folder, ports out of range, log-probabilities that are not numbers) and check status 2 (1
+where a server's odd answer fails only its jobs), no traceback and one `error:` line. They run
+in-process (helpers.cli_completed: the same command, exit status and stderr), except the few whose
+failure would take the process with it (`Case.process`: a fresh interpreter's exit, a stack or
+memory that could blow up, a read that might never end), which run as subprocesses. The fuzz tests feed each reader function random and boundary bytes (hypothesis) and
 accept only its result or a one-line BenchError (MalformedResponse for a server's answer).
 """
 
@@ -25,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import cli_subprocess
+from helpers import cli_completed, cli_subprocess
 from oversight_bench.errors import BenchError, MalformedResponse
 
 S = "scripted:default"
@@ -50,17 +52,23 @@ class Case:
     files: dict[str, bytes] = field(default_factory=dict)  # written under {tmp} first
     absent: list[str] = field(default_factory=list)  # paths under {tmp} the command must not create
     hidden: list[str] = field(default_factory=list)  # text that must not appear in the output
+    #: run as a real subprocess (the reason), not in-process: a regression would take the test
+    #: process with it (a stack or memory blow-up, a read that never ends), or the case is the process
+    process: str = ""
 
 
 CASES = [
     Case("config-invalid-utf8", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
-         ["c.yaml", "utf-8", "byte 0xff"], {"c.yaml": b"judge: \xff\xfe\n"}, ["out"]),
+         ["c.yaml", "utf-8", "byte 0xff"], {"c.yaml": b"judge: \xff\xfe\n"}, ["out"],
+         process="the real exit status and stderr of a fresh interpreter"),
     Case("config-binary", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
          ["c.yaml", "utf-8"], {"c.yaml": bytes(range(256)) * 4}, ["out"]),
     Case("config-deep-nesting", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
-         ["c.yaml", "nested deeper than", "line 1"], {"c.yaml": DEEP.encode()}, ["out"]),
+         ["c.yaml", "nested deeper than", "line 1"], {"c.yaml": DEEP.encode()}, ["out"],
+         process="unbounded recursion would overflow the stack"),
     Case("config-alias-bomb", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
-         ["c.yaml", "aliases", "expected"], {"c.yaml": LAUGHS.encode()}, ["out"]),
+         ["c.yaml", "aliases", "expected"], {"c.yaml": LAUGHS.encode()}, ["out"],
+         process="10**9 values once expanded would exhaust memory"),
     Case("config-recursive-alias", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
          ["c.yaml", "refers to itself", "line 1"], {"c.yaml": b"options: &o {x: *o}\n"}, ["out"]),
     Case("config-huge-integer", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
@@ -68,7 +76,7 @@ CASES = [
     Case("config-impossible-date", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
          ["c.yaml", "cannot be read", "day is out of range"], {"c.yaml": b"seed: 2001-02-30\n"}, ["out"]),
     Case("config-device", [*RUN, "--config", "/dev/zero", "--output", "{tmp}/out"],
-         ["/dev/zero", "device", "regular file"], absent=["out"]),
+         ["/dev/zero", "device", "regular file"], absent=["out"], process="an unbounded read never ends"),
     Case("config-folder", [*RUN, "--config", "{tmp}", "--output", "{tmp}/out"], ["is a folder", "regular file"], absent=["out"]),
     Case("config-too-large", [*RUN, "--config", "{tmp}/c.yaml", "--output", "{tmp}/out"],
          ["c.yaml", "bytes", "at most 16 MB"], {"c.yaml": b"#" * (16 * 1024 * 1024 + 1)}, ["out"]),
@@ -109,8 +117,11 @@ CASES = [
 ]
 
 
-def _cli(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
-    """The CLI in a subprocess; one that outlasts `timeout` comes back with status None."""
+def _cli(args: list[str], timeout: float = 120, process: bool = False) -> subprocess.CompletedProcess:
+    """The CLI in-process (helpers.cli_completed); `process`: in a subprocess, where one that
+    outlasts `timeout` comes back with status None."""
+    if not process:
+        return cli_completed(*args, text=False)
     try:
         return cli_subprocess(*args, timeout=timeout, text=False)
     except subprocess.TimeoutExpired as exc:
@@ -124,7 +135,7 @@ def _one(case: Case, tmp: Path, run: Path) -> tuple[subprocess.CompletedProcess,
         (where / name).parent.mkdir(parents=True, exist_ok=True)
         (where / name).write_bytes(data.replace(b"{tmp}", str(where).encode()))
     args = [a.replace("{tmp}", str(where)).replace("{run}", str(run)) for a in case.args]
-    return _cli(args, timeout=60), where
+    return _cli(args, timeout=60, process=bool(case.process)), where
 
 
 @pytest.fixture(scope="module")
@@ -133,8 +144,11 @@ def outcomes(tmp_path_factory):
 
     tmp = tmp_path_factory.mktemp("cases")
     run = make_run(tmp / "run", n_questions=2)
+    # the subprocesses run in threads meanwhile (the in-process cases need the main thread: cwd, sys.stdout)
     with ThreadPoolExecutor(4) as pool:
-        return dict(zip((c.id for c in CASES), pool.map(lambda c: _one(c, tmp, run), CASES)))
+        started = pool.map(lambda c: (c.id, _one(c, tmp, run)), [c for c in CASES if c.process])
+        done = [(c.id, _one(c, tmp, run)) for c in CASES if not c.process] + list(started)
+    return dict(done)
 
 
 @pytest.mark.timeout(300)
@@ -513,7 +527,8 @@ def test_locked_store_on_resume_one_line(tmp_path):
     con.execute("BEGIN EXCLUSIVE")
     try:
         started = time.monotonic()
-        res = _cli(["run", *args[1:], "--limit", "2"], timeout=120)
+        # another process: the lock is held by this one
+        res = _cli(["run", *args[1:], "--limit", "2"], timeout=120, process=True)
         waited = time.monotonic() - started
     finally:
         con.rollback()
@@ -624,7 +639,8 @@ def test_config_on_a_fifo_is_refused_without_waiting(tmp_path):
     """--config naming a FIFO is refused at once (never opened: nothing waits for a writer)."""
     fifo = tmp_path / "c.yaml"
     os.mkfifo(fifo)
-    res = _cli([*RUN, "--config", str(fifo), "--output", str(tmp_path / "out")], timeout=60)
+    # a subprocess: opening the FIFO would wait for a writer for ever
+    res = _cli([*RUN, "--config", str(fifo), "--output", str(tmp_path / "out")], timeout=60, process=True)
     err = res.stderr.decode("utf-8", "replace")
     lines = [line for line in err.splitlines() if line.strip()]
     assert res.returncode == 2 and len(lines) == 1 and "FIFO" in lines[0], err[-2000:]

@@ -33,6 +33,13 @@ def nyu_paper(tmp_path_factory):
     return out, import_nyu_debate(NYU, out, paper_only=True)
 
 
+@pytest.fixture(scope="module")
+def nyu_paper_both(tmp_path_factory):
+    """The paper's rooms in both orders (two tests read it; neither writes to it)."""
+    out = tmp_path_factory.mktemp("nyub") / "nyu"
+    return out, import_nyu_debate(NYU, out, paper_only=True, both_orders=True)
+
+
 @needs_nyu
 def test_nyu_counts(nyu_all):
     out, c = nyu_all
@@ -136,12 +143,12 @@ def test_llm_debate_import_in_both_orders(tmp_path):
 
 
 @needs_nyu
-def test_nyu_import_in_both_orders_mirrors_the_debates_only(tmp_path):
+def test_nyu_import_in_both_orders_mirrors_the_debates_only(nyu_paper_both):
     """`both_orders`: each debate again, unjudged, answers and names swapped (the judge's turns, its
     beliefs included); consultancies are not mirrored; the counts are of the source's rooms."""
-    c = import_nyu_debate(NYU, tmp_path / "nyu", paper_only=True, both_orders=True)
+    out, c = nyu_paper_both
     assert c["rooms"] == 413 and c["mirrored"] == 241 and c["by_protocol"] == {"debate": 241, "consultancy": 172}
-    store = Store.open(tmp_path / "nyu")
+    store = Store.open(out)
     try:
         decisions = list(store.iter_records("decision"))
         turns = list(store.iter_records("turn"))
@@ -163,17 +170,16 @@ def test_nyu_import_in_both_orders_mirrors_the_debates_only(tmp_path):
 
 @needs_khan
 @needs_nyu
-def test_an_import_records_the_sources_settings_not_our_defaults(tmp_path):
+def test_an_import_records_the_sources_settings_not_our_defaults(tmp_path, nyu_paper_both):
     """An imported run's config says how the source made its transcripts (as its rows show or its
     authors report, else "unknown"), never our option defaults (before: rounds 3, best-of-4 and both
     orders for every import, the NYU rooms included), and declares what differs from the paper."""
     from transcript_suites.importers import KHAN_2024_REPORTED
 
     import_llm_debate(KHAN, tmp_path / "khan", both_orders=True, suite="khan-2024", reported=KHAN_2024_REPORTED)
-    import_nyu_debate(NYU, tmp_path / "nyu", paper_only=True, both_orders=True)
     configs = {}
-    for name in ("khan", "nyu"):
-        store = Store.open(tmp_path / name)
+    for name, folder in (("khan", tmp_path / "khan"), ("nyu", nyu_paper_both[0])):
+        store = Store.open(folder)
         try:
             configs[name] = store.read_config()
         finally:

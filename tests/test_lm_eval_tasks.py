@@ -82,16 +82,31 @@ def test_a_missing_lm_eval_task_or_file_is_one_line(tmp_path, lm_eval_dir):
         load(our_task(tmp_path / "t2", "../lme"))
 
 
-def test_export_runs_under_lm_eval_and_reads_back_the_same(tmp_path, lm_eval_dir):
-    tasks = our_task(tmp_path / "tasks", str(lm_eval_dir))
+def _export(tmp_path: Path, lm_eval_dir: Path) -> Path:
+    """`export-task capq --lm-eval DIR` (in-process): the folder it wrote."""
+    from helpers import cli
+
     out = tmp_path / "exported"
-    res = cli_subprocess("export-task", "capq", "--lm-eval", str(out), "--include-path", str(tasks))
-    assert res.returncode == 0, res.stderr
+    res = cli("export-task", "capq", "--lm-eval", str(out), "--include-path", str(our_task(tmp_path / "tasks", str(lm_eval_dir))))
+    assert res.exit_code == 0, res.stderr
     assert (out / "capq.yaml").is_file() and (out / "capq.csv").is_file()
-    _, original = load(tasks)
+    return out
+
+
+def test_export_reads_back_the_same(tmp_path, lm_eval_dir):
+    out = _export(tmp_path, lm_eval_dir)
+    _, original = load(tmp_path / "tasks")
     _, back = load(our_task(tmp_path / "back", str(out)))
     assert sorted((q.id, q.question, q.correct, q.incorrect) for q in back.questions) == \
         sorted((q.id, q.question, q.correct, q.incorrect) for q in original.questions)  # the same questions and answers
+
+
+@pytest.mark.integration
+def test_export_runs_under_lm_eval(tmp_path, lm_eval_dir):
+    """The exported task runs under the real lm-eval harness (its CLI, datasets and dummy model: about a
+    minute on 2 busy cores), so it runs in the integration lane; the fast lane checks the export's
+    content (test_export_reads_back_the_same)."""
+    out = _export(tmp_path, lm_eval_dir)
     run = subprocess.run([sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(out),
                           "--tasks", "capq", "--output_path", str(tmp_path / "lm_eval_out")],
                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
