@@ -1,0 +1,4 @@
+#!/bin/bash
+# area: bad-input
+. "$(dirname "$0")/../lib.sh"
+srun r >/dev/null 2>&1; expect_usage report r

@@ -1,0 +1,4 @@
+#!/bin/bash
+# area: bad-input
+. "$(dirname "$0")/../lib.sh"
+expect_usage run $SJ --tasks boolq --limit 1 --cache-from nosuchdir --output r
