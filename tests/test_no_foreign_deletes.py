@@ -158,11 +158,11 @@ def test_view_export_refuses_a_non_empty_folder(run, tmp_path):
 def test_view_export_refuses_the_root_folder():
     """`view --export /` is the export's own check refusing `/` (asked of the check itself: a
     regression must not get to write pages into the machine's root while the test runs)."""
-    from human_judging import viewer
+    from human_judging import view_export
     from oversight_bench.rundir.store import refuse_foreign_output
 
     with pytest.raises(BenchError, match="--export / is not empty and is no earlier export"):
-        refuse_foreign_output("/", "view --export", viewer._exported, "cells.json", flag="--export", what="export")
+        refuse_foreign_output("/", "view --export", view_export._exported, "cells.json", flag="--export", what="export")
 
 
 def test_view_export_rewrites_its_own_earlier_export(run, tmp_path):
