@@ -22,6 +22,8 @@ JUDGE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 def judge_names(judges: str | None, judges_file: str | None) -> list[str]:
     """The judges the organiser names: `--judges alice,bob` and/or `--judges-file` (one a line, # comments)."""
     names = [n.strip() for n in (judges or "").split(",") if n.strip()]
+    if judges is not None and not names:  # `--judges ","` would open a study anyone signs in to
+        raise BenchError(f"--judges {judges!r} names no judge; expected names separated by commas, e.g. alice,bob")
     if judges_file:
         text = read_input_text(judges_file, "--judges-file", "a text file, one judge name a line", 1024 * 1024)
         names += [ln.split("#")[0].strip() for ln in text.splitlines() if ln.split("#")[0].strip()]

@@ -88,6 +88,8 @@ def replica_urls(text: str) -> list[str]:
     if not urls:
         raise ValueError("names no server")
     for url in urls:
+        if any(c.isspace() or not c.isprintable() for c in url):  # a CR/LF would reach the request line
+            raise ValueError(f"{redact_text(url)!r} holds a space or control character")
         try:
             parts = urlsplit(url)
             parts.port  # noqa: B018 - raises on a bad port or an unclosed IPv6 bracket

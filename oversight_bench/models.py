@@ -106,6 +106,7 @@ def parse_spec(text: str) -> Spec:
     text = text.strip()
     if not text:
         raise BenchError("empty model spec; expected 'backend:model[,key=value...]' or a model name (`list models`)")
+    given = 1  # where the options the user wrote begin (a named model's own options may be overridden)
     if ":" not in text:
         head, _, options = text.partition(",")
         named = model_names().get(head)
@@ -113,16 +114,20 @@ def parse_spec(text: str) -> Spec:
             known = ", ".join(sorted(model_names())) or "none installed"
             raise BenchError(f"model spec {text!r} has no backend; expected 'backend:model[,key=value...]' "
                              f"or a model name (known names: {known})")
+        given = len(named.spec.split(","))
         text = named.spec + ("," + options if options else "")
     backend, rest = text.split(":", 1)
     parts = rest.split(",")
-    model, options = parts[0], {}
-    for part in parts[1:]:
+    model, options, written = parts[0], {}, set()
+    for i, part in enumerate(parts[1:], start=1):
         if "=" not in part:
             raise BenchError(f"model spec {text!r}: option {part!r} is not key=value")
         k, v = part.split("=", 1)
         if not k.strip():
             raise BenchError(f"model spec {text!r}: option {part!r} has an empty key")
+        if i >= given and k.strip() in written:  # `timeout=2,timeout=3`: which was meant?
+            raise BenchError(f"model spec {backend}:{model}: option {k.strip()!r} is given twice; expected each option once")
+        written |= {k.strip()} if i >= given else set()
         options[k.strip()] = _coerce(v.strip())
     if not backend or not model:
         raise BenchError(f"model spec {text!r}: expected 'backend:model', got an empty backend or model")

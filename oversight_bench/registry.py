@@ -88,8 +88,28 @@ def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
+def _one_line(exc: BaseException, limit: int = 500) -> str:
+    """A plugin's error as one line, cut to `limit` characters (a 5 MB message is the plugin's bug, not a warning)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
+@contextlib.contextmanager
+def _stdout_fd_to_stderr():
+    """File descriptor 1 pointed at 2 while a plugin's code runs: `os.write(1, ...)` (or a C library's
+    printf) would otherwise land in a command's own output (export's JSONL, say)."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):  # no descriptor 1 or 2 (an embedding host): nothing to guard
+        yield
+        return
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 class _Guard:
@@ -112,7 +132,7 @@ class _Guard:
                 raise KeyboardInterrupt
             signal.signal(signal.SIGINT, interrupted)
         try:
-            with contextlib.redirect_stdout(sys.stderr):
+            with _stdout_fd_to_stderr(), contextlib.redirect_stdout(sys.stderr):
                 yield
         finally:
             if own:

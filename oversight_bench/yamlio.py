@@ -138,11 +138,33 @@ def _check_ints(data: Any, where: str) -> None:
         raise BenchError(f"{where}: a number of {data.bit_length()} bits; expected numbers under {MAX_INT_BITS} bits")
 
 
+class _OneValuePerKey(yaml.SafeLoader):
+    """safe_load's loader, refusing a key given twice in one mapping (`seed: 1` then `seed: 2`: which
+    was meant?); a merge (`<<: *base`) may still be overridden, as YAML says."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    if key in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"key {key!r} is given twice in one mapping", key_node.start_mark)
+                    seen.add(key)
+                except TypeError:  # an unhashable key: the base loader says so
+                    pass
+        return super().construct_mapping(node, deep)
+
+
 def load_yaml_text(text: str, where: str) -> Any:
-    """`yaml.safe_load(text)` for untrusted text; every failure is one BenchError naming `where`."""
+    """`yaml.safe_load(text)` for untrusted text, a key given twice refused; every failure is one
+    BenchError naming `where`."""
     try:
         _check_shape(text, where)
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_OneValuePerKey)  # noqa: S506 - SafeLoader's subclass
         _check_ints(data, where)
         return data
     except yaml.YAMLError as exc:

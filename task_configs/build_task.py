@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from oversight_bench.api import BenchError, read_input_text
+from oversight_bench.api import BenchError, load_json_text, read_input_text
 from task_configs.sandbox import require_isolation, unsafe_exec_option
 
 PROMPT = '''Write a Python program that solves the math word problem below. Define a function
@@ -98,11 +98,15 @@ def _done_ids(output: Path) -> set[str]:
     done = set()
     # an earlier build's JSONL, read bounded and as UTF-8 before any model call (else one line, exit 2)
     text = read_input_text(output, "--output", "the JSONL an earlier build-task wrote", 256 * 1024 * 1024)
-    for line in text.splitlines():
-        try:
-            done.add(json.loads(line)["id"])
-        except (json.JSONDecodeError, KeyError, TypeError):
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
             continue
+        try:  # the one bounded JSON reader: deep nesting or NaN is a line it skips, never a traceback
+            row = load_json_text(line, f"--output {output} line {n}", "a JSON object")
+        except BenchError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("id"), str):
+            done.add(row["id"])
     return done
 
 
@@ -113,7 +117,7 @@ def _done_ids(output: Path) -> set[str]:
 @click.option("--limit", type=click.IntRange(1), help="questions to build (default: all not yet built)")
 @click.option("--data-dir", help="data directory with gsm8k/test.jsonl (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
 @click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl)")
-@click.option("--temperature", default=0.8, show_default=True, type=float,
+@click.option("--temperature", default=0.8, show_default=True, type=click.FloatRange(0, 2),
               help="sampling temperature of the program proposals")
 @click.option("--seed", default=0, show_default=True, type=int, help="seed of the proposals' sampling")
 @click.option("--concurrency", type=click.IntRange(1), help="questions in flight (default: the backend's)")
@@ -125,6 +129,9 @@ def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, 
     from oversight_bench.api import LoadContext, build_model
     from oversight_bench.api import data_dir as resolve_data_dir
     from task_configs.loaders.gsm8kqa import _pot_rows, default_built_path, load_golds
+
+    if not 0 <= temperature <= 2:  # also NaN, which click's range lets through
+        raise BenchError(f"--temperature {temperature}: expected a number from 0 to 2")
 
     ddir = resolve_data_dir(data_dir)
     if ddir is None or not (ddir / "gsm8k" / "test.jsonl").is_file():

@@ -236,6 +236,18 @@ CASES = [
     Case("build_task_output_not_utf8", ["build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1",
                                         "--limit", "1", "--output", "{tmp}/binary.bin"],
          ["--output", "not utf-8", "the jsonl an earlier build-task wrote"], keeps_records=False),
+    # round-5 probes: a value given twice is refused, not silently the last one; no empty judge list; no NaN
+    Case("config_key_given_twice", ["--config", "{tmp}/twice.yaml"], ["twice.yaml", "line 2", "'seed' is given twice"],
+         keeps_records=False),
+    Case("spec_option_given_twice", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,timeout=2,timeout=3"],
+         ["option 'timeout' is given twice", "expected each option once"]),
+    Case("spec_base_url_with_crlf", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1\r\nX-Evil: 1"],
+         ["base_url", "space or control character", "expected an http(s) url such as http://"]),
+    Case("serve_judges_names_none", ["serve", "--from", "{tmp}/base_run", "--output", "{tmp}/st3", "--judges", ","],
+         ["--judges", "names no judge", "expected names separated by commas"], keeps_records=False),
+    Case("build_task_temperature_nan", ["build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1",
+                                        "--limit", "1", "--temperature", "nan", "--output", "{tmp}/bt.jsonl"],
+         ["--temperature", "expected a number from 0 to 2"], keeps_records=False),
     # importers name the file and the row they could not read
     Case("nyu_metadata_garbage", ["import", "nyu-debate", "{tmp}/nyu_badmeta", "--output", "{tmp}/imp_nyu1"],
          ["debates-metadata.jsonl", "line 2", "expected a json object"], keeps_records=False),
@@ -273,6 +285,7 @@ def _prepare(tmp: Path) -> None:
     (tmp / "extra.yaml").write_text(f"judge: {S}\nbogus_field: 1\n")
     (tmp / "rounds.yaml").write_text(f"judge: {S}\nagent: {S}\ntasks: [arith]\noptions:\n  rounds: zero\n")
     (tmp / "emptydata").mkdir()
+    (tmp / "twice.yaml").write_text(f"seed: 1\nseed: 2\njudge: {S}\nagent: {S}\ntasks: [arith]\n")
     (tmp / "binary.bin").write_bytes(b"alice\n" + bytes(range(128, 256)) * 20)
     (tmp / "a_file").write_text("not a folder")
     (tmp / "not_a_run").mkdir()

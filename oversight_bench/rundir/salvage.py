@@ -123,7 +123,9 @@ def salvage_run(source: str | Path, output: str | Path) -> dict[str, Any]:
     rows: dict[str, list[tuple]] = {}
     try:
         for table in COLUMNS:
-            if table == "meta" and not _has_table(src, table):
+            if not _has_table(src, table):  # missing, or a view standing in for it (a recursive one never ends)
+                if table != "meta":
+                    counts["errors"].append(f"{table}: no such table (or not a table) in the store")
                 rows[table] = []
                 continue
             kept = [r for r in _read_table(src, table, counts) if _readable(table, r)]
