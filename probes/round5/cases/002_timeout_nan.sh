@@ -1,0 +1,4 @@
+#!/bin/bash
+# area: bad-input
+. "$(dirname "$0")/../lib.sh"
+expect2 "timeout=nan" run_small $T/r --judge "openai:m,base_url=http://127.0.0.1:9/v1,api_key=x,timeout=nan"

@@ -1,0 +1,4 @@
+#!/bin/bash
+# area: bad-input
+. "$(dirname "$0")/../lib.sh"
+expect2 "spec ':m'" run_small $T/r --judge ":m"

@@ -1,0 +1,4 @@
+#!/bin/bash
+# area: bad-input
+. "$(dirname "$0")/../lib.sh"
+expect2 "build-task --temperature -5" ob build-task gsm8kqa --model scripted:default --temperature -5 --limit 1 --k 2 --output $T/o.jsonl

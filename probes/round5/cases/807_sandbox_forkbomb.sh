@@ -1,0 +1,7 @@
+#!/bin/bash
+# area: sandbox: fork bomb: failure, not transient, within the limits
+. "$(dirname "$0")/../lib.sh"
+cd $T; timeout 60 python $P7/sbx.py $P7/cases/sbx/forkbomb.py > $T/res 2>$T/err; rc=$?
+grep -q Traceback $T/err && broke "harness traceback: $(tail -1 $T/err)"
+
+cat $T/res | tail -1
