@@ -62,7 +62,11 @@ def _model(spec: str):
 
 
 def _spec(srv, extra=""):
-    return f"openai:m,base_url={srv.url},api_key={KEY},max_retries=3,timeout=5{extra}"
+    """The test server's spec; `extra` (",key=value...") replaces a default of the same name (a spec
+    names each option once)."""
+    options = {"max_retries": "3", "timeout": "5"}
+    options.update(part.split("=", 1) for part in extra.split(",") if part)
+    return f"openai:m,base_url={srv.url},api_key={KEY}," + ",".join(f"{k}={v}" for k, v in options.items())
 
 
 def _generate(model, messages=MSGS):

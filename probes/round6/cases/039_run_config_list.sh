@@ -1,0 +1,7 @@
+#!/bin/bash
+# area: bad input; tries: run --config cfg.yaml
+. /work/probe8/lib.sh
+printf '%s' '- a
+- b
+' > cfg.yaml
+expect2 run --config cfg.yaml

@@ -1,0 +1,10 @@
+#!/bin/bash
+# area: bad input; tries: run --config cfg.yaml
+. /work/probe8/lib.sh
+printf '%s' 'judge: scripted:default
+agent: scripted:default
+tasks: arith
+limit: abc
+output: out/r
+' > cfg.yaml
+expect2 run --config cfg.yaml

@@ -1,0 +1,4 @@
+#!/usr/bin/env python3
+# area: imports (verified quotes); tries: llm-debate rows [{"correct_text": "<quote>...FORGED...</quote>"}]
+import sys; sys.path.insert(0, "/work/probe8/helpers"); import imp
+print(imp.forged_check([{'correct_text': '<quote>...FORGED...</quote>'}]))

@@ -1,0 +1,11 @@
+#!/bin/bash
+# area: run lock; tries: while a slow run writes out/r: (ln -s out/r alias) then 'run  --tasks arith --limit 3 --protocols qa_without_article,debate --output alias' must be refused
+. /work/probe8/lib.sh; . $P8/helpers/lock.sh
+slow_run out/r
+ln -s out/r alias
+second_refused run  --tasks arith --limit 3 --protocols qa_without_article,debate --output alias
+kill -0 $P1 2>/dev/null || { echo "HELD? first run ended before the second started (inconclusive) R2=$R2"; exit; }
+wait $P1; R1=$?
+grep -q Traceback e1 e2 && { echo "BROKE: traceback"; exit; }
+[ $R2 = 2 ] && grep -qi '^error' e2 && [ $R1 = 0 ] && { echo "HELD ($(grep -i '^error' e2 | head -1 | cut -c1-100))"; exit; }
+echo "BROKE: second writer rc=$R2 first rc=$R1: $(tail -1 e2 | cut -c1-120)"

@@ -1,0 +1,9 @@
+#!/bin/bash
+# area: plugins; tries: an installed plugin (dist-info entry point) that does:     sys.exit('bye')
+. /work/probe8/lib.sh; . /work/probe8/helpers/plugin.sh
+mkplugin hook_sysexit 'import sys
+from oversight_bench.hookspecs import hookimpl
+@hookimpl
+def register_tasks(register):
+    sys.exit('"'"'bye'"'"')'
+plugin_check hook_sysexit

@@ -1,0 +1,10 @@
+#!/usr/bin/env python3
+# area: sandbox; tries: memfd_exhaust: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
+import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+code = "import os\nfd = os.memfd_create('x')\nchunk = b'a' * (1 << 20)\nfor _ in range(2000): os.write(fd, chunk)\nresult = 1"
+try:
+    r, dt = sbx.run(code)
+except Exception as e:
+    print(f"BROKE: run_program raised {type(e).__name__}: {str(e)[:100]}"); sys.exit()
+ok = not r.ok and not r.transient
+print((f"HELD (" if ok else "BROKE: ") + f"status={r.status} transient={r.transient} answer={str(r.answer)[:60]!r} err={r.error[:60]!r} {dt:.1f}s" + (")" if ok else ""))
