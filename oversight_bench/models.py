@@ -123,12 +123,14 @@ def parse_spec(text: str) -> Spec:
         if "=" not in part:
             raise BenchError(f"model spec {text!r}: option {part!r} is not key=value")
         k, v = part.split("=", 1)
-        if not k.strip():
+        k = k.strip()
+        if not k:
             raise BenchError(f"model spec {text!r}: option {part!r} has an empty key")
-        if i >= given and k.strip() in written:  # `timeout=2,timeout=3`: which was meant?
-            raise BenchError(f"model spec {backend}:{model}: option {k.strip()!r} is given twice; expected each option once")
-        written |= {k.strip()} if i >= given else set()
-        options[k.strip()] = _coerce(v.strip())
+        if i >= given:  # the user's own options: `timeout=2,timeout=3` -- which was meant?
+            if k in written:
+                raise BenchError(f"model spec {backend}:{model}: option {k!r} is given twice; expected each option once")
+            written.add(k)
+        options[k] = _coerce(v.strip())
     if not backend or not model:
         raise BenchError(f"model spec {text!r}: expected 'backend:model', got an empty backend or model")
     spec = Spec(backend, model, options)

@@ -117,8 +117,8 @@ def _done_ids(output: Path) -> set[str]:
 @click.option("--limit", type=click.IntRange(1), help="questions to build (default: all not yet built)")
 @click.option("--data-dir", help="data directory with gsm8k/test.jsonl (default: $OVERSIGHT_BENCH_DATA or ../shared/datasets)")
 @click.option("--output", type=click.Path(dir_okay=False), help="JSONL to append to (default: ~/.cache/oversight-bench/gsm8kqa/gsm8kqa.jsonl)")
-@click.option("--temperature", default=0.8, show_default=True, type=click.FloatRange(0, 2),
-              help="sampling temperature of the program proposals")
+@click.option("--temperature", default=0.8, show_default=True, type=float,
+              help="sampling temperature of the program proposals, from 0 to 2")
 @click.option("--seed", default=0, show_default=True, type=int, help="seed of the proposals' sampling")
 @click.option("--concurrency", type=click.IntRange(1), help="questions in flight (default: the backend's)")
 @click.option("--include-pot/--skip-pot", default=False, show_default=True,
@@ -130,7 +130,7 @@ def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, 
     from oversight_bench.api import data_dir as resolve_data_dir
     from task_configs.loaders.gsm8kqa import _pot_rows, default_built_path, load_golds
 
-    if not 0 <= temperature <= 2:  # also NaN, which click's range lets through
+    if not 0 <= temperature <= 2:  # NaN too (click.FloatRange lets it through)
         raise BenchError(f"--temperature {temperature}: expected a number from 0 to 2")
 
     ddir = resolve_data_dir(data_dir)
