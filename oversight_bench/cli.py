@@ -232,7 +232,13 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     opts = {OPTION_FLAGS[k]: v for k, v in option_flags.items() if v is not None}
     from oversight_bench.yamlio import parse_key_values
 
-    opts.update(parse_key_values(extra_options))
+    given = parse_key_values(extra_options)
+    both = sorted(set(opts) & set(given))  # `--rounds 2 -o rounds=3`: which was meant?
+    if both:
+        flag = next(f for f, k in OPTION_FLAGS.items() if k == both[0])
+        raise BenchError(f"option {both[0]} is given both as --{flag.replace('_', '-')} and as -o {both[0]}=...; "
+                         f"expected it once")
+    opts.update(given)
     overrides = {"judge": judge, "agent": agent, "tasks": tasks, "protocols": protocols, "limit": limit,
                  "seed": seed, "output": output, "data_dir": data_dir, "include_path": include_path,
                  "concurrency": concurrency, "options": opts, "cache_from": cache_from, "max_total_tokens": max_total_tokens,

@@ -202,6 +202,8 @@ def parse_key_values(pairs: tuple[str, ...] | list[str], flag: str = "--option")
         where = f"{flag} {k.strip()!r}"
         if any("\udc80" <= c <= "\udcff" for c in pair):  # bytes the shell passed that are not UTF-8
             raise BenchError(f"{where}: not UTF-8 text; expected e.g. {flag} rounds=1")
+        if k.strip() in out:  # `-o rounds=2 -o rounds=3`: which was meant?
+            raise BenchError(f"{where} is given twice; expected each option once")
         out[k.strip()] = load_yaml_text(v, where)
     return out
 

@@ -248,6 +248,11 @@ CASES = [
     Case("build_task_temperature_nan", ["build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1",
                                         "--limit", "1", "--temperature", "nan", "--output", "{tmp}/bt.jsonl"],
          ["--temperature", "expected a number from 0 to 2"], keeps_records=False),
+    # round-6 probes: a protocol option given twice, or as its flag and as -o, is refused
+    Case("option_given_twice", [*BASE, "-o", "word_limit=100", "-o", "word_limit=200"],
+         ["--option 'word_limit' is given twice", "expected each option once"]),
+    Case("option_as_flag_and_o", [*BASE, "--rounds", "2", "-o", "rounds=3"],
+         ["option rounds is given both as --rounds and as -o rounds=", "expected it once"]),
     # importers name the file and the row they could not read
     Case("nyu_metadata_garbage", ["import", "nyu-debate", "{tmp}/nyu_badmeta", "--output", "{tmp}/imp_nyu1"],
          ["debates-metadata.jsonl", "line 2", "expected a json object"], keeps_records=False),

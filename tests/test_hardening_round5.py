@@ -1,4 +1,4 @@
-"""Breaks found by the fifth adversarial pass of issue 37 that are not one bad-input line
+"""Breaks found by the fifth (and sixth) adversarial pass of issue 37 that are not one bad-input line
 (those are cases in test_bad_input.py): a store whose table is a recursive view, a built-task file
 nested too deep to parse, a plugin's 5 MB error message, and a plugin writing to descriptor 1."""
 
@@ -57,3 +57,16 @@ def test_a_plugins_raw_writes_to_descriptor_1_go_to_stderr(capfd):
     out, err = capfd.readouterr()
     assert "PLUGIN-NOISE" in err and "PLUGIN-PRINT" in err and "PLUGIN" not in out
     assert "OWN-OUTPUT" in out
+
+
+def test_a_speaker_that_is_not_text_is_one_line():
+    """Probe 132 (round 6): an imported transcript naming a debater [1] ended in `TypeError:
+    unhashable type: 'list'` in check_speakers; it is one BenchError naming the job."""
+    import pytest
+
+    from oversight_bench.errors import BenchError
+    from oversight_bench.rundir.store import check_speakers
+
+    with pytest.raises(BenchError, match=r"job j1: a turn's speaker is list \[1\]; expected a name"):
+        check_speakers("j1", "debate", [{"speaker": "Debater A"}, {"speaker": [1]}])
+    check_speakers("j1", "debate", [{"speaker": "Debater A"}, {"speaker": "Debater B"}])

@@ -636,8 +636,11 @@ def check_speakers(job_key: str, protocol: Any, turns: list[dict]) -> None:
     if not isinstance(protocol, str) or protocol not in reg.names("protocols"):
         return
     allowed = tuple(getattr(reg.get("protocols", protocol), "speakers", ()) or ())
-    named = {t.get("speaker") for t in turns if isinstance(t, dict) and t.get("speaker") is not None}
-    bad = sorted(str(s) for s in named if s not in allowed) if allowed else []
+    speakers = [t.get("speaker") for t in turns if isinstance(t, dict) and t.get("speaker") is not None]
+    odd = next((s for s in speakers if not isinstance(s, str)), None)
+    if odd is not None:  # an imported transcript may name a debater [1] or {"a": 1}
+        raise BenchError(f"job {job_key}: a turn's speaker is {type(odd).__name__} {str(odd)[:60]}; expected a name (text)")
+    bad = sorted(s for s in set(speakers) if s not in allowed) if allowed else []
     if bad:
         raise BenchError(f"job {job_key}: its turns name {', '.join(map(repr, bad))}, a speaker protocol {protocol} does not "
                          f"have; expected {', '.join(allowed)}")
