@@ -1,6 +1,7 @@
 #!/bin/bash
-# usage: REPO=/path/to/checkout ./run_all.sh [pattern]
-cd /work/probe8; export REPO=${REPO:-/work/wt/probe}
+# usage: REPO=/path/to/checkout [VENV=/path/to/venv] ./run_all.sh [pattern]   (from any folder)
+cd "$(dirname "$0")"; export PROBE=$PWD REPO=${REPO:-/work/wt/probe}
+mkdir -p tmp; . "${VENV:-$REPO/.venv}/bin/activate"
 pat=${1:-.}
 : > last-run.txt
 echo "REPO=$REPO $(cd $REPO && git rev-parse --short HEAD 2>/dev/null) $(date -u)" >> last-run.txt

@@ -1,4 +1,4 @@
 #!/bin/bash
 # area: bad input; tries: run $SJ --tasks arith --limit 1 --output out/r --protocols ''
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 expect2 run $SJ --tasks arith --limit 1 --output out/r --protocols ''

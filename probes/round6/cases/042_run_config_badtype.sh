@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: bad input; tries: run --config cfg.yaml
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 printf '%s' 'judge: scripted:default
 agent: scripted:default
 tasks: arith

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: bad input; tries: run --config cfg.yaml
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 printf '%s' 'a: &a ["x","x","x","x","x","x","x","x","x"]
 b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
 c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: paths; tries: run into a folder whose name holds a control character, then report, view --export, export, resume on it
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 D=$(printf '%q' x); D=$'out/a\nb'
 mkrun "$D" || { echo "BROKE: run failed"; exit; }
 OB report "$D" --output rep --no-figures >o 2>e || { grep -q Traceback e && echo "BROKE: report traceback" && exit; }

@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: run $SJ --tasks arith --limit 1 --output afile
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 echo keep > afile
 expect2 run $SJ --tasks arith --limit 1 --output afile

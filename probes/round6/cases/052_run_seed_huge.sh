@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: bad input; tries: --seed 2**70 (beyond SQLite's integer): refused, or run + resume + report work
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 OB run $SJ --tasks arith --limit 1 --protocols qa_without_article,debate --seed 1180591620717411303424 --output out/r --quiet >o 2>e; rc=$?
 grep -q Traceback e && { echo "BROKE: traceback $(tail -1 e)"; exit; }
 [ $rc = 2 ] && { echo "HELD (refused)"; exit; }

@@ -1,4 +1,4 @@
 #!/bin/bash
 # area: bad input; tries: run $SJ --tasks boolq --limit 1 --output out/r --data-dir /nonexistent
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 expect2 run $SJ --tasks boolq --limit 1 --output out/r --data-dir /nonexistent

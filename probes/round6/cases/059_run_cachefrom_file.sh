@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: run $SJ --tasks arith --limit 1 --output out/r --cache-from afile
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 echo x > afile
 expect2 run $SJ --tasks arith --limit 1 --output out/r --cache-from afile

@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: view out/r --export ex --page-size -1
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 mkrun out/r
 expect2 view out/r --export ex --page-size -1

@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: view out/r --export ex --cells cells.json
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 mkrun out/r; echo '{"cells": 5}' > cells.json
 expect2 view out/r --export ex --cells cells.json

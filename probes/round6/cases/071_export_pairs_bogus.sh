@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: export out/r --preferences --pairs bogus
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 mkrun out/r
 expect2 export out/r --preferences --pairs bogus

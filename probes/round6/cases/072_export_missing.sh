@@ -1,4 +1,4 @@
 #!/bin/bash
 # area: bad input; tries: export /nonexistent
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 expect2 export /nonexistent

@@ -1,4 +1,4 @@
 #!/bin/bash
 # area: bad input; tries: build-task gsm8kqa --model scripted:default --k 0 --output o.jsonl
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 expect2 build-task gsm8kqa --model scripted:default --k 0 --output o.jsonl

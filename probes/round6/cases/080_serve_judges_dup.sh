@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: bad input; tries: serve --judges ann,ann (a name given twice): refused, or one link for ann
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 mkrun out/r
 OBT=6 OB serve --from out/r --output out/s --judges 'ann,ann' --port 18731 >o 2>e; rc=$?
 grep -q Traceback e o && { echo "BROKE: traceback"; exit; }

@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: serve --from out/r --output out/s --host 0.0.0.0
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 mkrun out/r
 expect2 serve --from out/r --output out/s --host 0.0.0.0

@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: bad input; tries: view out/r --host 0.0.0.0
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 mkrun out/r
 expect2 view out/r --host 0.0.0.0

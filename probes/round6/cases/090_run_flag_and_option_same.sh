@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: bad input (value given twice); tries: --rounds 2 together with -o rounds=3
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 OB run $SJ --tasks arith --limit 1 --protocols debate --rounds 2 -o rounds=3 --output out/r --quiet >o 2>e; rc=$?
 grep -q Traceback e && { echo "BROKE: traceback"; exit; }
 [ $rc = 2 ] && grep -qi '^error' e && { echo "HELD ($(head -1 e | cut -c1-100))"; exit; }

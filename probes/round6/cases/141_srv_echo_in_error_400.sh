@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: model servers; tries: a fake OpenAI server in mode 'echo_err' (leak) against an openai judge (timeout=2,max_retries=1)
-. /work/probe8/lib.sh; . /work/probe8/helpers/srv.sh
+. $PROBE/lib.sh; . $PROBE/helpers/srv.sh
 srv_start echo_err
 srv_run
 leak_check && echo "HELD (rc=$RC, ${DT}s, no secret in store/export/view/report/output)"

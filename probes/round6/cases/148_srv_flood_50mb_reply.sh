@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: model servers; tries: a fake OpenAI server in mode 'flood' (size) against an openai judge (timeout=2,max_retries=1)
-. /work/probe8/lib.sh; . /work/probe8/helpers/srv.sh
+. $PROBE/lib.sh; . $PROBE/helpers/srv.sh
 srv_start flood
 srv_run
 grep -q Traceback run.err && { echo "BROKE: traceback $(tail -1 run.err)"; exit; }

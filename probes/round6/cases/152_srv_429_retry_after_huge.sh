@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: model servers; tries: a fake OpenAI server in mode '429_long_retry' (time:30) against an openai judge (timeout=2,max_retries=1)
-. /work/probe8/lib.sh; . /work/probe8/helpers/srv.sh
+. $PROBE/lib.sh; . $PROBE/helpers/srv.sh
 srv_start 429_long_retry
 OBT=90 srv_run
 grep -q Traceback run.err && { echo "BROKE: traceback $(tail -1 run.err)"; exit; }

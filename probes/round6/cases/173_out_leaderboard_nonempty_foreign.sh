@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: output folders / data loss; tries: 'leaderboard out/r --output D' where D holds an unrelated file and a subfolder: refused, nothing touched
-. /work/probe8/lib.sh; mkrun out/r; python3 $P8/helpers/khan.py k.csv '[{}]'
+. $PROBE/lib.sh; mkrun out/r; python3 $P8/helpers/khan.py k.csv '[{}]'
 mkdir -p D/sub; echo precious > D/notes.txt; echo deep > D/sub/x.txt; h=$(find D -type f | sort | xargs md5sum | md5sum)
 OB leaderboard out/r --output D >o 2>e; rc=$?
 h2=$(find D -type f | sort | xargs md5sum | md5sum); n=$(find D | wc -l)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: output folders / data loss; tries: 'report out/r --output D --no-figures' twice, with a foreign file (and a foreign file in a subfolder) added between: kept or refused
-. /work/probe8/lib.sh; mkrun out/r
+. $PROBE/lib.sh; mkrun out/r
 OB report out/r --output D --no-figures >o 2>e || { echo "BROKE: first run failed rc=$? $(tail -1 e)"; exit; }
 echo precious > D/notes.txt; d=$(find D -mindepth 1 -type d | head -1); [ -n "$d" ] && echo deep > "$d/mine.txt"
 OB report out/r --output D --no-figures >o 2>e; rc=$?

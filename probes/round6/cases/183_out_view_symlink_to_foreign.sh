@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: output folders; tries: 'view out/r --export L' where L is a symlink to a non-empty foreign folder: refused, nothing touched
-. /work/probe8/lib.sh; mkrun out/r; mkdir F; echo precious > F/notes.txt; ln -s F L
+. $PROBE/lib.sh; mkrun out/r; mkdir F; echo precious > F/notes.txt; ln -s F L
 OB view out/r --export L >o 2>e; rc=$?
 grep -q Traceback e && { echo "BROKE: traceback"; exit; }
 [ "$(ls F)" = notes.txt ] && [ "$(cat F/notes.txt)" = precious ] || { echo "BROKE: F changed: $(ls F | head -5 | tr '\n' ' ') rc=$rc"; exit; }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: data loss; tries: two runs into new runs/X/one and runs/X/two in parallel; the second is SIGINT'ed at once: the first's finished run is kept
-. /work/probe8/lib.sh
+. $PROBE/lib.sh
 ( OB run $SJ --tasks arith --limit 2 --protocols qa_without_article,debate --output runs/X/one --quiet >o1 2>e1 ) &
 p1=$!
 OB run $SJ --tasks arith --limit 40 --output runs/X/two --quiet >o2 2>e2 & p2=$!

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: run lock; tries: while a slow run writes out/r: (ln -s out/r alias) then 'run  --tasks arith --limit 3 --protocols qa_without_article,debate --output alias' must be refused
-. /work/probe8/lib.sh; . $P8/helpers/lock.sh
+. $PROBE/lib.sh; . $P8/helpers/lock.sh
 slow_run out/r
 ln -s out/r alias
 second_refused run  --tasks arith --limit 3 --protocols qa_without_article,debate --output alias

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: run lock; tries: while a slow run writes out/r: 'run  --tasks arith --limit 3 --protocols qa_without_article,debate --output out/../out/r/.' must be refused
-. /work/probe8/lib.sh; . $P8/helpers/lock.sh
+. $PROBE/lib.sh; . $P8/helpers/lock.sh
 slow_run out/r
 
 second_refused run  --tasks arith --limit 3 --protocols qa_without_article,debate --output out/../out/r/.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: run lock; tries: while a slow run writes out/r: (mkrun base) then 'salvage base --output out/r' must be refused
-. /work/probe8/lib.sh; . $P8/helpers/lock.sh
+. $PROBE/lib.sh; . $P8/helpers/lock.sh
 slow_run out/r
 mkrun base
 second_refused salvage base --output out/r

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: run lock; tries: while a slow run writes out/r: (python3 $P8/helpers/khan.py k.csv '[{}]') then 'import llm-debate k.csv --output out/r' must be refused
-. /work/probe8/lib.sh; . $P8/helpers/lock.sh
+. $PROBE/lib.sh; . $P8/helpers/lock.sh
 slow_run out/r
 python3 $P8/helpers/khan.py k.csv '[{}]'
 second_refused import llm-debate k.csv --output out/r

@@ -1,4 +1,4 @@
 #!/usr/bin/env python3
 # area: hostile stores; tries: update records set data=json_set(data,'$.speaker', json('["Alice"]')) where id=(select id from records where kind='turn' limit 1) then salvage/report/view/export/preferences/leaderboard/resume
-import sys; sys.path.insert(0, "/work/probe8/helpers"); import store
+import sys; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import store
 print(store.mutate_and_read('update records set data=json_set(data,\'$.speaker\', json(\'["Alice"]\')) where id=(select id from records where kind=\'turn\' limit 1)'))

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: plugins; tries: an installed plugin (dist-info entry point) that does: f()
-. /work/probe8/lib.sh; . /work/probe8/helpers/plugin.sh
+. $PROBE/lib.sh; . $PROBE/helpers/plugin.sh
 mkplugin recursion_import 'def f(): return f()
 f()'
 plugin_check recursion_import

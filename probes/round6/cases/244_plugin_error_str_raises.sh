@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: plugins; tries: an installed plugin (dist-info entry point) that does: raise E()
-. /work/probe8/lib.sh; . /work/probe8/helpers/plugin.sh
+. $PROBE/lib.sh; . $PROBE/helpers/plugin.sh
 mkplugin error_str_raises 'class E(Exception):
     def __str__(self): raise ValueError('"'"'nested'"'"')
 raise E()'

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: plugins; tries: an installed plugin (dist-info entry point) that does: sys.stdout = None
-. /work/probe8/lib.sh; . /work/probe8/helpers/plugin.sh
+. $PROBE/lib.sh; . $PROBE/helpers/plugin.sh
 mkplugin stdout_none_import 'import sys
 sys.stdout = None'
 plugin_check stdout_none_import

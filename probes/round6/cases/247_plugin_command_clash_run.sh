@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: plugins; tries: an installed plugin (dist-info entry point) that does:     def run(): print('hijacked')
-. /work/probe8/lib.sh; . /work/probe8/helpers/plugin.sh
+. $PROBE/lib.sh; . $PROBE/helpers/plugin.sh
 mkplugin command_clash_run 'import click
 from oversight_bench.hookspecs import hookimpl
 @hookimpl

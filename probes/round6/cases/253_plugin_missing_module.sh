@@ -1,5 +1,5 @@
 #!/bin/bash
 # area: plugins; tries: an installed plugin (dist-info entry point) that does: a missing module
-. /work/probe8/lib.sh; . /work/probe8/helpers/plugin.sh
+. $PROBE/lib.sh; . $PROBE/helpers/plugin.sh
 mkplugin missing_module 'x=1'; rm site/p8mod_missing_module.py
 plugin_check missing_module

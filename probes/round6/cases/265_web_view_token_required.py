@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # area: web apps; tries: view_token_required
-import sys, os, re, time, tempfile, shutil, urllib.parse; sys.path.insert(0, "/work/probe8/helpers"); import web
-d = tempfile.mkdtemp(dir="/work/probe8/tmp"); web.setup_run(d); res = "BROKE: case error"
+import sys, os, re, time, tempfile, shutil, urllib.parse; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import web
+d = tempfile.mkdtemp(dir=__import__('os').environ['PROBE'] + "/tmp"); web.setup_run(d); res = "BROKE: case error"
 try:
     s = web.Srv(["view", "out/r", "--token", "tok-SECRET-123456"], d)
     st, h, b = s.req("GET", "/")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: forge_result_fd: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = "import os, json\nfor fd in range(3, 20):\n    try: os.write(fd, json.dumps({'status': 'ok', 'answer': 1, 'error': '', 'stdout': '', 'transient': True, 'resource': True}).encode())\n    except OSError: pass\nos._exit(0)"
 try:
     r, dt = sbx.run(code)

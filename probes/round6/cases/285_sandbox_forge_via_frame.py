@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: forge_via_frame: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = "import sys\nf = sys._getframe(1)\nwhile f and 'out' not in f.f_locals: f = f.f_back\nif f: f.f_locals['out'].update(transient=True, resource=True, status='ok')\nresult = 5"
 try:
     r, dt = sbx.run(code)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: setsid_daemon_survives: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)\n        os.execvp('sleep', ['sleep', '97531'])\n    os._exit(0)\nresult = 1"
 try:
     r, dt = sbx.run(code)

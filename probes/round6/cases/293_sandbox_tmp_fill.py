@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: tmp_fill: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = "chunk = b'a' * (1 << 20)\nwith open('/tmp/big', 'wb') as f:\n    for _ in range(4000): f.write(chunk)\nresult = 1"
 try:
     r, dt = sbx.run(code)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: read_host_files (beyond the Python install /root/.pyenv and the venv, which are documented as mounted): a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
-code = "import os\nfound = [p for p in ['/root/.gitconfig', '/root/.config', '/root/.claude', '/work/probe8', '/work/shared', '/etc/shadow', '/work/main/README.md', '/work/main/oversight_bench', '/work/wt'] if os.path.exists(p) and (os.listdir(p) if os.path.isdir(p) else open(p).read(1))]\nresult = 'SAW ' + ','.join(found) if found else 'none'"
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
+code = "import os\nfound = [p for p in ['/root/.gitconfig', '/root/.config', '/root/.claude', " + repr(os.environ['PROBE']) + ", '/work/shared', '/etc/shadow', '/work/main/README.md', '/work/main/oversight_bench', '/work/wt'] if os.path.exists(p) and (os.listdir(p) if os.path.isdir(p) else open(p).read(1))]\nresult = 'SAW ' + ','.join(found) if found else 'none'"
 try:
     r, dt = sbx.run(code)
 except Exception as e:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: huge_stdout: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = "import sys\nfor _ in range(2000): print('x' * 100000)\nresult = 1"
 try:
     r, dt = sbx.run(code)

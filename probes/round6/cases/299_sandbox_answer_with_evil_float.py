@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: answer_with_evil_float: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = 'class E:\n    def __float__(self):\n        while True: pass\n    def __repr__(self):\n        while True: pass\nresult = E()'
 try:
     r, dt = sbx.run(code)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # area: sandbox; tries: ptrace_parent: a model-written program run through task_configs.sandbox.run_program (timeout=3, cpu_seconds=2, memory_mb=256)
-import sys, os; sys.path.insert(0, "/work/probe8/helpers"); import sbx
+import sys, os; sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import sbx
 code = "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nr = libc.ptrace(16, 1, 0, 0)\nresult = 'ATTACHED' if r == 0 else 'refused'"
 try:
     r, dt = sbx.run(code)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # area: two commands on one folder / data loss; tries: 'salvage out/r --output out/r': the run's store and files unchanged (refused or written beside only)
-. /work/probe8/lib.sh; mkrun out/r
+. $PROBE/lib.sh; mkrun out/r
 h=$(cd out/r && find . -maxdepth 1 -type f | sort | xargs md5sum | md5sum)
 OB salvage out/r --output out/r >o 2>e; rc=$?
 grep -q Traceback e && { echo "BROKE: traceback $(tail -1 e)"; exit; }

@@ -1,7 +1,7 @@
 import sys, os, tempfile, shutil, json, resource, subprocess, time
-sys.path.insert(0, "/work/probe8/helpers"); import imp
+sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import imp
 def run_bytes(data: bytes, kind="llm-debate", limit_s=20, name="k.csv"):
-    d = tempfile.mkdtemp(dir="/work/probe8/tmp")
+    d = tempfile.mkdtemp(dir=__import__('os').environ['PROBE'] + "/tmp")
     try:
         p = os.path.join(d, name); open(p, "wb").write(data)
         rc, o, e, dt = imp.ob(["import", kind, p, "--output", "out/i"], d, timeout=limit_s + 5)

@@ -1,7 +1,7 @@
 import json, os, re, subprocess, sys, tempfile, time, shutil
-sys.path.insert(0, "/work/probe8/helpers")
-ENV = dict(os.environ, PYTHONPATH=os.environ.get("REPO", "/work/wt/probe"), OVERSIGHT_BENCH_DATA="/work/shared/datasets", PYTHONDONTWRITEBYTECODE="1")
-PY = "/work/main/.venv/bin/python"
+sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers")
+ENV = dict(os.environ, PYTHONPATH=os.environ.get("REPO", "/work/wt/probe"), OVERSIGHT_BENCH_DATA=os.environ.get("OVERSIGHT_BENCH_DATA", "/work/shared/datasets"), PYTHONDONTWRITEBYTECODE="1")
+PY = sys.executable
 def ob(args, cwd, timeout=60):
     t = time.time()
     try:
@@ -11,10 +11,10 @@ def ob(args, cwd, timeout=60):
         return 124, "", "timeout", time.time() - t
 def tb(err): return "Traceback" in err
 def write_csv(path, spec):
-    subprocess.run([PY, "/work/probe8/helpers/khan.py", path, json.dumps(spec)], check=True)
+    subprocess.run([PY, __import__('os').environ['PROBE'] + "/helpers/khan.py", path, json.dumps(spec)], check=True)
 def forged_check(spec, marker="FORGED", csvbytes=None):
     """import llm-debate, view --export, export: no v-passage span/shown v_passage may contain marker"""
-    d = tempfile.mkdtemp(dir="/work/probe8/tmp")
+    d = tempfile.mkdtemp(dir=__import__('os').environ['PROBE'] + "/tmp")
     try:
         p = os.path.join(d, "k.csv")
         if csvbytes is not None: open(p, "wb").write(csvbytes)

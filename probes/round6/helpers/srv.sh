@@ -1,5 +1,5 @@
 # srv_start MODE -> sets PORT, SRVPID
-srv_start() { python3 /work/probe8/helpers/fakesrv.py $T/port "$1" >$T/srv.log 2>&1 & SRVPID=$!; for i in $(seq 50); do [ -f $T/port ] && break; sleep 0.1; done; PORT=$(cat $T/port); trap 'kill $SRVPID 2>/dev/null; rm -rf "$T"' EXIT; }
+srv_start() { python3 $PROBE/helpers/fakesrv.py $T/port "$1" >$T/srv.log 2>&1 & SRVPID=$!; for i in $(seq 50); do [ -f $T/port ] && break; sleep 0.1; done; PORT=$(cat $T/port); trap 'kill $SRVPID 2>/dev/null; rm -rf "$T"' EXIT; }
 KEY=sk-probe-SECRETkey-1234567890abcdefXYZ
 QS=qcred-SECRET-98765zyxwv
 export MYKEY=$KEY

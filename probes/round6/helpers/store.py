@@ -1,9 +1,9 @@
 import sys, os, json, shutil, sqlite3, subprocess, tempfile
-sys.path.insert(0, "/work/probe8/helpers"); import imp
+sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import imp
 def mutate_and_read(sql, params=()):
-    d = tempfile.mkdtemp(dir="/work/probe8/tmp")
+    d = tempfile.mkdtemp(dir=__import__('os').environ['PROBE'] + "/tmp")
     try:
-        base = "/work/probe8/tmp/_storebase"
+        base = __import__('os').environ['PROBE'] + "/tmp/_storebase"
         if not os.path.exists(base + "/r/results.sqlite"):
             os.makedirs(base, exist_ok=True)
             rc, o, e, _ = imp.ob(["run", "--judge", "scripted:default", "--agent", "scripted:default", "--tasks", "arith", "--limit", "1",

@@ -1,5 +1,5 @@
 import sys, os, socket, subprocess, tempfile, time, shutil, http.client, re, urllib.parse
-sys.path.insert(0, "/work/probe8/helpers"); import imp
+sys.path.insert(0, __import__('os').environ['PROBE'] + "/helpers"); import imp
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 class Srv:
