@@ -154,7 +154,7 @@ class OpenAIModel(Model):
         api_key: str | None = Field(None, description="the key itself")
         timeout: float = Field(120.0, ge=0.001, le=86400, allow_inf_nan=False,
                                description="a number of seconds from 0.001 to 86400 (the whole request: connect, wait, body)")
-        max_retries: int = Field(5, ge=0, description="a whole number >= 0")
+        max_retries: int = Field(5, ge=0, le=100, description="a whole number from 0 to 100")
         rpm: int | None = Field(None, ge=1, description="a whole number >= 1 (requests per minute)")
         tpm: int | None = Field(None, ge=1, description="a whole number >= 1 (tokens per minute, prompt + reply)")
         logprobs: bool = Field(False, description="true or false")

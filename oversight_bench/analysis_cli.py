@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, terminal_line
 from oversight_bench.flags import output_option, shared_flags
 from oversight_bench.redact import redact_text
 from oversight_bench.run_exit import finish_run
@@ -107,7 +107,7 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_
         click.echo(f"stance check by {st['checker']} ({st['calls']} checker calls made), each cell's figure in "
                    f"leaderboard.md beside the checker's accuracy on {st['calibration']}")
     for w in res.get("warnings") or []:
-        click.echo(f"warning: {w}", err=True)
+        click.echo(f"warning: {terminal_line(w)}", err=True)
     devs = sorted({d for j in res["judges"] for d in j["deviations"]})
     click.echo("settings that differ from the paper's: " + ("; ".join(devs) if devs else "none"))
     n_cells = sum(len(j["cells"]) for j in res["judges"])

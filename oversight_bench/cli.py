@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from oversight_bench import __version__
-from oversight_bench.errors import BenchError, disk_full
+from oversight_bench.errors import BenchError, disk_full, terminal_line
 from oversight_bench.flags import SHARED, shared_flags
 from oversight_bench.redact import protect_process_output, redact_text
 from oversight_bench.run_exit import finish_run
@@ -155,14 +155,14 @@ class BenchGroup(click.Group):
         try:
             self.add_plugin_commands()
         except BenchError as exc:  # --help runs before invoke: say it in one line, still list the core's
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {terminal_line(exc)}", err=True)
         return super().list_commands(ctx)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except BenchError as exc:
-            click.echo(f"error: {' '.join(redact_text(exc).splitlines())}", err=True)  # one line, always
+            click.echo(f"error: {terminal_line(redact_text(exc))}", err=True)  # one line, always
             sys.exit(2)
         except OSError as exc:  # a full disk while writing a report, a page or an export
             if not disk_full(exc):
@@ -408,7 +408,7 @@ def _model_lines() -> list[str]:
             try:
                 status = m.status()
             except Exception as exc:  # noqa: BLE001 - a plugin's broken check must not hide the others
-                click.echo(f"warning: {name}: its plugin could not tell its install state ({redact_text(exc)})", err=True)
+                click.echo(terminal_line(f"warning: {name}: its plugin could not tell its install state ({redact_text(exc)})"), err=True)
         if status is None:
             state = "–"
         else:

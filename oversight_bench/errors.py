@@ -92,9 +92,24 @@ def disk_full_error(folder: object) -> BenchError:
                       f"(finished records are saved; a run resumes where it stopped)")
 
 
+def _unprintable(c: str) -> bool:
+    """A character that would not print as itself on one terminal line: a C0/C1 control or DEL (an
+    ESC starts a terminal escape sequence), a bidirectional override that reorders what follows
+    (U+202A-202E, U+2066-2069), a lone surrogate."""
+    o = ord(c)
+    return o < 32 or 0x7F <= o <= 0x9F or 0x202A <= o <= 0x202E or 0x2066 <= o <= 0x2069 or 0xD800 <= o <= 0xDFFF
+
+
 def show_path(path: object) -> str:
     """A path as an error line shows it: as given, or by repr where it holds a character that would
-    not print as itself on one line (NUL, a control character, a surrogate)."""
+    not print as itself on one line (`_unprintable`)."""
     text = str(path)
-    odd = any(ord(c) < 32 or c == "\x7f" or "\ud800" <= c <= "\udfff" for c in text)
-    return repr(text) if odd else text
+    return repr(text) if any(map(_unprintable, text)) else text
+
+
+def terminal_line(text: object) -> str:
+    """A message as one terminal line: its lines joined by spaces, and every character that would not
+    print as itself written as its escape (an ESC or a right-to-left override that a spec, a file name or
+    a server's error carries into the message must not restyle or reorder what the user reads)."""
+    joined = " ".join(str(text).splitlines())
+    return "".join(c.encode("unicode_escape").decode("ascii") if _unprintable(c) else c for c in joined)

@@ -175,13 +175,18 @@ def _register_secrets(spec: Spec) -> None:
 
 #: the range of the `timeout` option, in seconds
 MIN_TIMEOUT, MAX_TIMEOUT = 0.001, 86400
+#: the most retries of one call a spec may ask for
+MAX_RETRIES = 100
 
 #: options that mean the same on every backend that takes them: (check, what is expected)
 _COMMON_OPTIONS = {
     # from 1 ms (timeout=1e-320 passed "> 0" and made every call time out at once) to a day
     "timeout": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and MIN_TIMEOUT <= v <= MAX_TIMEOUT,
                 f"a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}"),
-    "max_retries": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number >= 0"),
+    # at most 100: each retry may wait up to 60 s for a server's Retry-After, so max_retries=10**9 held a
+    # call for ever whatever `timeout` said
+    "max_retries": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_RETRIES,
+                    f"a whole number from 0 to {MAX_RETRIES}"),
     "concurrency": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1, "a whole number >= 1"),
 }
 

@@ -34,7 +34,7 @@ from typing import Any, Callable
 import pluggy
 
 from oversight_bench import hookspecs
-from oversight_bench.errors import BenchError
+from oversight_bench.errors import BenchError, terminal_line
 
 GROUP = "oversight_bench"
 ENV_LOAD = "OVERSIGHT_BENCH_PLUGINS"
@@ -250,13 +250,13 @@ class Registry:
             if not isinstance(name, str) or not NAME.fullmatch(name):
                 line = f"{kind[:-1]} {str(name)[:40]!r} of {package} (plugin {plugin}) skipped: its name is no plain name"
                 info.skipped.append(line)
-                print(f"warning: {line}; expected letters, digits, _ . - : (at most 80)", file=sys.stderr)
+                print(terminal_line(f"warning: {line}; expected letters, digits, _ . - : (at most 80)"), file=sys.stderr)
                 return
             clash = self._clash(kind, name, obj, package)
             if clash:
                 line = f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {clash}"
                 info.skipped.append(line)
-                print(f"warning: {line}; uninstall one, or select plugins with {ENV_LOAD}=", file=sys.stderr)
+                print(terminal_line(f"warning: {line}; uninstall one, or select plugins with {ENV_LOAD}="), file=sys.stderr)
                 return
             self.entries[kind][name] = Entry(name, obj, package, version)
 
@@ -310,7 +310,7 @@ def get_registry() -> Registry:
 
 
 def _warn(p: PluginInfo) -> None:
-    print(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}", file=sys.stderr)
+    print(terminal_line(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}"), file=sys.stderr)
 
 
 def reset_registry() -> None:

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from oversight_bench.errors import terminal_line
 from oversight_bench.redact import redact_text
 
 
@@ -18,9 +19,9 @@ def finish_run(outcome, next_command: str | None = None) -> None:
 
     print_summary(outcome, next_command)
     if outcome.stats.budget_stop:
-        click.echo(f"error: {outcome.stats.budget_stop}", err=True)
+        click.echo(f"error: {terminal_line(outcome.stats.budget_stop)}", err=True)
         sys.exit(1)
     if outcome.stats.jobs_failed:
-        click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {redact_text(outcome.stats.errors[0])}. "
+        click.echo(f"error: {outcome.stats.jobs_failed} job(s) failed; first: {terminal_line(redact_text(outcome.stats.errors[0]))}. "
                    f"Finished records are saved: run the same command again to retry the rest.", err=True)
         sys.exit(1)

@@ -176,7 +176,9 @@ CASES = [
     Case("spec_timeout_not_a_number", [*BASE, "--judge", "openai:m,base_url=http://127.0.0.1:9/v1,timeout=abc"],
          ["timeout", "abc", "number of seconds"]),
     Case("spec_max_retries_negative", [*BASE, "--agent", "openai:m,base_url=http://127.0.0.1:9/v1,max_retries=-1"],
-         ["max_retries", "-1", ">= 0"]),
+         ["max_retries", "-1", "from 0 to 100"]),
+    Case("spec_max_retries_unbounded", [*BASE, "--agent", "openai:m,base_url=http://127.0.0.1:9/v1,max_retries=1000000000"],
+         ["max_retries", "1000000000", "from 0 to 100"]),
     Case("spec_concurrency_zero", [*BASE, "--judge", "scripted:default,concurrency=0"], ["concurrency", ">= 1"]),
     # task YAML files outside the data directory
     Case("task_files_absolute", [*BASE, "--include-path", "{tmp}/tasks_abs", "--tasks", "t_abs"],

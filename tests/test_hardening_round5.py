@@ -70,3 +70,17 @@ def test_a_speaker_that_is_not_text_is_one_line():
     with pytest.raises(BenchError, match=r"job j1: a turn's speaker is list \[1\]; expected a name"):
         check_speakers("j1", "debate", [{"speaker": "Debater A"}, {"speaker": [1]}])
     check_speakers("j1", "debate", [{"speaker": "Debater A"}, {"speaker": "Debater B"}])
+
+
+def test_error_lines_escape_terminal_controls(tmp_path):
+    """Probe round 6, noticed: a path or spec holding ESC or a right-to-left override was echoed raw in
+    the error line, so it could recolour or reorder what the user reads; now each is written as its
+    escape, and the line stays one line."""
+    from helpers import cli
+
+    for name in ("d\x1b[31mx", "no\u202esuch", "a\x9bb\u2066c"):
+        res = cli("report", str(tmp_path / name), "--output", str(tmp_path / "rep"))
+        err = res.output
+        assert res.exit_code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+        assert not any(c in err for c in "\x1b\u202e\x9b\u2066"), repr(err)
+        assert name.encode("unicode_escape").decode("ascii") in err, repr(err)
