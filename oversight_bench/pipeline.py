@@ -110,6 +110,9 @@ class Plan(abc.ABC):
     #: True: refuse an output that already holds a run (nothing to resume)
     fresh_output: bool = False
 
+    def check(self) -> None:
+        """What the plan knows is wrong before anything is written (an import's records): one line."""
+
     @abc.abstractmethod
     def identity(self) -> dict[str, Any]:
         """The config to store, holding every `rundir.IDENTITY_KEYS` field a resume compares but the
@@ -237,6 +240,7 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
     """Every step before the jobs. A start refused at any step has written nothing."""
     check_output(plan.output, fresh=plan.fresh_output, what=plan.desc)
     refuse_output_inside(plan.output, plan.read_dirs(), plan.kind)
+    plan.check()
     if plan.concurrency is not None and plan.concurrency < 1:
         raise BenchError(f"--concurrency {plan.concurrency}: expected a whole number >= 1 (calls in flight per model)")
     if plan.max_total_tokens is not None and plan.max_total_tokens < 1:

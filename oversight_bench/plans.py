@@ -20,7 +20,7 @@ from oversight_bench.protocol import Job, Protocol, Turn, display_key, protocols
 from oversight_bench.protocol_options import CommonOptions, options_model, stored_options
 from oversight_bench.questions import ORDERS, Question
 from oversight_bench.registry import get_registry
-from oversight_bench.rundir import Store, StoredRun, legacy, write_job
+from oversight_bench.rundir import Store, StoredRun, check_writable, legacy, write_job
 from oversight_bench.scheduler import Stats, derive_seed
 from oversight_bench.sources import file_fingerprints, track_reads
 
@@ -460,6 +460,12 @@ class ImportPlan(Plan):
 
     def identity(self) -> dict[str, Any]:
         return {k: v for k, v in self.config.items() if k not in ("judge", "judge_debias")} | {"kind": "import"}
+
+    def check(self) -> None:
+        """Every record as the store will check it, before the folder is made: a transcript the store
+        would refuse halfway (a speaker [1], answers that are not text) leaves no half-written run."""
+        for r in self.records:
+            check_writable(r.job, judge=r.judge, agent=r.agent, turns=r.turns, decision=r.decision)
 
     def judged_tasks(self) -> set[str]:
         return {q.task for q in self.held}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
+import pytest
+
 from helpers import cli_subprocess
 
 
@@ -84,3 +86,36 @@ def test_error_lines_escape_terminal_controls(tmp_path):
         assert res.exit_code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
         assert not any(c in err for c in "\x1b\u202e\x9b\u2066"), repr(err)
         assert name.encode("unicode_escape").decode("ascii") in err, repr(err)
+
+
+def _llm_debate_csv(path, **transcript):
+    """One row of Khan et al.'s CSV whose transcript has `transcript`'s fields over good ones."""
+    import csv
+    import json
+
+    t = {"story": "The ship.", "question": "Q?", "answers": {"correct": "a", "incorrect": "b"},
+         "names": {"correct": "Debater A", "incorrect": "Debater B"}, "rollout_type": "quality_sim",
+         "rounds": [{"correct": "<quote>The ship.</quote>", "incorrect": "no"}]} | transcript
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "question", "story", "answer", "transcript"])
+        w.writerow(["0", "Q?", "s", "Debater A", json.dumps(t)])
+    return path
+
+
+@pytest.mark.parametrize("bad, says", [
+    ({"answers": None}, "decision record cannot be stored: field answers holds a list; expected a list of texts"),
+    ({"names": {"correct": [1], "incorrect": {"a": 1}}}, "a turn's speaker is list [1]; expected a name (text)"),
+])
+def test_an_import_the_store_would_refuse_writes_nothing(tmp_path, bad, says):
+    """Probe round 6, 131/132: a transcript the store refused halfway left config.json and results.sqlite
+    behind (a retry was refused as 'already holds a run'), and answers that are not text were blamed on
+    the store ('results.sqlite is damaged'). Every record is checked before the folder is made."""
+    from helpers import cli
+
+    out = tmp_path / "runs" / "imported"
+    res = cli("import", "llm-debate", str(_llm_debate_csv(tmp_path / "k.csv", **bad)), "--output", str(out))
+    assert res.exit_code == 2 and says in res.output and "damaged" not in res.output, res.output
+    assert res.output.count("\n") == 1 and not (tmp_path / "runs").exists()
+    good = cli("import", "llm-debate", str(_llm_debate_csv(tmp_path / "ok.csv")), "--output", str(out))
+    assert good.exit_code == 0, good.output

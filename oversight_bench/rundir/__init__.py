@@ -14,7 +14,7 @@ _SOURCES = {
     "export_jsonl": "export",
     **dict.fromkeys(("export_preferences", "preference_rows"), "preferences"),
     **dict.fromkeys(("IDENTITY_KEYS", "OPTIONAL_IDENTITY_KEYS", "check_data", "check_identity", "identity_of"), "identity"),
-    **dict.fromkeys(("job_fields", "job_of_record", "write_job"), "jobs"),
+    **dict.fromkeys(("check_writable", "job_fields", "job_of_record", "write_job"), "jobs"),
     **dict.fromkeys(("ReadOnlyRun", "RunReader", "is_run_dir", "store_files"), "reader"),
     **dict.fromkeys(("RECORDS_VERSION", "Call", "Decision", "QuestionRecord", "RunIdentity", "Turn", "records_schema"), "records"),
     **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME", "SharedCalls", "Store", "check_speakers", "in_use", "read_config_file",

@@ -9,7 +9,7 @@ from typing import Any
 from oversight_bench.protocol import Job
 from oversight_bench.questions import Question
 from oversight_bench.rundir import legacy
-from oversight_bench.rundir.store import Store
+from oversight_bench.rundir.store import Store, check_job
 
 
 def job_fields(job: Job, judge: str, agent: str) -> dict[str, Any]:
@@ -18,15 +18,26 @@ def job_fields(job: Job, judge: str, agent: str) -> dict[str, Any]:
             "question_id": job.question.id, "assignment": job.assignment, "answer_order": job.answer_order}
 
 
-def write_job(store: Store, job: Job, *, judge: str, agent: str, turns: list[dict], decision: dict[str, Any]) -> None:
-    """All records of one job, atomically (the store refuses a turn whose speaker its protocol lacks).
-    The decision carries the job's variant and cross-play debaters, so `job_of_record` rebuilds it."""
+def _stored_decision(job: Job, decision: dict[str, Any]) -> dict[str, Any]:
+    """The decision as stored: with the job's variant and cross-play debaters, so `job_of_record`
+    rebuilds the job."""
     decision = dict(decision)
     if job.variant:
         decision["variant"] = job.variant
     if job.debaters:
         decision["extra"] = {**(decision.get("extra") or {}), "debaters": list(job.debaters)}
-    store.write_job(job.key, job_fields(job, judge, agent), turns, decision)
+    return decision
+
+
+def write_job(store: Store, job: Job, *, judge: str, agent: str, turns: list[dict], decision: dict[str, Any]) -> None:
+    """All records of one job, atomically (the store refuses records its reader would not read: `check_job`)."""
+    store.write_job(job.key, job_fields(job, judge, agent), turns, _stored_decision(job, decision))
+
+
+def check_writable(job: Job, *, judge: str, agent: str, turns: list[dict], decision: dict[str, Any]) -> None:
+    """`write_job`'s refusal, without a store: a plan that brings finished records (an import) checks
+    them all before anything is written."""
+    check_job(job.key, job_fields(job, judge, agent), turns, _stored_decision(job, decision))
 
 
 def job_of_record(d: dict[str, Any], q: Question) -> Job:

@@ -646,6 +646,21 @@ def check_speakers(job_key: str, protocol: Any, turns: list[dict]) -> None:
                          f"have; expected {', '.join(allowed)}")
 
 
+def check_job(job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:
+    """A job's records as `read_record` will check them, before any is written: its speakers its
+    protocol's, its naming fields text, every field of the kind's schema; so no writer (an import of
+    someone else's transcripts above all) stores a record its own reader would call damaged."""
+    check_speakers(job_key, fields.get("protocol"), turns)
+    for name in RECORD_NAME_FIELDS:
+        if not isinstance(fields.get(name), str) or not fields.get(name):
+            raise BenchError(f"job {job_key}: its {name} is {str(fields.get(name))[:40]!r}; expected a name (text)")
+    base = {k: fields.get(k) for k in RECORD_COLUMNS if k in fields}
+    for kind, rec in [*(("turn", t) for t in turns), ("decision", decision)]:
+        problem = schema.check(kind, base | rec) if isinstance(rec, dict) else f"it is a {type(rec).__name__}, not an object"
+        if problem:
+            raise BenchError(f"job {job_key}: its {kind} record cannot be stored: {problem}")
+
+
 def _names(directory: Path) -> set[str]:
     try:
         return {p.name for p in directory.iterdir()}
@@ -943,7 +958,7 @@ class Store(RecordReads):
     @_maps_store_errors
     def write_job(self, job_key: str, fields: dict[str, Any], turns: list[dict], decision: dict) -> None:
         """All records of one job, atomically; refused when a turn names a speaker its protocol does not have."""
-        check_speakers(job_key, fields.get("protocol"), turns)
+        check_job(job_key, fields, turns, decision)
         now = time.time()
         base = tuple(fields.get(f) for f in JOB_FIELDS)
         rows = [("turn", job_key, i, *base, t.get("round"), scrub_known(dumps(t)), now) for i, t in enumerate(turns)]
