@@ -324,6 +324,10 @@ class JudgePlan(Plan):
     def judged_tasks(self) -> set[str]:
         return {j[1].question.task for j in self._jobs}
 
+    def keep(self, keys: set[str]) -> None:
+        """Judge only these job keys of the plan's (a suite's rooms that fit the judge's context)."""
+        self._jobs = [j for j in self._jobs if j[1].key in keys]
+
     def identity(self) -> dict[str, Any]:
         return judge_identity(self.source, self.agent_name, self.options, {j[1].protocol for j in self._jobs})
 

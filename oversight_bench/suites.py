@@ -300,9 +300,9 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                    log: Callable[[str], None] = print, cache_from: tuple[str, ...] = (),
                    max_total_tokens: int | None = None, max_cost: float | None = None):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
-    from oversight_bench.commands import rejudge
-    from oversight_bench.judge_tools import check_judge_tool
-    from oversight_bench.models import judge_spec as parse_judge, redact_spec
+    from oversight_bench.commands import judge_plan
+    from oversight_bench.models import redact_spec
+    from oversight_bench.pipeline import execute
 
     if limit is not None and limit < 1:
         raise BenchError(f"--limit {limit}: expected a positive number of rooms")
@@ -314,9 +314,10 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
     options = source.options(option_overrides)  # validated once: the checks and the re-judging use these
-    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before check_context builds the model
-    check_judge_tool(options.judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
-    judge = parse_judge(judge_spec)  # parsed once: the context check and the re-judging use this Spec
+    plan = judge_plan(source, judge_spec, output, concurrency=concurrency, only=set(keys), options=options,
+                      cache_from=cache_from, max_total_tokens=max_total_tokens, max_cost=max_cost)
+    plan.judge_tool()  # the rooms' tasks: said before check_context builds the model; the run reuses this check
+    judge = plan.judge  # parsed once: the context check and the re-judging use this Spec
     fit, long = check_context(source, keys, judge, options)
     if long and not skip_long:
         room, n = max(long, key=lambda x: x[1])
@@ -326,9 +327,8 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         log(f"skipped {len(long)} of {len(keys)} rooms longer than the judge's context (longest {max(n for _, n in long)} tokens)")
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
-    outcome = rejudge(source, judge, output, progress=progress, concurrency=concurrency,
-                      options=options, only=set(fit), cache_from=cache_from,
-                      max_total_tokens=max_total_tokens, max_cost=max_cost)
+    plan.keep(set(fit))
+    outcome = execute(plan, progress=progress)
     fitted = set(fit)
     new = [d for d in load_decisions(Path(output)) if d["job_key"] in fitted]
     src_fit = [d for d in src if d["job_key"] in fitted]
