@@ -369,15 +369,15 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
 
 
 def _pct(x) -> str:
-    """A rate in %, five wide, by the one rounding rule (`quality.pct`)."""
-    from oversight_bench.analysis.quality import pct
+    """A rate in %, five wide, by the one rounding rule (`render.numbers.pct`)."""
+    from oversight_bench.render.numbers import pct
 
     return "  –  " if x is None else f"{pct(x):>5}"
 
 
 def _signed_pct(d: float) -> str:
     """A difference in percentage points with its sign ("+12.5", "-3.0"), by the one rounding rule."""
-    from oversight_bench.analysis.quality import pct
+    from oversight_bench.render.numbers import pct
 
     return ("-" if d < 0 else "+") + pct(abs(d))
 
@@ -393,7 +393,8 @@ def _quality_lines(a: dict) -> list[str]:
     q = a.get("quality")
     if not q:
         return []
-    from oversight_bench.analysis.quality import answer1_text, pct, pct_sign
+    from oversight_bench.render.numbers import pct, pct_sign
+    from oversight_bench.render.quality_text import answer1_text
 
     ci = "" if q["invalid_wrong_ci_low"] is None else f" [{pct(q['invalid_wrong_ci_low'])}, {pct(q['invalid_wrong_ci_high'])}]"
     lines = [f"    invalid {q['n_invalid']}/{q['n_records']} ({pct_sign(q['invalid_rate'])}) · acc per question with invalid "
@@ -406,7 +407,7 @@ def _quality_lines(a: dict) -> list[str]:
 def _transcript_line(a: dict) -> list[str]:
     """The judged transcripts' agent turns (the same rooms for both judges): argument-less, forced, cut,
     mostly-unverified-quote arguments."""
-    from oversight_bench.analysis.quality import arguments_text
+    from oversight_bench.render.quality_text import arguments_text
 
     q = a.get("quality") or {}
     text = arguments_text(q)

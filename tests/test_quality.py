@@ -145,7 +145,7 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
     q = quality(deb)
     assert q["answer1_share"] == 0.5 and (q["n_plain"], q["plain_answer1_share"]) == (16, 1.0)
     assert q["flagged"] == ["debiased, but its plain answer (each order alone) is 1 in 16/16 orders"]
-    from oversight_bench.analysis.quality import answer1_text
+    from oversight_bench.render.quality_text import answer1_text
 
     assert answer1_text(q) == "answer 1 in 50.0% of valid answers (debiased; plain, each order alone: 100.0% of 16 orders)"
 
