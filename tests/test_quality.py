@@ -254,7 +254,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
 
     monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     stored = read_run(new_run)
-    ds = [d for d in stored.decisions if d["protocol"] == "debate"]
+    ds = [d for d in stored.decisions if d.protocol == "debate"]
     row = compare(ds, ds, n_resamples=100, turns=stored.argument_turns())
     _check_debate(row["judge"]["quality"])
     assert row["judge"]["invalid"] == 1 and row["judge"]["quality"]["flagged"] == DEBATE_FLAGS
