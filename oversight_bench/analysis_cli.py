@@ -47,11 +47,11 @@ def report(dirs, output, no_figures, stance_check, stance_calibration):
 
 def _print_stance(rows: list[dict], st: dict) -> None:
     """One line per row with arguments: its stance figure beside the checker's accuracy."""
-    from oversight_bench.analysis.stance import text
+    from oversight_bench.render.quality_text import stance_text
 
     click.echo(f"stance check by {st['checker']} ({st['calls']} checker calls made):")
     for r in rows:
-        line = text(r, st)
+        line = stance_text(r, st)
         if line:
             who = " · ".join(str(r.get(k)) for k in ("judge", "agent", "setting", "protocol", "task") if r.get(k))
             click.echo(f"  {who}: {line}")
@@ -152,7 +152,7 @@ def elo(dirs, from_dirs, config_path, quiet, **fields):
     by default as many as cross-play games, `--selfplay N` questions per task (0: none). Failed
     debates end it as `run` ends: the summary, exit status 1, and no Elo fit over an incomplete set.
     """
-    from oversight_bench.analysis.quality import pct_sign
+    from oversight_bench.render.numbers import pct_sign
     from oversight_bench.commands import elo_sources, fit_elo, play_elo_games
     from oversight_bench.config import load_elo_config
 

@@ -31,11 +31,23 @@ def rejudge(source: str | StoredRun, judge_spec: Spec | str, output: str, *, pro
     job keys) with a new judge: judge calls only. `as_protocol`: judge them as that protocol, one
     derived from theirs (`Protocol.derived_from`), e.g. a debate's verified quotes alone. `options`: the
     judging's options where the caller already made them (`option_overrides` on the source's)."""
+    plan = judge_plan(source, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only,
+                      cache_from=cache_from, as_protocol=as_protocol, max_total_tokens=max_total_tokens,
+                      max_cost=max_cost, options=options)
+    return execute(plan, progress=progress)
+
+
+def judge_plan(source: str | StoredRun, judge_spec: Spec | str, output: str, *, concurrency: int | None = None,
+               option_overrides: dict[str, Any] | None = None, only: set[str] | None = None,
+               cache_from: tuple[str, ...] = (), as_protocol: str | None = None, max_total_tokens: int | None = None,
+               max_cost: float | None = None, options: CommonOptions | None = None) -> JudgePlan:
+    """`rejudge`'s plan, not yet run: a caller with checks of its own between (`judge --suite`) makes it
+    first, then runs it with `pipeline.execute`."""
     stored = source if isinstance(source, StoredRun) else read_run(source)
     plan = JudgePlan(stored, judge_spec, output, concurrency=concurrency, option_overrides=option_overrides, only=only,
                      cache_from=cache_from, as_protocol=as_protocol, options=options)
     plan.max_total_tokens, plan.max_cost = max_total_tokens, max_cost  # the budget guard: not identity
-    return execute(plan, progress=progress)
+    return plan
 
 
 def run_crossplay(config: EloConfig, output: str, *, progress: bool = True, log: Callable[[str], None] = print) -> Outcome:

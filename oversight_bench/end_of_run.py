@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from oversight_bench.analysis import stats
-from oversight_bench.analysis.quality import pct
+from oversight_bench.render.numbers import pct
 from oversight_bench.redact import redact_text
 
 #: what every accuracy table's caption says its columns are

@@ -136,9 +136,18 @@ class Plan(abc.ABC):
 
     def judged_tasks(self) -> Iterable[str]:
         """The tasks whose questions this plan's jobs judge, known before any question loads: the run's
-        judge tool (`options.judge_tool`) must support each; `start` checks it once (`check_judge_tool`).
-        Asked only when the options name a tool."""
+        judge tool (`options.judge_tool`) must support each (`judge_tool`). Asked only when the options
+        name a tool."""
         raise BenchError(f"judge tool {self.options.judge_tool!r}: {self.desc} cannot run judge tools")
+
+    def judge_tool(self) -> JudgeTool | None:
+        """The judge tool the options name (None: none), checked against `judged_tasks` once, here
+        (`check_judge_tool`): `start` asks, and so may a caller that must know sooner (`judge --suite`,
+        before it builds the judge for its context check); both get this one check's tool."""
+        if "_judge_tool" not in self.__dict__:
+            name = self.options.judge_tool
+            self._judge_tool = check_judge_tool(name, self.judged_tasks()) if name else None
+        return self._judge_tool
 
     @abc.abstractmethod
     def jobs(self, prepared: Prepared, store: Store, config: dict[str, Any]) -> tuple[Iterable, int | None]:
@@ -248,7 +257,7 @@ def start(plan: Plan, *, log: Callable[[str], None] = print) -> Started:
     if plan.max_cost is not None and not (math.isfinite(plan.max_cost) and plan.max_cost > 0):
         raise BenchError(f"--max-cost {plan.max_cost} is not valid; expected a number of US dollars > 0")
     # the plan's tasks (a run's before any loads); the scheduler runs the tool this check returns
-    tool = check_judge_tool(plan.options.judge_tool, plan.judged_tasks()) if plan.options.judge_tool else None
+    tool = plan.judge_tool()
     if plan.model_judge:
         judge = judge_spec(plan.judge)  # the plan's Spec as it is (a plugin plan's text: parsed here)
         for spec in (judge, *plan.model_specs()):

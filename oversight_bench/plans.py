@@ -226,12 +226,12 @@ def rejudge_jobs(source: StoredRun, only: set[str] | None = None) -> tuple[list[
     reg = get_registry()
     jobs, not_rejudgeable = [], defaultdict(int)
     for d, turns in source.transcripts():
-        if only is not None and d["job_key"] not in only:
+        if only is not None and d.job_key not in only:
             continue  # a suite's sample: these job keys only
-        if not source.rejudgeable(d["protocol"]):
-            not_rejudgeable[d["protocol"]] += 1
+        if not source.rejudgeable(d.protocol):
+            not_rejudgeable[d.protocol] += 1
             continue
-        jobs.append((reg.get("protocols", d["protocol"]), source.job(d), turns))
+        jobs.append((reg.get("protocols", d.protocol), source.job(d), turns))
     return jobs, dict(not_rejudgeable)
 
 
@@ -305,7 +305,7 @@ class JudgePlan(Plan):
             left_out.update(other)
         if not jobs:
             if as_protocol:
-                held = sorted({d["protocol"] for d in source.decisions})
+                held = sorted({d.protocol for d in source.decisions})
                 raise BenchError(f"{source.dir} holds no transcripts {as_protocol} can judge ({'; '.join(sorted(left_out)) or 'none stored'}); "
                                  f"protocols there: {', '.join(held) or 'none'}")
             raise BenchError(f"{source.dir} holds no re-judgeable transcripts (protocols there: {', '.join(sorted(not_rejudgeable)) or 'none'}); "
@@ -323,6 +323,10 @@ class JudgePlan(Plan):
 
     def judged_tasks(self) -> set[str]:
         return {j[1].question.task for j in self._jobs}
+
+    def keep(self, keys: set[str]) -> None:
+        """Judge only these job keys of the plan's (a suite's rooms that fit the judge's context)."""
+        self._jobs = [j for j in self._jobs if j[1].key in keys]
 
     def identity(self) -> dict[str, Any]:
         return judge_identity(self.source, self.agent_name, self.options, {j[1].protocol for j in self._jobs})

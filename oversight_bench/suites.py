@@ -31,6 +31,7 @@ from oversight_bench.rundir import StoredRun, is_run_dir, load_decisions, read_r
 if TYPE_CHECKING:
     from oversight_bench.models import Spec
     from oversight_bench.protocol_options import CommonOptions
+    from oversight_bench.rundir.records import Decision
 
 RESULT_FILE = "suite.json"
 
@@ -124,14 +125,14 @@ def describe(suite, source: StoredRun | None = None) -> dict[str, Any]:
         source = read_run(suite.materialize())
     run, ds = source.dir, source.decisions
     protos: dict[str, dict[str, Any]] = {}
-    for p in sorted({d["protocol"] for d in ds}):
-        mine = [d for d in ds if d["protocol"] == p]
+    for p in sorted({d.protocol for d in ds}):
+        mine = [d for d in ds if d.protocol == p]
         static = p in getattr(suite, "static", ()) or not source.rejudgeable(p)
-        protos[p] = {"rooms": len({d["job_key"] for d in mine}), "questions": len({(d["task"], d["question_id"]) for d in mine}),
+        protos[p] = {"rooms": len({d.job_key for d in mine}), "questions": len({(d.task, d.question_id) for d in mine}),
                      "mode": "static" if static else "re-judged"}
     return {"name": suite.name, "version": suite.version, "description": suite.description, "source": suite.source,
-            "rooms": len({d["job_key"] for d in ds}), "questions": len({(d["task"], d["question_id"]) for d in ds}),
-            "protocols": protos, "judges": sorted({d["judge"] for d in ds}), "run_dir": str(run)}
+            "rooms": len({d.job_key for d in ds}), "questions": len({(d.task, d.question_id) for d in ds}),
+            "protocols": protos, "judges": sorted({d.judge for d in ds}), "run_dir": str(run)}
 
 
 def list_lines() -> list[str]:
@@ -223,16 +224,16 @@ def check_context(source: StoredRun, keys: list[str], judge: Spec | str, options
     if limit is None:
         return keys, []
     wanted = set(keys)
-    rooms = {d["job_key"]: (d, turns) for d, turns in source.transcripts() if d["job_key"] in wanted}  # as `rejudge` takes them
+    rooms = {d.job_key: (d, turns) for d, turns in source.transcripts() if d.job_key in wanted}  # as `rejudge` takes them
     options = options_over if isinstance(options_over, CommonOptions) else source.options(options_over)
     reserve = {"probs": 1, "predict": options.predict_max_tokens}.get(options.judge_mode, options.judge_max_tokens)
     reg = get_registry()
     fit, long = [], []
     for k in keys:
         d, turns = rooms[k]
-        n = judge_prompt_tokens(model, reg.get("protocols", d["protocol"]), source.job(d), turns, options)
+        n = judge_prompt_tokens(model, reg.get("protocols", d.protocol), source.job(d), turns, options)
         if n is not None and n + reserve > limit:
-            long.append(((d.get("extra") or {}).get("room") or k, n))
+            long.append(((d.extra.room if d.extra is not None else None) or k, n))
         else:
             fit.append(k)
     return fit, long
@@ -243,13 +244,13 @@ def check_context(source: StoredRun, keys: list[str], judge: Spec | str, options
 def select_rooms(source: StoredRun, static: tuple[str, ...], limit: int | None, seed: int = 0) -> list[str]:
     """Re-judgeable rooms, in a seeded order (so a --limit slice mixes debater kinds); first `limit`."""
     decisions = source.decisions
-    ok = {p: source.rejudgeable(p) for p in {d["protocol"] for d in decisions}}
-    keys = sorted({d["job_key"] for d in decisions if d["protocol"] not in static and ok[d["protocol"]]})
+    ok = {p: source.rejudgeable(p) for p in {d.protocol for d in decisions}}
+    keys = sorted({d.job_key for d in decisions if d.protocol not in static and ok[d.protocol]})
     random.Random(seed).shuffle(keys)
     return keys[:limit] if limit else keys
 
 
-def _acc_rows(label: str, ds: list[dict], turns: dict | None = None) -> dict[str, Any]:
+def _acc_rows(label: str, ds: list[Decision], turns: dict | None = None) -> dict[str, Any]:
     """Accuracy per judgment and per question (over valid answers), the invalid answers, and the
     quality figures of `analysis.quality` (accuracy with invalid answers counted wrong, answer-1 share,
     the judged transcripts' agent turns from `turns` by room, flags)."""
@@ -257,41 +258,43 @@ def _acc_rows(label: str, ds: list[dict], turns: dict | None = None) -> dict[str
     from oversight_bench.analysis.quality import quality
     from oversight_bench.analysis.stats import accuracy, mean_ci
 
-    valid = [float(d["correct"]) for d in ds if d.get("correct") is not None]
+    valid = [float(d.correct) for d in ds if d.correct is not None]
     m, lo, hi = mean_ci(valid)
-    pq = accuracy(ds)
+    stored = [d.stored() for d in ds]  # the analysis functions read the records as stored dicts
+    pq = accuracy(stored)
     turns_of = (lambda d: turns.get(d["job_key"])) if turns is not None else None  # noqa: E731
     return {"judge": label, "per_judgment": {"accuracy": m, "ci_low": lo, "ci_high": hi, "n": len(valid)},
             "per_question": {k: pq[k] for k in ("accuracy", "ci_low", "ci_high", "n")},
-            "invalid": sum(1 for d in ds if d.get("answer") is None), "records": len(ds),
-            "quality": quality([normalise_decision(d) for d in ds], turns_of)}
+            "invalid": sum(1 for d in ds if d.answer is None), "records": len(ds),
+            "quality": quality([normalise_decision(d) for d in stored], turns_of)}
 
 
-def compare(new: list[dict], reference: list[dict], *, n_resamples: int | None = None,
+def compare(new: list[Decision], reference: list[Decision], *, n_resamples: int | None = None,
             turns: dict | None = None) -> dict[str, Any]:
     """The new judge against the reference judges on the rooms both judged (`turns`: the rooms'
     arguing turns by job_key, for the quality figures)."""
     from oversight_bench.analysis.stats import N_RESAMPLES, paired_permutation_test, per_question
 
-    shared = {d["job_key"] for d in new} & {d["job_key"] for d in reference}
-    new = [d for d in new if d["job_key"] in shared]
-    reference = [d for d in reference if d["job_key"] in shared]
+    shared = {d.job_key for d in new} & {d.job_key for d in reference}
+    new = [d for d in new if d.job_key in shared]
+    reference = [d for d in reference if d.job_key in shared]
     nres = n_resamples or N_RESAMPLES
-    by_room = lambda ds: {d["job_key"]: float(d["correct"]) for d in ds if d.get("correct") is not None}  # noqa: E731
-    return {"rooms": len(shared), "judge": _acc_rows(new[0]["judge"] if new else "?", new, turns),
-            "reference": _acc_rows(reference[0]["judge"] if reference else "?", reference, turns),
-            "test_per_question": paired_permutation_test(per_question(new), per_question(reference), n_resamples=nres),
+    by_room = lambda ds: {d.job_key: float(d.correct) for d in ds if d.correct is not None}  # noqa: E731
+    by_question = lambda ds: per_question([d.stored() for d in ds])  # noqa: E731
+    return {"rooms": len(shared), "judge": _acc_rows(new[0].judge if new else "?", new, turns),
+            "reference": _acc_rows(reference[0].judge if reference else "?", reference, turns),
+            "test_per_question": paired_permutation_test(by_question(new), by_question(reference), n_resamples=nres),
             "test_per_judgment": paired_permutation_test(by_room(new), by_room(reference), n_resamples=nres)}
 
 
-def has_verdict(d: dict[str, Any]) -> bool:
+def has_verdict(d: Decision) -> bool:
     """Whether a source decision is a judge's verdict (an imported room nobody judged is not)."""
-    return not (d.get("extra") or {}).get("unjudged") and not d.get("unjudged") and d.get("judge") != "unjudged"
+    return not (d.extra is not None and d.extra.unjudged) and not d.unjudged and d.judge != "unjudged"
 
 
-def judge_only(new: list[dict], *, turns: dict | None = None) -> dict[str, Any]:
+def judge_only(new: list[Decision], *, turns: dict | None = None) -> dict[str, Any]:
     """The new judge on rooms the source holds no verdict for: its figures, no reference and no test."""
-    return {"rooms": len({d["job_key"] for d in new}), "judge": _acc_rows(new[0]["judge"] if new else "?", new, turns),
+    return {"rooms": len({d.job_key for d in new}), "judge": _acc_rows(new[0].judge if new else "?", new, turns),
             "reference": None, "test_per_question": None, "test_per_judgment": None}
 
 
@@ -300,9 +303,9 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
                    log: Callable[[str], None] = print, cache_from: tuple[str, ...] = (),
                    max_total_tokens: int | None = None, max_cost: float | None = None):
     """Import (once) and re-judge a suite; write `suite.json` into `output`; return (outcome, result)."""
-    from oversight_bench.commands import rejudge
-    from oversight_bench.judge_tools import check_judge_tool
-    from oversight_bench.models import judge_spec as parse_judge, redact_spec
+    from oversight_bench.commands import judge_plan
+    from oversight_bench.models import redact_spec
+    from oversight_bench.pipeline import execute
 
     if limit is not None and limit < 1:
         raise BenchError(f"--limit {limit}: expected a positive number of rooms")
@@ -314,9 +317,10 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
     if not keys:
         raise BenchError(f"suite {suite.name} holds no re-judgeable transcripts")
     options = source.options(option_overrides)  # validated once: the checks and the re-judging use these
-    chosen = set(keys)  # a judge tool must support the rooms' tasks: said before check_context builds the model
-    check_judge_tool(options.judge_tool, {d["task"] for d in src if d["job_key"] in chosen})
-    judge = parse_judge(judge_spec)  # parsed once: the context check and the re-judging use this Spec
+    plan = judge_plan(source, judge_spec, output, concurrency=concurrency, only=set(keys), options=options,
+                      cache_from=cache_from, max_total_tokens=max_total_tokens, max_cost=max_cost)
+    plan.judge_tool()  # the rooms' tasks: said before check_context builds the model; the run reuses this check
+    judge = plan.judge  # parsed once: the context check and the re-judging use this Spec
     fit, long = check_context(source, keys, judge, options)
     if long and not skip_long:
         room, n = max(long, key=lambda x: x[1])
@@ -326,25 +330,24 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
         log(f"skipped {len(long)} of {len(keys)} rooms longer than the judge's context (longest {max(n for _, n in long)} tokens)")
     if not fit:
         raise BenchError(f"suite {suite.name}: no room fits the judge's context")
-    outcome = rejudge(source, judge, output, progress=progress, concurrency=concurrency,
-                      options=options, only=set(fit), cache_from=cache_from,
-                      max_total_tokens=max_total_tokens, max_cost=max_cost)
+    plan.keep(set(fit))
+    outcome = execute(plan, progress=progress)
     fitted = set(fit)
-    new = [d for d in load_decisions(Path(output)) if d["job_key"] in fitted]
-    src_fit = [d for d in src if d["job_key"] in fitted]
+    new = [d for d in load_decisions(Path(output)) if d.job_key in fitted]
+    src_fit = [d for d in src if d.job_key in fitted]
     ref_all = [d for d in src_fit if has_verdict(d)]  # an imported room nobody judged is no reference
     turns = source.argument_turns()
-    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0]["judge"] if new else redact_spec(judge),
+    result: dict[str, Any] = {"suite": describe(suite, source), "judge": new[0].judge if new else redact_spec(judge),
                               "limit": limit, "skipped_long": [{"room": r, "tokens": n} for r, n in long], "rows": []}
     groups: dict[str, list] = {"all": fit}
-    for agent in sorted({d["agent"] for d in src_fit}):
-        groups[f"debaters: {agent}"] = [d["job_key"] for d in src_fit if d["agent"] == agent]
+    for agent in sorted({d.agent for d in src_fit}):
+        groups[f"debaters: {agent}"] = [d.job_key for d in src_fit if d.agent == agent]
     for label, ks in groups.items():
         ks = set(ks)
         if len(groups) == 2 and label != "all":
             continue  # one debater kind only: the 'all' row says it
-        mine, ref = [d for d in new if d["job_key"] in ks], [d for d in ref_all if d["job_key"] in ks]
-        if {d["job_key"] for d in mine} <= {d["job_key"] for d in ref}:
+        mine, ref = [d for d in new if d.job_key in ks], [d for d in ref_all if d.job_key in ks]
+        if {d.job_key for d in mine} <= {d.job_key for d in ref}:
             row = compare(mine, ref, turns=turns)
             row["subset"] = label
             result["rows"].append(row)
@@ -360,24 +363,24 @@ def evaluate_suite(name: str, judge_spec: str, output: str, *, limit: int | None
             result["rows"].append(row)
     result["static"] = []
     for p in static:
-        sds = [d for d in src if d["protocol"] == p]
+        sds = [d for d in src if d.protocol == p]
         if sds:
             result["static"].append({"protocol": p, "reason": getattr(suite, "static_reason", ""),
-                                     **_acc_rows(sds[0]["judge"], sds, turns)})
+                                     **_acc_rows(sds[0].judge, sds, turns)})
     Path(output, RESULT_FILE).write_text(json.dumps(result, indent=1, ensure_ascii=False, default=str))
     return outcome, result
 
 
 def _pct(x) -> str:
-    """A rate in %, five wide, by the one rounding rule (`quality.pct`)."""
-    from oversight_bench.analysis.quality import pct
+    """A rate in %, five wide, by the one rounding rule (`render.numbers.pct`)."""
+    from oversight_bench.render.numbers import pct
 
     return "  –  " if x is None else f"{pct(x):>5}"
 
 
 def _signed_pct(d: float) -> str:
     """A difference in percentage points with its sign ("+12.5", "-3.0"), by the one rounding rule."""
-    from oversight_bench.analysis.quality import pct
+    from oversight_bench.render.numbers import pct
 
     return ("-" if d < 0 else "+") + pct(abs(d))
 
@@ -393,7 +396,8 @@ def _quality_lines(a: dict) -> list[str]:
     q = a.get("quality")
     if not q:
         return []
-    from oversight_bench.analysis.quality import answer1_text, pct, pct_sign
+    from oversight_bench.render.numbers import pct, pct_sign
+    from oversight_bench.render.quality_text import answer1_text
 
     ci = "" if q["invalid_wrong_ci_low"] is None else f" [{pct(q['invalid_wrong_ci_low'])}, {pct(q['invalid_wrong_ci_high'])}]"
     lines = [f"    invalid {q['n_invalid']}/{q['n_records']} ({pct_sign(q['invalid_rate'])}) · acc per question with invalid "
@@ -406,7 +410,7 @@ def _quality_lines(a: dict) -> list[str]:
 def _transcript_line(a: dict) -> list[str]:
     """The judged transcripts' agent turns (the same rooms for both judges): argument-less, forced, cut,
     mostly-unverified-quote arguments."""
-    from oversight_bench.analysis.quality import arguments_text
+    from oversight_bench.render.quality_text import arguments_text
 
     q = a.get("quality") or {}
     text = arguments_text(q)

@@ -142,3 +142,20 @@ def test_the_reader_hands_out_every_record_typed(tmp_path):
     assert sum(c.usage.prompt_tokens for c in typed_calls) == sum(c["prompt_tokens"] for c in calls) > 0
     assert identity.judge == "sim:judge-a" and identity.options == {"rounds": 2}
     assert len(questions) == 3 * 3 and all(q.question for q in questions)
+
+
+def test_a_stored_run_holds_the_typed_records(tmp_path):
+    """`read_run` (judge --from, judge --suite, the human study) and `load_decisions` hand out the typed
+    records of `rundir.records`, not dicts: their consumers read attributes (issue 35)."""
+    from oversight_bench.rundir import load_decisions, read_run
+
+    run = make_run(tmp_path / "run", n_questions=3)
+    stored = read_run(run)
+    assert stored.decisions and all(type(d) is records.Decision for d in stored.decisions)
+    turns = [t for ts in stored.turns.values() for t in ts]
+    assert turns and all(type(t) is records.Turn for t in turns)
+    assert all([t.seq for t in ts] == sorted(t.seq for t in ts) for ts in stored.turns.values())
+    assert [d.stored() for d in load_decisions(run)] == [d.stored() for d in stored.decisions]
+    d, job_turns = next((d, ts) for d, ts in stored.transcripts() if d.protocol == "debate")
+    assert stored.job(d).key == d.job_key and [t.content for t in job_turns] == \
+        [t.content for t in stored.turns[(d.job_key, d.judge)]] and job_turns

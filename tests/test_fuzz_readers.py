@@ -300,10 +300,10 @@ def test_the_one_strict_json_reader_refuses_every_non_finite_number(text):
     """`1e999` is a number too large for a float: json reads it as inf unless told not to. The store's
     reader refused it and `load_json_text` (configs, carried boards, imports) returned inf: now one reader."""
     from oversight_bench.errors import BenchError
-    from oversight_bench.rundir import store
+    from oversight_bench.rundir import rows
     from oversight_bench.yamlio import load_json_text, strict_json
 
-    assert store.strict_json is strict_json  # the store reads through the same one
+    assert rows.strict_json is strict_json  # the store's rows are read through the same one
     with pytest.raises(ValueError, match="non-finite number"):
         strict_json(text)
     with pytest.raises(BenchError, match=r"^where: not JSON \(non-finite number"):

@@ -67,7 +67,7 @@ def test_a_speaker_that_is_not_text_is_one_line():
     import pytest
 
     from oversight_bench.errors import BenchError
-    from oversight_bench.rundir.store import check_speakers
+    from oversight_bench.rundir.rows import check_speakers
 
     with pytest.raises(BenchError, match=r"job j1: a turn's speaker is list \[1\]; expected a name"):
         check_speakers("j1", "debate", [{"speaker": "Debater A"}, {"speaker": [1]}])

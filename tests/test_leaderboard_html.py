@@ -20,7 +20,7 @@ from fake_runs import legacy_board, make_crossplay, make_run
 from human_judging import viewer
 from oversight_bench.publish.leaderboard import build_leaderboard
 from oversight_bench.render.pages import render_passages
-from oversight_bench.analysis.quality import pct
+from oversight_bench.render.numbers import pct
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
 

@@ -21,7 +21,7 @@ from oversight_bench.analysis.leaderboard import figure_bars
 from oversight_bench.publish.leaderboard import build_leaderboard
 from oversight_bench.render.leaderboard import markdown, render_index
 from oversight_bench.analysis.load import load_run
-from oversight_bench.analysis.quality import decimal_round, p_text, pct, pts
+from oversight_bench.render.numbers import decimal_round, p_text, pct, pts
 from oversight_bench.rundir.store import Store
 
 
@@ -63,6 +63,27 @@ def test_p_values_and_points():
         ["<0.001", "0.0010", "0.017", "0.85", "0.10", "1.0", "–"]
     assert [pts(d) for d in (0.0625, -0.0625, -0.0004, 0.0)] == ["+6.3", "−6.3", "+0.0", "+0.0"]
     assert [decimal_round(v, 0) for v in (155.5, -155.5, 2.5, -0.4)] == ["156", "-156", "3", "0"]
+
+
+def test_the_rounding_rule_has_one_owner_and_analysis_writes_no_percentages():
+    """Numbers become text in render.numbers only (issue 35): no other core module rounds half up by
+    hand or defines a writer of percentages, points or p-values."""
+    import ast
+
+    core = REPO / "oversight_bench"
+    owner = core / "render" / "numbers.py"
+    writers = {"decimal_round", "pct", "pts", "p_text", "pct_sign"}
+    found = []
+    for path in sorted(core.rglob("*.py")):
+        if path == owner:
+            continue
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        found += [f"{path.relative_to(core)}: def {n.name}" for n in ast.walk(tree)
+                  if isinstance(n, ast.FunctionDef) and n.name in writers]
+        if "ROUND_HALF_UP" in text:
+            found.append(f"{path.relative_to(core)}: ROUND_HALF_UP")
+    assert found == []  # analysis importing them from render would climb a layer: test_layering refuses it
 
 
 @pytest.fixture(scope="module")

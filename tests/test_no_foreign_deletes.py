@@ -14,7 +14,8 @@ import pytest
 
 from helpers import FAKE, REPO, cli
 from oversight_bench.errors import BenchError
-from oversight_bench.rundir.store import DB_NAME, LOCK_NAME, Store, in_use
+from oversight_bench.rundir.names import DB_NAME, LOCK_NAME
+from oversight_bench.rundir.store import Store, in_use
 from oversight_bench.rundir.writing import WritableRun
 
 

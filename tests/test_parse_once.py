@@ -73,7 +73,7 @@ def test_a_checked_spec_travels_as_it_is():
 class Everywhere(JudgeTool):
     name = "everywhere"
     label = "nothing at all"
-    tasks = ("prontoqa",)
+    tasks = ("prontoqa", "quality", "boolq", "mmlu")  # a run's task, and the stored fixture run's (tests/fake_runs.py)
 
     def run(self, question, answers):
         return ("-", "-")
@@ -131,6 +131,28 @@ def test_a_suite_parses_its_judge_and_makes_its_judging_options_once(tmp_path, m
               "--quiet")
     assert res.exit_code == 0, res.output
     assert parsed == {JUDGE: 1} and made == [{"few_shot": 0}]
+
+
+def test_a_suite_checks_its_judge_tool_once_before_it_builds_the_judge(tmp_path, monkeypatch, everywhere_tool):
+    from fake_runs import make_run
+    from oversight_bench import judge_tools, suites
+
+    run = make_run(tmp_path / "stored", n_questions=2, judge="sim:judge-a")
+    checked = _count_calls(monkeypatch, judge_tools, "check_judge_tool")
+    looked_up = _count_calls(monkeypatch, judge_tools, "get_judge_tool")
+    order: list[str] = []
+    real_context = suites.check_context
+
+    def context(*args, **kwargs):
+        order.append(f"context after {sum(checked.values())} check(s)")
+        return real_context(*args, **kwargs)
+
+    monkeypatch.setattr(suites, "check_context", context)
+    res = cli("judge", "--suite", str(run), "--judge", JUDGE, "-o", "judge_tool=everywhere",
+              "--output", str(tmp_path / "judged"), "--quiet")
+    assert res.exit_code == 0, res.output
+    assert checked == {"everywhere": 1} and looked_up == {"everywhere": 1}  # the re-judging runs the tool the check gave
+    assert order == ["context after 1 check(s)"]  # a bad tool is said before the judge model is built
 
 
 def test_elo_parses_each_debater_and_its_judge_once(tmp_path, monkeypatch):

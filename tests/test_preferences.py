@@ -250,3 +250,19 @@ def test_real_tiny_run_exports_trainable_pairs(tmp_path):
     out = tmp_path / "prefs.jsonl"
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))
     one_schema(out)
+
+
+def test_a_room_is_read_as_typed_records(tmp_path):
+    """The export reads each room through the one evidence model (`rundir.records`), not dicts (issue 35)."""
+    from fake_runs import make_run
+    from oversight_bench.rundir import records
+    from oversight_bench.rundir.preferences import _Calls, _Facts, _Job
+    from oversight_bench.rundir.reader import RunReader
+
+    run = make_run(tmp_path / "run", n_questions=2)
+    with RunReader(run) as ro:
+        key = next(s[0] for s in ro.summaries() if s[0].startswith("debate|"))
+        job = _Job(ro, _Calls(ro), ro.job_records(key), _Facts())
+    assert job.decisions and all(type(d) is records.Decision for d in job.decisions)
+    assert job.turns and all(type(t) is records.Turn for ts in job.turns.values() for t in ts)
+    assert job.debate

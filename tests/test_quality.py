@@ -145,7 +145,7 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
     q = quality(deb)
     assert q["answer1_share"] == 0.5 and (q["n_plain"], q["plain_answer1_share"]) == (16, 1.0)
     assert q["flagged"] == ["debiased, but its plain answer (each order alone) is 1 in 16/16 orders"]
-    from oversight_bench.analysis.quality import answer1_text
+    from oversight_bench.render.quality_text import answer1_text
 
     assert answer1_text(q) == "answer 1 in 50.0% of valid answers (debiased; plain, each order alone: 100.0% of 16 orders)"
 
@@ -254,7 +254,7 @@ def test_suite_output_has_quality(new_run, tmp_path, monkeypatch):
 
     monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
     stored = read_run(new_run)
-    ds = [d for d in stored.decisions if d["protocol"] == "debate"]
+    ds = [d for d in stored.decisions if d.protocol == "debate"]
     row = compare(ds, ds, n_resamples=100, turns=stored.argument_turns())
     _check_debate(row["judge"]["quality"])
     assert row["judge"]["invalid"] == 1 and row["judge"]["quality"]["flagged"] == DEBATE_FLAGS

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from helpers import DATA, FAKE, cli
-from oversight_bench.rundir.store import DB_NAME, Store
+from oversight_bench.rundir.names import DB_NAME
+from oversight_bench.rundir.store import Store
 
 OWNER = "oversight_bench.rundir"
 NYU = DATA / "quality" / "michael2023_debates"

@@ -232,7 +232,7 @@ def test_nyu_debates_are_rejudged_with_the_live_judges_questions(registry):
 
     debate = get_registry().get("protocols", "debate")
     src = read_run(get_suite("nyu-2023").materialize())
-    rooms = [(d, ts) for d, ts in src.transcripts() if d["protocol"] == "debate"]
+    rooms = [(d, ts) for d, ts in src.transcripts() if d.protocol == "debate"]
     asked = [(d, ts) for d, ts in rooms if any(t.role == "judge" for t in ts)]
     assert len(asked) > len(rooms) / 2  # most rooms: the judge spoke between rounds
 
@@ -241,7 +241,7 @@ def test_nyu_debates_are_rejudged_with_the_live_judges_questions(registry):
         asyncio.run(debate.judge(ctx, src.job(d), turns))
         return ctx.prompts[0][0]["content"]
 
-    d, turns = next((d, ts) for d, ts in asked if not d["extra"].get("mirrored"))
+    d, turns = next((d, ts) for d, ts in asked if not getattr(d.extra, "mirrored", None))
     text = prompt(d, turns)
     assert "This debate was judged live by another judge, who did not see the article either and put questions" in text
     assert 'shown in the transcript as "Original judge (after round N)"' in text and "decide for yourself" in text
@@ -249,14 +249,14 @@ def test_nyu_debates_are_rejudged_with_the_live_judges_questions(registry):
     for t in judge_turns:
         when = f"after round {t.round}" if t.round else "before round 1"
         assert f"Original judge ({when}):\n{t.shown}" in text
-    assert "Judge (question after round" not in text and d["raw"] not in text  # the verdict is not shown
+    assert "Judge (question after round" not in text and d.raw not in text  # the verdict is not shown
     transcript = text[text.index("The transcript of the debate:"):]
     first_q = transcript.index(f"Original judge (after round {judge_turns[0].round})")
     assert transcript.index(f"(round {judge_turns[0].round})") < first_q  # where it was said: after that round
     # the mirror's judge turns are the same words with the debaters' names swapped
     from transcript_suites.importers import swap_debater_names
 
-    md, mturns = next((x, ts) for x, ts in asked if x["extra"].get("mirrored") and x["extra"]["room"].startswith(d["extra"]["room"]))
+    md, mturns = next((x, ts) for x, ts in asked if getattr(x.extra, "mirrored", None) and x.extra.room.startswith(d.extra.room))
     assert [t.shown for t in mturns if t.role == "judge"] == [swap_debater_names(t.shown) for t in judge_turns]
     assert "judged live by another judge" in prompt(md, mturns)
     if KHAN.exists():
@@ -338,15 +338,15 @@ def test_khan_suite_holds_each_debate_in_both_orders(registry):
     assert len(rooms) == 80
     by_q: dict[str, list] = {}
     for d, turns in rooms:
-        by_q.setdefault(d["question_id"], []).append((d, turns))
+        by_q.setdefault(d.question_id, []).append((d, turns))
     assert len(by_q) == 40 and all(len(v) == 2 for v in by_q.values())
     debate = get_registry().get("protocols", "debate")
     swapped_mentions = 0
     for pair in by_q.values():
-        (d1, t1), (d2, t2) = sorted(pair, key=lambda x: x[0]["answer_order"])
-        assert (d1["answer_order"], d2["answer_order"]) == ("correct_first", "correct_second")
-        assert d1["correct_index"] == 1 and d2["correct_index"] == 2 and d2["answers"] == d1["answers"][::-1]
-        assert d2["extra"]["mirrored"] and d2["extra"]["unjudged"] and d1["judge"] == d2["judge"] == "unjudged"
+        (d1, t1), (d2, t2) = sorted(pair, key=lambda x: x[0].answer_order)
+        assert (d1.answer_order, d2.answer_order) == ("correct_first", "correct_second")
+        assert d1.correct_index == 1 and d2.correct_index == 2 and d2.answers == d1.answers[::-1]
+        assert d2.extra.mirrored and d2.extra.unjudged and d1.judge == d2.judge == "unjudged"
         other = {"Debater A": "Debater B", "Debater B": "Debater A"}
         orig, mirror = {(t.round, t.speaker): t for t in t1}, {(t.round, t.speaker): t for t in t2}
         assert {(r, other[s]) for r, s in orig} == mirror.keys()
@@ -356,12 +356,12 @@ def test_khan_suite_holds_each_debate_in_both_orders(registry):
             swapped_mentions += m.shown != t.shown
         assert [(t.speaker, t.defends) for t in t2 if t.round == 1] == [("Debater A", 1), ("Debater B", 2)]
     assert swapped_mentions > 0  # some turns name the other debater
-    d, turns = next((d, t) for d, t in rooms if d["answer_order"] == "correct_second")
+    d, turns = next((d, t) for d, t in rooms if d.answer_order == "correct_second")
     ctx = _capture_context(src.options())
     asyncio.run(debate.judge(ctx, src.job(d), turns))
     prompt = ctx.prompts[0][0]["content"]
     assert "Debater A argues for answer 1 and Debater B argues for answer 2." in prompt
-    q = src.questions[(d["task"], d["question_id"])]
+    q = src.questions[(d.task, d.question_id)]
     assert f"\n1: {q.incorrect}\n2: {q.correct}\n" in prompt
 
 
@@ -423,8 +423,8 @@ def test_a_judge_preferring_a_name_or_a_position_scores_half_on_every_imported_s
     from oversight_bench.suites import get_suite
 
     src = read_run(get_suite(suite).materialize())
-    debates = [(d, ts) for d, ts in src.transcripts() if d["protocol"] == "debate"]
-    named_a = [next(t.defends for t in ts if t.speaker == "Debater A") == d["correct_index"] for d, ts in debates]
+    debates = [(d, ts) for d, ts in src.transcripts() if d.protocol == "debate"]
+    named_a = [next(t.defends for t in ts if t.speaker == "Debater A") == d.correct_index for d, ts in debates]
     assert len(named_a) == 2 * sum(named_a) > 0
     assert [s for s in get_registry().names("suites") if s in IMPORTED] == sorted(IMPORTED)  # every imported suite
     for who in ("name", "one"):

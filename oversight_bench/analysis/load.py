@@ -14,7 +14,7 @@ from typing import Any
 from oversight_bench.errors import BenchError
 from oversight_bench.models import judge_label, judge_of_record
 from oversight_bench.rundir.reader import RunReader
-from oversight_bench.rundir.store import CONFIG_NAME
+from oversight_bench.rundir.names import CONFIG_NAME
 
 OPEN_FIELDS = ("agent_choice", "protagonist_correct", "win")
 

@@ -199,18 +199,3 @@ def check_runs(runs, spec: str, calibration: str | Path | None = None) -> tuple[
     summary = {"checker": checker.spec, **calibrate(checker, calibration)}
     summary["calls"] = checker.calls
     return by_job, summary
-
-
-def text(fig: dict[str, Any], summary: dict[str, Any]) -> str:
-    """'other side or conceding 2/16 (12.5%; checker accuracy 91.7% of 24 on khan-2024 …)'."""
-    from oversight_bench.analysis.quality import pct_sign
-
-    acc = summary.get("checker_accuracy")
-    acc_text = (f"checker accuracy {pct_sign(acc)} of {summary['n_calibration']} on {summary['calibration']}"
-                if acc is not None else f"checker accuracy not measured: calibration {summary['calibration']}")
-    if not fig.get("n_stance") and not fig.get("n_stance_unparsed"):
-        return ""
-    off = fig["n_other_side"] + fig["n_concede"]
-    unparsed = f", {fig['n_stance_unparsed']} unparsed" if fig["n_stance_unparsed"] else ""
-    return (f"other side or conceding {off}/{fig['n_stance']} ({pct_sign(fig['stance_off_rate'])}{unparsed}; "
-            f"{acc_text})")

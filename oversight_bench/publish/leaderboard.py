@@ -30,6 +30,7 @@ from oversight_bench.provenance import git_commit
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
 from oversight_bench.render.leaderboard import carried_page, markdown, render_index
+from oversight_bench.render.quality_text import stance_text
 from oversight_bench.rundir.store import first_link, in_use, refuse_output_inside
 from oversight_bench.yamlio import load_json_text, read_input_bytes
 
@@ -189,7 +190,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             if stance_of is not None and _argued(p):  # stance_mod: imported above, with stance_of
                 fig = stance_mod.figures(it for d in ds for it in stance_of(d))
                 c["quality"].update(fig)
-                c["stance"] = stance_mod.text(fig, stance) or None
+                c["stance"] = stance_text(fig, stance) or None
             c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
             c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd], p)})
             if row["kind"] == "model":

@@ -1,6 +1,6 @@
 """The leaderboard's pages: index.html (`render_index`, template leaderboard.html.j2) and
 leaderboard.md (`markdown`) draw one table (`page_table`), every figure formatted here by the one
-rounding rule (`analysis.quality.decimal_round`), from the results `publish.leaderboard` built.
+rounding rule (`render.numbers.decimal_round`), from the results `publish.leaderboard` built.
 
 index.html needs no server and no script to be read: the table is HTML; a small script sorts by any
 column (each cell carries its sort value in `data-sort`), filters by protocol, scope and judge, and
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis.leaderboard import QUALITY_BAR, SELF_JUDGED
-from oversight_bench.analysis.quality import p_text, pct, pts
 from oversight_bench.render.markdown import md_text
 from oversight_bench.render.markdown import rounded as _r
+from oversight_bench.render.numbers import p_text, pct, pct_sign, pts
 from oversight_bench.render.pages import render_page
 
 
@@ -52,12 +51,12 @@ def _cell_view(row: dict[str, Any], key: str, cell: dict[str, Any] | None, min_n
         lines.append(f"[{pct(cell['ci_low'])}, {pct(cell['ci_high'])}] n={cell['n']}")
     quality = []
     if q:
-        plain = f" (plain {quality_mod.pct_sign(q['plain_answer1_share'])})" if q.get("n_plain") else ""
-        quality.append(f"invalid {quality_mod.pct_sign(q['invalid_rate'])} · answer 1 {quality_mod.pct_sign(q['answer1_share'])}{plain}")
+        plain = f" (plain {pct_sign(q['plain_answer1_share'])})" if q.get("n_plain") else ""
+        quality.append(f"invalid {pct_sign(q['invalid_rate'])} · answer 1 {pct_sign(q['answer1_share'])}{plain}")
         if q.get("n_agent_turns"):
-            quality.append(f"no-arg {quality_mod.pct_sign(q['argumentless_rate'])} · forced "
-                           f"{quality_mod.pct_sign(q['forced_rate'])} · cut {quality_mod.pct_sign(q['cut_rate'])}"
-                           + (f" · u-quote args {quality_mod.pct_sign(q['unverified_args_rate'])}"
+            quality.append(f"no-arg {pct_sign(q['argumentless_rate'])} · forced "
+                           f"{pct_sign(q['forced_rate'])} · cut {pct_sign(q['cut_rate'])}"
+                           + (f" · u-quote args {pct_sign(q['unverified_args_rate'])}"
                               if "unverified_args_rate" in q else ""))
     else:
         quality.append("quality –")
@@ -225,7 +224,7 @@ def _notes_md(table: dict[str, Any]) -> list[str]:
 def _quality_md(result: dict[str, Any], show_small: bool) -> list[str]:
     """The transcript quality of every shown cell: invalid answers, accuracy with them counted wrong,
     agent turns argument-less / forced / cut ('–': unknown, no budget records), answer-1 share, flags."""
-    pc = quality_mod.pct_sign
+    pc = pct_sign
     rows = []
     for j in result["judges"]:
         for key, x in j["cells"].items():

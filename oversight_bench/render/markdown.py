@@ -1,5 +1,5 @@
 """Markdown for text that came from runs: escaping (`md_text`, `md_code`) and tables (`md_table`),
-every figure in them formatted by the one rounding rule (`analysis.quality.decimal_round`). Shared by
+every figure in them formatted by the one rounding rule (`render.numbers.decimal_round`). Shared by
 report.md and leaderboard.md, so both escape and round alike."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 import re
 from typing import Any
 
-from oversight_bench.analysis import quality as quality_mod
+from oversight_bench.render import numbers
 
 
 def _fmt(v: Any, pct: bool = False) -> str:
@@ -18,7 +18,7 @@ def _fmt(v: Any, pct: bool = False) -> str:
         return "; ".join(map(str, v))
     if isinstance(v, float):
         if pct:
-            return quality_mod.pct(v)  # the one rounding rule (quality.decimal_round)
+            return numbers.pct(v)  # the one rounding rule (numbers.decimal_round)
         return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
     return str(v)
 
@@ -57,4 +57,4 @@ def md_table(rows: list[dict[str, Any]], cols: list[tuple[str, str, bool]]) -> s
 
 def rounded(v: float | None) -> str:
     """A rating or word count: whole, by the one rounding rule."""
-    return "–" if v is None else quality_mod.decimal_round(v, 0)
+    return "–" if v is None else numbers.decimal_round(v, 0)

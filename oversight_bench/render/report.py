@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from oversight_bench.analysis import quality as quality_mod
-from oversight_bench.analysis import stance as stance_mod
 from oversight_bench.render.markdown import md_code, md_table, md_text
+from oversight_bench.render.numbers import pct_sign
+from oversight_bench.render.quality_text import stance_text
 
 
 def deviation_lines(runs: list[dict[str, Any]]) -> list[str]:
@@ -158,11 +158,11 @@ def stance_markdown(report: dict[str, Any]) -> list[str]:
     st = report.get("stance_check")
     if not st:
         return []
-    rows = [{**r, "stance": stance_mod.text(r, st)} for r in report["groups"] if r["level"] == "task" and r.get("n_stance") is not None]
+    rows = [{**r, "stance": stance_text(r, st)} for r in report["groups"] if r["level"] == "task" and r.get("n_stance") is not None]
     rows = [r for r in rows if r["stance"]]
     return ["", "## Stance check: arguments for the other side or conceding", "",
             f"Checker {md_code(st['checker'])} asked which answer each argument supports (1, 2 or neither); "
-            f"its accuracy on {md_text(st['calibration'])}: {quality_mod.pct_sign(st['checker_accuracy'])} of "
+            f"its accuracy on {md_text(st['calibration'])}: {pct_sign(st['checker_accuracy'])} of "
             f"{st['n_calibration']} arguments whose side is known.", "",
             md_table(rows, with_setting([("judge", "judge", False), ("agent", "agent", False), ("protocol", "protocol", False),
                                          ("task", "task", False), ("n_stance", "n checked", False),

@@ -1,4 +1,5 @@
-"""The run directory: its store (results.sqlite and config.json), the run's identity and the checks a
+"""The run directory: its store (results.sqlite and config.json; `names`), the checks its rows pass
+where they are read and written (`rows`), the run's identity and the checks a
 resume makes against it, writing jobs, the one reader of a run (`RunReader`, handing out the typed
 records of `records`), a stored run read for re-judging, export, salvage, and the code for older
 formats (`legacy`). Nothing outside this package opens a store: every command that reads a run reads
@@ -17,8 +18,9 @@ _SOURCES = {
     **dict.fromkeys(("check_writable", "job_fields", "job_of_record", "write_job"), "jobs"),
     **dict.fromkeys(("ReadOnlyRun", "RunReader", "is_run_dir", "store_files"), "reader"),
     **dict.fromkeys(("RECORDS_VERSION", "Call", "Decision", "QuestionRecord", "RunIdentity", "Turn", "records_schema"), "records"),
-    **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME", "SharedCalls", "Store", "check_speakers", "in_use", "read_config_file",
-                     "refuse_foreign_output", "refuse_output_inside"), "store"),
+    **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME"), "names"),
+    **dict.fromkeys(("check_speakers", "read_config_file"), "rows"),
+    **dict.fromkeys(("SharedCalls", "Store", "in_use", "refuse_foreign_output", "refuse_output_inside"), "store"),
     **dict.fromkeys(("StoredRun", "load_decisions", "read_run"), "transcripts"),
     **dict.fromkeys(("WritableRun", "check_output"), "writing"),
 }

@@ -9,7 +9,9 @@ from typing import Any
 from oversight_bench.protocol import Job
 from oversight_bench.questions import Question
 from oversight_bench.rundir import legacy
-from oversight_bench.rundir.store import Store, check_job
+from oversight_bench.rundir.records import Decision
+from oversight_bench.rundir.rows import check_job
+from oversight_bench.rundir.store import Store
 
 
 def job_fields(job: Job, judge: str, agent: str) -> dict[str, Any]:
@@ -40,10 +42,9 @@ def check_writable(job: Job, *, judge: str, agent: str, turns: list[dict], decis
     check_job(job.key, job_fields(job, judge, agent), turns, _stored_decision(job, decision))
 
 
-def job_of_record(d: dict[str, Any], q: Question) -> Job:
+def job_of_record(d: Decision, q: Question) -> Job:
     """The Job of a stored decision: same key, agent, variant and cross-play debaters."""
-    deb = (d.get("extra") or {}).get("debaters")
+    deb = d.extra.debaters if d.extra is not None else None
     debaters = tuple(deb) if isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) else None
-    job = Job(d["protocol"], q, d["answer_order"], d["assignment"], variant=d.get("variant"), agent=d.get("agent"),
-              debaters=debaters)
-    return job if job.key == d["job_key"] else legacy.job_of_keyed_record(job, d["job_key"])
+    job = Job(d.protocol, q, d.answer_order, d.assignment, variant=d.variant, agent=d.agent, debaters=debaters)
+    return job if job.key == d.job_key else legacy.job_of_keyed_record(job, d.job_key)

@@ -37,6 +37,7 @@ from oversight_bench.model_text import is_argument
 from oversight_bench.protocol import protocols_where, registered_protocols
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.reader import RunReader
+from oversight_bench.rundir.records import Decision, Turn
 
 PAIRS = ("auto", "best-of-n", "rooms", "all")
 
@@ -70,19 +71,19 @@ def _assistant(text: str) -> list[dict[str, str]]:
     return [{"role": "assistant", "content": text}]
 
 
-def _side_text(turns: list[dict[str, Any]], side: int) -> str:
-    return "\n\n".join(f"{t['speaker']} (round {t['round']}):\n{t.get('shown') or ''}" for t in turns if t.get("defends") == side)
+def _side_text(turns: list[Turn], side: int) -> str:
+    return "\n\n".join(f"{t.speaker} (round {t.round}):\n{t.shown or ''}" for t in turns if t.defends == side)
 
 
-def _room_prompt(question: str, decision: dict[str, Any]) -> list[dict[str, str]]:
-    answers = decision.get("answers") or []
+def _room_prompt(question: str, decision: Decision) -> list[dict[str, str]]:
+    answers = decision.answers or []
     text = f"Question: {question}"
     if len(answers) == 2:
         text += f"\n\nAnswer 1: {answers[0]}\nAnswer 2: {answers[1]}"
     return [{"role": "user", "content": text}]
 
 
-def _request_for(calls: "_Calls", d: dict[str, Any], samples: list[str], turn: dict[str, Any]) -> tuple[list | None, str | None]:
+def _request_for(calls: "_Calls", d: Decision, samples: list[str], turn: Turn) -> tuple[list | None, str | None]:
     """The messages of the agent call whose n replies begin the n samples (the thinking call: each
     sample is its reply, then the argument): the job's own calls first, then any of its question's;
     (messages, None) or (None, why not)."""
@@ -95,7 +96,7 @@ def _request_for(calls: "_Calls", d: dict[str, Any], samples: list[str], turn: d
     else:
         return None, "no stored request"
     if len(found) > 1:  # replies that begin several calls' samples (empty thinking): the turn's tag decides
-        tag = f"round{turn['round']}/{turn['speaker']}"  # as debate.py tags a debater's turn
+        tag = f"round{turn.round}/{turn.speaker}"  # as debate.py tags a debater's turn
         found = [c for c in found if c["tag"] == tag or c["tag"].endswith("/" + tag)] or found
     prompts = {json.dumps(m, sort_keys=True): m for m in (calls.messages(c["key"]) for c in found)}
     if len(prompts) != 1:
@@ -112,17 +113,17 @@ class _Calls:
         self.ro = ro
         self._by_question: dict[tuple[str, str], list[dict[str, Any]]] | None = None
 
-    def of(self, d: dict[str, Any], wide: bool) -> list[dict[str, Any]]:
+    def of(self, d: Decision, wide: bool) -> list[dict[str, Any]]:
         """The calls of the job's own fields; `wide`: of its question, whichever job made them (an open
         debate's turns were sampled by its debate sub-job, whose calls carry that job's fields)."""
         if self._by_question is None:
             self._by_question = {}
             for c in self.ro.sampling_calls("agent"):
                 self._by_question.setdefault((c["task"], c["question_id"]), []).append(c)
-        calls = self._by_question.get((d["task"], d["question_id"]), [])
+        calls = self._by_question.get((d.task, d.question_id), [])
         if wide:
             return calls
-        return [c for c in calls if (c["protocol"], c["assignment"], c["answer_order"]) == (d["protocol"], d["assignment"], d["answer_order"])]
+        return [c for c in calls if (c["protocol"], c["assignment"], c["answer_order"]) == (d.protocol, d.assignment, d.answer_order)]
 
     def messages(self, key: str) -> list[dict[str, Any]]:
         """A call's messages, each with role and content first (the store keeps its keys sorted)."""
@@ -130,13 +131,12 @@ class _Calls:
                 for m in (self.ro.request(key) or {}).get("messages") or []]
 
 
-def _base(run: str, d: dict[str, Any], pair: str) -> dict[str, Any]:
+def _base(run: str, d: Decision, pair: str) -> dict[str, Any]:
     """A row with every field (null until set): prompt, chosen, rejected, then `FIELDS` in order."""
     row: dict[str, Any] = dict.fromkeys(("prompt", "chosen", "rejected", *FIELDS))
-    row.update(pair=pair, run=run)
-    row.update({k: d.get(k) for k in ("job_key", "protocol", "task", "question_id", "answer_order", "judge", "agent")})
-    probs = d.get("probs")
-    row.update(judge_answer=d.get("answer"), judge_probs=list(probs) if probs else None, correct_side=d.get("correct_index"))
+    row.update(pair=pair, run=run, job_key=d.job_key, protocol=d.protocol, task=d.task, question_id=d.question_id,
+               answer_order=d.answer_order, judge=d.judge, agent=d.agent)
+    row.update(judge_answer=d.answer, judge_probs=list(d.probs) if d.probs else None, correct_side=d.correct_index)
     return row
 
 
@@ -151,19 +151,21 @@ class _Facts:
 
 
 class _Job:
-    """One room's records as `RunReader.job_records` gives them (every judge's turns and decision)."""
+    """One room's records (`RunReader.job_records`: every judge's turns and decision), typed
+    (`rundir.records`)."""
 
     def __init__(self, ro: RunReader, calls: _Calls, records: list[dict[str, Any]], facts: "_Facts"):
         self.ro, self.calls = ro, calls
-        self.decisions = [r for r in records if r["kind"] == "decision"]
-        self.turns: dict[str, list[dict[str, Any]]] = {}
+        self.decisions = [Decision.from_stored(r) for r in records if r["kind"] == "decision"]
+        self.turns: dict[str, list[Turn]] = {}
         for r in records:
             if r["kind"] == "turn":
-                self.turns.setdefault(r["judge"], []).append(r)
+                t = Turn.from_stored(r)
+                self.turns.setdefault(t.judge, []).append(t)
         protocol = next((r.get("protocol") for r in records), None)
         #: a room that may repeat a debate's transcript (an open role's, or one judged another way): read
         #: later (a room with no arguing turn, QA, gives nothing and is read once)
-        argues = any(r["kind"] == "turn" and is_argument(r) for r in records)
+        argues = any(is_argument(t) for ts in self.turns.values() for t in ts)
         self.later = argues and protocol not in facts.first
         #: whether its verdict ranks two debaters' sides (the protocol's `has_debaters`; an
         #: uninstalled protocol's room is read from its turns)
@@ -196,29 +198,28 @@ def preference_rows(directory: str | Path, *, pairs: str = "auto", counts: Count
         ro.close()
 
 
-def _rows_of(job: _Job, d: dict[str, Any], run: str, pairs: str, counts: Counter, seen: set[str]) -> Iterator[dict[str, Any]]:
-    turns = sorted(job.turns.get(d["judge"], []), key=lambda t: t["seq"])
+def _rows_of(job: _Job, d: Decision, run: str, pairs: str, counts: Counter, seen: set[str]) -> Iterator[dict[str, Any]]:
+    turns = sorted(job.turns.get(d.judge, []), key=lambda t: t.seq)
     arguing = [t for t in turns if is_argument(t)]
-    bon = [t for t in arguing if isinstance((t.get("extra") or {}).get("best_of_n"), dict)]
-    extra = d.get("extra") or {}
-    verdict = d.get("answer") if d.get("answer") in (1, 2) else None
+    bon = [t for t in arguing if t.extra is not None and isinstance(t.extra.best_of_n, dict)]
+    verdict = d.answer if d.answer in (1, 2) else None
     if pairs in ("auto", "best-of-n", "all"):
         for t in bon:
             yield from _best_of_n_rows(job, d, t, run, verdict, counts, seen)
     wants_room = pairs in ("rooms", "all") or (pairs == "auto" and not bon)
-    if not wants_room or not job.debate or not {1, 2} <= {t.get("defends") for t in arguing}:
+    if not wants_room or not job.debate or not {1, 2} <= {t.defends for t in arguing}:
         return  # not a debate whose verdict ranks the two sides (QA, consultancy, a debate judged another way)
-    if extra.get("unjudged") or d.get("judge") == "unjudged":
+    if (d.extra is not None and d.extra.unjudged) or d.judge == "unjudged":
         counts["room left out: nobody judged it (an import)"] += 1
         return
     if verdict is None:
         counts["room left out: no valid verdict"] += 1
         return
-    question = job.ro.question_briefs([(d["task"], d["question_id"])]).get((d["task"], d["question_id"]), ("", ""))[0]
+    question = job.ro.question_briefs([(d.task, d.question_id)]).get((d.task, d.question_id), ("", ""))[0]
     row = _base(run, d, "room")
     row.update(prompt=_room_prompt(question, d), chosen=_assistant(_side_text(arguing, verdict)),
                rejected=_assistant(_side_text(arguing, 3 - verdict)), chosen_side=verdict, rejected_side=3 - verdict,
-               chosen_correct=None if d.get("correct_index") is None else verdict == d.get("correct_index"))
+               chosen_correct=None if d.correct_index is None else verdict == d.correct_index)
     mark = _digest([row["judge"], row["prompt"], row["chosen"], row["rejected"]])
     if mark in seen:
         counts["room left out: the same pair already written (a room repeating a debate)"] += 1
@@ -228,9 +229,9 @@ def _rows_of(job: _Job, d: dict[str, Any], run: str, pairs: str, counts: Counter
     yield row
 
 
-def _best_of_n_rows(job: _Job, d: dict[str, Any], t: dict[str, Any], run: str, verdict: int | None,
+def _best_of_n_rows(job: _Job, d: Decision, t: Turn, run: str, verdict: int | None,
                     counts: Counter, seen: set[str]) -> Iterator[dict[str, Any]]:
-    info = t["extra"]["best_of_n"]
+    info = t.extra.best_of_n
     samples = [s for s in info.get("samples") or [] if isinstance(s, str)]
     picked = info.get("picked")
     if info.get("pick_fallback"):
@@ -244,7 +245,7 @@ def _best_of_n_rows(job: _Job, d: dict[str, Any], t: dict[str, Any], run: str, v
         counts[f"best-of-N turn left out: {why}"] += 1
         return
     chosen = picked - 1
-    side = t.get("defends")
+    side = t.defends
     for i, text in enumerate(samples):
         if i == chosen:
             continue
@@ -252,9 +253,9 @@ def _best_of_n_rows(job: _Job, d: dict[str, Any], t: dict[str, Any], run: str, v
             counts["best-of-N pair left out: the two samples are the same text"] += 1
             continue
         row = _base(run, d, "best_of_n")
-        row.update(prompt=messages, chosen=_assistant(samples[chosen]), rejected=_assistant(text), round=t.get("round"),
-                   speaker=t.get("speaker"), side=side, n_candidates=len(samples), chosen_index=chosen, rejected_index=i,
-                   side_correct=None if side is None or d.get("correct_index") is None else side == d.get("correct_index"),
+        row.update(prompt=messages, chosen=_assistant(samples[chosen]), rejected=_assistant(text), round=t.round,
+                   speaker=t.speaker, side=side, n_candidates=len(samples), chosen_index=chosen, rejected_index=i,
+                   side_correct=None if side is None or d.correct_index is None else side == d.correct_index,
                    judge_favoured_side=None if verdict is None or side is None else verdict == side)
         mark = _digest([row["judge"], row["prompt"], row["chosen"], row["rejected"]])
         if mark in seen:

@@ -29,8 +29,10 @@ from oversight_bench.rundir import legacy
 from oversight_bench.rundir.legacy import READABLE_AS_IS
 from oversight_bench.rundir import schema
 from oversight_bench.rundir import records
-from oversight_bench.rundir.store import (DB_NAME, SCHEMA_VERSION, RecordReads, Store, _schema_version, check_columns, check_record_fields, connect_readonly,
-                                          damaged_error, load_call, load_json, load_question, read_record, store_errors)
+from oversight_bench.rundir.names import DB_NAME
+from oversight_bench.rundir.rows import (check_columns, check_record_fields, damaged_error, load_call, load_json, load_question,
+                                         read_record)
+from oversight_bench.rundir.store import SCHEMA_VERSION, RecordReads, Store, _schema_version, connect_readonly, store_errors
 
 #: what each column of a summary (`RunReader.summaries`) may hold, as SQLite hands it over (JSON's
 #: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole

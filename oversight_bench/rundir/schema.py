@@ -98,7 +98,7 @@ DECISION: dict[str, Any] = {
               "task_type": optional(TEXT), "room": optional(TEXT), "unjudged": optional(FLAG), "answer_from": optional(TEXT)},
 }
 
-#: a stored call: its columns, and its request and response as read (`store.load_call`)
+#: a stored call: its columns, and its request and response as read (`rows.load_call`)
 CALL: dict[str, Any] = {
     "key": TEXT, "model": TEXT, "role": optional(TEXT), "tag": optional(TEXT), "protocol": optional(TEXT),
     "task": optional(TEXT), "question_id": optional(TEXT), "assignment": optional(TEXT), "answer_order": optional(TEXT),

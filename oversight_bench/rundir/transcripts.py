@@ -1,6 +1,7 @@
 """A stored run read once for re-judging (`judge --from`, `judge --suite`, the human study): its
 config, questions, decisions and turns, with the one rule saying which of its transcripts another
-judge may decide (`StoredRun.rejudgeable`)."""
+judge may decide (`StoredRun.rejudgeable`). It holds the typed records of `rundir.records`
+(`Decision`, `Turn`), read through `RunReader.decisions()` and `.turns()`: consumers read attributes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from oversight_bench.protocol_options import CommonOptions, all_options_model, s
 from oversight_bench.questions import Question
 from oversight_bench.rundir.jobs import job_of_record
 from oversight_bench.rundir.reader import RunReader
+from oversight_bench.rundir.records import Decision, Turn as TurnRecord
 
 
 @dataclass
@@ -27,9 +29,9 @@ class StoredRun:
     config: dict[str, Any]
     questions: dict[tuple[str, str], Question]
     #: every judge's decision records, in the order they were stored
-    decisions: list[dict[str, Any]]
+    decisions: list[Decision]
     #: (job_key, judge) -> that job's turn records, in order
-    turns: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    turns: dict[tuple[str, str], list[TurnRecord]] = field(default_factory=dict)
     #: the directory as the user named it (a re-judging records it as its `source`)
     given: str = ""
 
@@ -52,31 +54,32 @@ class StoredRun:
         except BenchError:
             return False
 
-    def transcripts(self) -> list[tuple[dict[str, Any], list[Turn]]]:
-        """Each transcript once, as (decision, turns in order); one judged by several judges is taken
-        with its first judge's decision."""
+    def transcripts(self) -> list[tuple[Decision, list[Turn]]]:
+        """Each transcript once, as (decision, turns in order, as protocols take them); one judged by
+        several judges is taken with its first judge's decision."""
         first: dict[str, str] = {}
         out = []
         for d in self.decisions:
-            if first.setdefault(d["job_key"], d["judge"]) == d["judge"]:
-                out.append((d, [Turn.from_dict(t) for t in self.turns.get((d["job_key"], d["judge"]), [])]))
+            if first.setdefault(d.job_key, d.judge) == d.judge:
+                out.append((d, [Turn.from_dict(t.stored()) for t in self.turns.get((d.job_key, d.judge), [])]))
         return out
 
-    def job(self, d: dict[str, Any]) -> Job:
+    def job(self, d: Decision) -> Job:
         """The Job of one of its decisions (`jobs.job_of_record`)."""
-        q = self.questions.get((d["task"], d["question_id"]))
+        q = self.questions.get((d.task, d.question_id))
         if q is None:
-            raise BenchError(f"{self.dir}: decision {d['job_key']} refers to a question missing from the store")
+            raise BenchError(f"{self.dir}: decision {d.job_key} refers to a question missing from the store")
         return job_of_record(d, q)
 
     def argument_turns(self) -> dict[str, list[dict[str, Any]]]:
-        """The arguing turns by room (job_key): what the quality figures read. A re-judge stores the
-        same turns under the same keys, so the source's serve both sides."""
+        """The arguing turns by room (job_key), as stored dicts: what the quality figures
+        (`analysis.quality`, which reads dicts) take. A re-judge stores the same turns under the same
+        keys, so the source's serve both sides."""
         from oversight_bench.model_text import is_argument
 
         out: dict[str, list[dict[str, Any]]] = {}
         for (key, _), turns in self.turns.items():
-            out.setdefault(key, []).extend(t for t in turns if is_argument(t))
+            out.setdefault(key, []).extend(t.stored() for t in turns if is_argument(t))
         return out
 
 
@@ -85,18 +88,16 @@ def read_run(directory: str | Path) -> StoredRun:
     with RunReader(directory, check_pages=True) as reader:
         config = reader.config()
         questions = reader.questions()
-        decisions, turns = [], defaultdict(list)
-        for r in reader.iter_records():
-            if r["kind"] == "turn":
-                turns[(r["job_key"], r["judge"])].append(r)
-            else:
-                decisions.append(r)
+        decisions = list(reader.decisions())
+        turns: dict[tuple[str, str], list[TurnRecord]] = defaultdict(list)
+        for t in reader.turns():
+            turns[(t.job_key, t.judge)].append(t)
     for ts in turns.values():
-        ts.sort(key=lambda t: t["seq"])
+        ts.sort(key=lambda t: t.seq)
     return StoredRun(Path(directory), config, questions, decisions, dict(turns), given=str(directory))
 
 
-def load_decisions(directory: str | Path) -> list[dict[str, Any]]:
+def load_decisions(directory: str | Path) -> list[Decision]:
     """A run's decision records (every judge's), in the order they were stored."""
     with RunReader(directory, check_pages=True) as reader:
-        return list(reader.iter_records("decision"))
+        return list(reader.decisions())

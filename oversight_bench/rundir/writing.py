@@ -11,7 +11,8 @@ from typing import Any, Iterable
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
 from oversight_bench.rundir.identity import check_data, check_identity, keep_names
-from oversight_bench.rundir.store import CONFIG_NAME, DB_NAME, LOCK_NAME, Store, remove_new_store_files
+from oversight_bench.rundir.names import CONFIG_NAME, DB_NAME, LOCK_NAME
+from oversight_bench.rundir.store import Store, remove_new_store_files
 
 
 def check_output(output: Any, *, fresh: bool = False, what: str = "run") -> Path:
