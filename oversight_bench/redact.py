@@ -54,10 +54,15 @@ RUN_FROM = 12
 #: For the quick test: the gap's escapes, then its characters (a backslash too) deleted
 _GAP_ESCAPES = ("\\n", "\\r", "\\t", "\\b", "\\f")
 _GAP_HEX = re.compile(r"\\+u00(?:0[9a-d]|20)")
-_GAP_CHARS = dict.fromkeys(map(ord, " \t\n\r\f\v\\"))
+#: characters that print as nothing (zero-width space/joiners, word joiner, BOM, soft hyphen): a
+#: server interleaving them between a key's characters echoes the key as the eye reads it
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_GAP_CHARS = dict.fromkeys(map(ord, " \t\n\r\f\v\\" + _INVISIBLE))
+#: fullwidth ASCII (U+FF01-FF5E) read as ASCII, one character for one so positions stay
+_FULLWIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)}
 
 #: one gap, for finding them in a text (a run of backslashes is one token, escape or not: linear)
-_GAP_TOKEN = re.compile(r"[ \t\n\r\f\v]+|\\+(?:[nrtbf]|u00(?:0[9a-dA-D]|20))?")
+_GAP_TOKEN = re.compile(r"[ \t\n\r\f\v\u200b\u200c\u200d\u2060\ufeff\u00ad]+|\\+(?:[nrtbf]|u00(?:0[9a-dA-D]|20))?")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _lock = threading.Lock()
@@ -194,7 +199,7 @@ def scrub_known(text: str) -> str:
     pattern, lowered = _pattern, _lowered
     if pattern is None or not text:
         return text
-    low = text.lower()  # passes in C, then a substring search per piece: microseconds per call
+    low = text.lower().translate(_FULLWIDTH)  # passes in C, then a substring search per piece: microseconds per call
     if not any(s in low for s in lowered):
         squeezed = _without_gaps(low)  # a secret wrapped across lines: whole once the gaps are gone
         if not any(s in squeezed for s in lowered):
@@ -208,9 +213,9 @@ def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = No
     each kept character's position noted), each k-gram found in it by C string search, the spans
     merged and mapped back. Only characters of a secret's run are ever masked. `low`: `text.lower()`
     where the caller has it already."""
-    low = text.lower() if low is None else low
+    low = text.lower().translate(_FULLWIDTH) if low is None else low
     if len(low) != len(text):  # a character whose lower case is longer: keep positions
-        low = text.translate(_ASCII_LOWER)
+        low = text.translate(_ASCII_LOWER).translate(_FULLWIDTH)
     parts, where, pos = [], [], 0
     for m in _GAP_TOKEN.finditer(low):
         if m.start() > pos:

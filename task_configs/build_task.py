@@ -138,6 +138,9 @@ def build_task(task, model_spec, k, limit, data_dir, output, temperature, seed, 
         raise BenchError(f"build-task {task}: needs gsm8k/test.jsonl in the data directory ({ddir or 'none found'}); "
                          "pass --data-dir or set OVERSIGHT_BENCH_DATA")
     out = Path(output) if output else default_built_path()
+    if out.exists() and not out.is_file():  # /dev/zero took every row and said "built"; a FIFO blocked the open for ever
+        raise BenchError(f"--output {str(out)!r} is not a regular file (a device, FIFO or socket); expected the JSONL "
+                         "an earlier build-task wrote, or a new path")
     ctx = LoadContext(task, "local", ddir)
     golds = load_golds(ctx)
     skip = _done_ids(out)

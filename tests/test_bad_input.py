@@ -238,6 +238,10 @@ CASES = [
     Case("build_task_output_not_utf8", ["build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1",
                                         "--limit", "1", "--output", "{tmp}/binary.bin"],
          ["--output", "not utf-8", "the jsonl an earlier build-task wrote"], keeps_records=False),
+    # round-7 probe: /dev/zero swallowed every row with exit 0 (a FIFO there blocked the open for ever)
+    Case("build_task_output_a_device", ["build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1",
+                                        "--limit", "1", "--output", "/dev/zero"],
+         ["--output '/dev/zero' is not a regular file", "expected the jsonl"], keeps_records=False),
     # round-5 probes: a value given twice is refused, not silently the last one; no empty judge list; no NaN
     Case("config_key_given_twice", ["--config", "{tmp}/twice.yaml"], ["twice.yaml", "line 2", "'seed' is given twice"],
          keeps_records=False),

@@ -165,10 +165,15 @@ def test_store_job_is_atomic_and_unique(tmp_path):
     st = Store.open(tmp_path, write=True)
     fields = dict(judge="j", agent="a", protocol="debate", task="t", question_id="q1", assignment=None,
                   answer_order="correct_first")
-    st.write_job("k1", fields, [{"round": 1, "x": 1}], {"answer": 1})
-    st.write_job("k1", fields, [{"round": 1, "x": 1}], {"answer": 1})
+    turn = {"round": 1, "role": "debater", "speaker": "Debater A", "content": "x"}
+    st.write_job("k1", fields, [turn], {"answer": 1})
+    st.write_job("k1", fields, [turn], {"answer": 1})
     assert st.count("turn") == 1 and st.count("decision") == 1
     assert st.done_jobs("j") == {"k1"}
+    # a record its own reader would call damaged is refused before anything is written
+    with pytest.raises(BenchError, match="job k2: its turn record cannot be stored: it has no field role"):
+        st.write_job("k2", fields, [{"round": 1, "x": 1}], {"answer": 1})
+    assert st.count("turn") == 1 and st.done_jobs("j") == {"k1"}
     st.close()
 
 

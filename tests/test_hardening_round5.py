@@ -119,3 +119,12 @@ def test_an_import_the_store_would_refuse_writes_nothing(tmp_path, bad, says):
     assert res.output.count("\n") == 1 and not (tmp_path / "runs").exists()
     good = cli("import", "llm-debate", str(_llm_debate_csv(tmp_path / "ok.csv")), "--output", str(out))
     assert good.exit_code == 0, good.output
+
+
+def test_build_task_refuses_a_fifo_output_instead_of_blocking(tmp_path):
+    """Probe round 7, 061: `build-task --output FIFO` blocked in open(output, 'a') for ever (no reader)."""
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    res = cli_subprocess("build-task", "gsm8kqa", "--model", "openai:m,base_url=http://127.0.0.1:9/v1", "--limit", "1",
+                         "--output", str(fifo), timeout=60)
+    assert res.returncode == 2 and "is not a regular file" in res.stderr, res.stderr[-1000:]
