@@ -13,6 +13,7 @@ What counts as a secret:
   matched with any whitespace (or JSON's escaped \\n, \\t, ...) between its characters, and any
   run of at least 12 of its characters (half of a shorter one; a secret under 8 characters whole)
   is masked too, so an echo wrapped across lines or cut short at either end leaves no part of it
+  (invisible characters count as gaps, fullwidth letters as their ASCII)
   (`_secret_pattern`, `_mask_runs`: the k-grams of the secret in a set, the text squeezed once, the
   runs found by string search and merged; only characters of a secret's run are ever masked); and
   so are its base64, hex, byte-by-byte percent-encoded, JSON `\\uXXXX` and HTML `&#N;`/`&#xN;`
