@@ -103,6 +103,9 @@ def _encodings(value: str) -> set[str]:
            # JSON's and HTML's character escapes: a server echoing "\u0073\u006b..." or "&#115;&#107;..."
            "".join(f"\\u{ord(c):04x}" for c in value),
            "".join(f"&#{ord(c)};" for c in value), "".join(f"&#x{ord(c):x};" for c in value)}
+    # the same entities zero-padded (`&#00115;`, `&#x0073;`: HTML reads them alike), up to 8 digits
+    out |= {"".join(f"&#{ord(c):0{w}d};" for c in value) for w in range(3, 9)}
+    out |= {"".join(f"&#x{ord(c):0{w}x};" for c in value) for w in range(2, 9)}
     for k in range(3):
         enc = base64.b64encode(b"\0" * k + raw).decode().rstrip("=")
         core = enc[4 if k else 0:len(enc) - (0 if (k + len(raw)) % 3 == 0 else 4)]
