@@ -93,9 +93,10 @@ def register_secret(value: Any) -> None:
 
 def _encodings(value: str) -> set[str]:
     """How a server may echo a secret encoded: every byte percent-encoded (`%73%6b...`), hex (`736b...`,
-    any case), every character as a JSON or HTML escape (`\\u0073`, `&#115;`, `&#x73;`), and base64
-    (standard and URL-safe) at each of the three alignments it can start at inside a longer text
-    (the characters that depend only on the secret's bytes)."""
+    any case, or its bytes joined by `:`), every character as a JSON or HTML escape (`\\u0073`, `&#115;`,
+    `&#x73;`, zero-padded too), its characters joined by one separator, base64 (standard and URL-safe,
+    of its UTF-8 or UTF-16) at each of the three alignments it can start at inside a longer text and
+    base32 at each of five (the characters that depend only on the secret's bytes)."""
     import base64
 
     raw = value.encode()
@@ -106,10 +107,17 @@ def _encodings(value: str) -> set[str]:
     # the same entities zero-padded (`&#00115;`, `&#x0073;`: HTML reads them alike), up to 8 digits
     out |= {"".join(f"&#{ord(c):0{w}d};" for c in value) for w in range(3, 9)}
     out |= {"".join(f"&#x{ord(c):0{w}x};" for c in value) for w in range(2, 9)}
-    for k in range(3):
-        enc = base64.b64encode(b"\0" * k + raw).decode().rstrip("=")
-        core = enc[4 if k else 0:len(enc) - (0 if (k + len(raw)) % 3 == 0 else 4)]
-        out |= {core, core.replace("+", "-").replace("/", "_")}
+    # hex bytes or the characters themselves joined by one separator (`73:6b:2d`, `s-k-`)
+    out |= {sep.join(f"{b:02x}" for b in raw) for sep in ":-."} | {sep.join(value) for sep in "-_.:"}
+    for data in (raw, value.encode("utf-16-le"), value.encode("utf-16-be")):  # base64 of UTF-8 and UTF-16
+        for k in range(3):
+            enc = base64.b64encode(b"\0" * k + data).decode().rstrip("=")
+            core = enc[4 if k else 0:len(enc) - (0 if (k + len(data)) % 3 == 0 else 4)]
+            out |= {core, core.replace("+", "-").replace("/", "_")}
+    for k in range(5):  # base32: the characters after a k-byte prefix that depend on the secret's bits only
+        enc = base64.b32encode(b"\0" * k + raw).decode().rstrip("=")
+        start, end = -(-8 * k // 5), (8 * (k + len(raw))) // 5
+        out.add(enc[start:end])
     return {f for f in out if len(f) >= MIN_SECRET}
 
 

@@ -243,15 +243,21 @@ def test_an_echoed_key_as_character_escapes_is_masked(form):
 
 def test_a_key_echoed_fullwidth_or_with_invisible_characters_is_masked():
     """Probe round 7 (096, 091, 085): a server echoing the key in fullwidth letters, with a zero-width
-    space between its characters, or as zero-padded HTML entities stored it. Other encodings (base32, hex with
-    colons, a dash between characters) are a server re-encoding the key on purpose: not redacted."""
+    space between its characters, as zero-padded HTML entities, hex with colons, a dash between its
+    characters, base32 or base64 of UTF-16 stored it."""
     from oversight_bench.redact import register_secret, scrub_known
 
     key = "sk-p9Zq8Wx7Vc6Bn5Mm4Ll3Kk2Jj1"
     register_secret(key)
     fullwidth = "".join(chr(ord(c) + 0xFEE0) for c in key)
     html0 = "".join(f"&#{ord(c):05d};" for c in key)  # probe 085: zero-padded entities
+    import base64
+
+    encoded = (":".join(f"{b:02x}" for b in key.encode()), "-".join(key), base64.b32encode(b"xyz" + key.encode()).decode(),
+               base64.b64encode(key.encode("utf-16")).decode())  # probes 089, 097, 095, 094
     for echoed in (fullwidth, "\u200b".join(key), "\ufeff".join(key), "\u00ad".join(key.upper()), html0):
         out = scrub_known(f"error: bad key {echoed}!")
         assert out == "error: bad key ***!", repr(out)
+    for echoed in encoded:
+        assert key not in scrub_known(echoed) and "***" in scrub_known(echoed), echoed
     assert scrub_known("ｈｅｌｌｏ ｗｏｒｌｄ") == "ｈｅｌｌｏ ｗｏｒｌｄ"
