@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# bad input: opt_empty_value -> one-line error:, exit 2, no traceback, nothing written
+. "$(dirname "$0")/../lib.sh"
+expect_err "opt_empty_value" ob run $SCR --tasks arith --limit 1 -o judge_temperature= --output $T/out1
+[ -e "$T/out1" ] && broke "opt_empty_value: wrote $T/out1 although refused"
+held

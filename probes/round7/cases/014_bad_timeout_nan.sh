@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# bad input: timeout_nan -> one-line error:, exit 2, no traceback, nothing written
+. "$(dirname "$0")/../lib.sh"
+expect_err "timeout_nan" ob run --judge openai:m,base_url=http://127.0.0.1:9/v1,timeout=nan --agent scripted:default --tasks arith --limit 1 --output $T/out1
+[ -e "$T/out1" ] && broke "timeout_nan: wrote $T/out1 although refused"
+held
