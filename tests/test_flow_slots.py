@@ -1,7 +1,9 @@
 """The `openai:` in-flight window against servers that compute N answers at once and queue the rest
 (issue 32, item 1): a one-slot server (llama.cpp's default) is driven at one or two requests in
 flight, a 64-slot server still at 64. The fake server's `slots=` queues requests beyond N, as
-llama.cpp does; nothing times out, so only the latency signal can tell the two apart."""
+llama.cpp does; nothing times out, so only the latency signal can tell the two apart. The two
+tests against a server are marked `timing`: another test on the other core lengthens every answer
+with the window's size (a 64-slot server was then held at 31), so they run alone (.ci/tests)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ def drive(url: str, calls: int, ceiling: int) -> OpenAIModel:
     return model
 
 
+@pytest.mark.timing
 def test_one_slot_server_is_driven_at_one_or_two_in_flight():
     with start_server(ServerConfig(latency=0.2, slots=1)) as server:
         model = drive(server.url, 40, ceiling=64)
@@ -47,6 +50,7 @@ def test_one_slot_server_is_driven_at_one_or_two_in_flight():
     assert traffic["holds"] > 0  # the queue was seen as a queue, not a loss
 
 
+@pytest.mark.timing
 def test_sixty_four_slot_server_is_still_driven_at_sixty_four():
     with start_server(ServerConfig(latency=0.5, slots=64)) as server:
         model = drive(server.url, 400, ceiling=64)
