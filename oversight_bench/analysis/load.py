@@ -12,6 +12,7 @@ from typing import Any
 
 from oversight_bench.analysis.rows import CallRow, DecisionRow, judge_fields
 from oversight_bench.errors import BenchError
+from oversight_bench.questions import Question
 from oversight_bench.rundir.reader import RunReader
 from oversight_bench.rundir.names import CONFIG_NAME
 from oversight_bench.rundir.records import Turn
@@ -26,7 +27,7 @@ class Run:
     config: dict[str, Any]
     decisions: list[DecisionRow]
     calls: list[CallRow]
-    questions: dict[tuple[str, str], Any]
+    questions: dict[tuple[str, str], Question]
     turns: dict[tuple[str, str | None], list[Turn]] = field(default_factory=dict)
 
 
