@@ -80,8 +80,9 @@ def assign_settings(runs: list[Run]) -> None:
         others = [k for k in keys if k != "judge_tool"]
         besides = ", ".join(f"{k}={o.get(k)}" for k in others) if others and o is not None else None
         run_tool = (o or {}).get("judge_tool") or None
-        run.decisions = [d.with_(setting=label, setting_besides_tool=besides, judge_tool=d.judge_tool or run_tool)
-                         for d in run.decisions]
+        if label is not None or besides is not None or run_tool is not None:  # else every row has these already
+            run.decisions = [d.with_(setting=label, setting_besides_tool=besides, judge_tool=d.judge_tool or run_tool)
+                             for d in run.decisions]
 
 
 def load_runs(dirs, **kw) -> list[Run]:

@@ -21,6 +21,7 @@ The stored record stays reachable whole as `record` (fields no analysis names in
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from oversight_bench.models import judge_label, judge_of_record
@@ -32,7 +33,15 @@ def judge_fields(stored_judge: str | None, config: dict[str, Any]) -> tuple[str,
     `judge_model`, the plain name; `judge_debias`), from a record's judge and its run's config.
     The run's `judge_debias` applies to the run's own judge; stores written before that field existed
     carry `,debias=True` in the judge's name instead."""
-    cfg_name, cfg_debias = judge_of_record(config.get("judge"), config.get("judge_debias"))
+    cfg_judge, cfg_debias = config.get("judge"), config.get("judge_debias")
+    if all(isinstance(v, (str, bool, type(None))) for v in (stored_judge, cfg_judge, cfg_debias)):
+        return _judge_fields(stored_judge, cfg_judge, cfg_debias)  # one parse per judge, not per record
+    return _judge_fields.__wrapped__(stored_judge, cfg_judge, cfg_debias)
+
+
+@lru_cache(maxsize=256)
+def _judge_fields(stored_judge: str | None, cfg_judge: Any, cfg_debias: Any) -> tuple[str, str, bool]:
+    cfg_name, cfg_debias = judge_of_record(cfg_judge, cfg_debias)
     name, debias = judge_of_record(stored_judge, None)
     if name == cfg_name:
         debias = debias or cfg_debias
