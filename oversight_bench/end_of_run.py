@@ -125,8 +125,9 @@ def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
     as wrong and the transcript quality (`analysis.quality`: forced, cut, argument-less agent turns,
     answer-1 share, flags). Streams the records, keeping one running sum per question, so the table
     does not grow the run's memory with its size."""
-    from oversight_bench.analysis.load import normalise_decision
     from oversight_bench.analysis.quality import Quality
+    from oversight_bench.analysis.rows import DecisionRow
+    from oversight_bench.rundir.records import Turn
 
     groups: dict[tuple, Quality] = {}
     for r in store.iter_records():  # one pass over turns and decisions
@@ -134,9 +135,9 @@ def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
             continue
         q = groups.setdefault((r["judge"], r["protocol"], r["task"]), Quality())
         if r["kind"] == "turn":
-            q.add_turn(r)
+            q.add_turn(Turn.from_stored(r))
         else:
-            q.add_decision(normalise_decision(r))
+            q.add_decision(DecisionRow.from_stored(r))
     rows = []
     for (j, p, t), q in sorted(groups.items()):
         fig = q.figures()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from oversight_bench.errors import BenchError
-from oversight_bench.locations import CACHE_ENV, DATA_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
+from oversight_bench.locations import CACHE_ENV, DEFAULT_DATA, cache_dir as _cache_dir, data_dir as _data_dir
 from oversight_bench.rundir import StoredRun, is_run_dir, load_decisions, read_run
 
 if TYPE_CHECKING:
@@ -254,25 +254,26 @@ def _acc_rows(label: str, ds: list[Decision], turns: dict | None = None) -> dict
     """Accuracy per judgment and per question (over valid answers), the invalid answers, and the
     quality figures of `analysis.quality` (accuracy with invalid answers counted wrong, answer-1 share,
     the judged transcripts' agent turns from `turns` by room, flags)."""
-    from oversight_bench.analysis.load import normalise_decision
     from oversight_bench.analysis.quality import quality
+    from oversight_bench.analysis.rows import DecisionRow
     from oversight_bench.analysis.stats import accuracy, mean_ci
 
     valid = [float(d.correct) for d in ds if d.correct is not None]
     m, lo, hi = mean_ci(valid)
-    stored = [d.stored() for d in ds]  # the analysis functions read the records as stored dicts
-    pq = accuracy(stored)
-    turns_of = (lambda d: turns.get(d["job_key"])) if turns is not None else None  # noqa: E731
+    rows = [DecisionRow.of(d) for d in ds]  # what the analysis functions read
+    pq = accuracy(rows)
+    turns_of = (lambda d: turns.get(d.job_key)) if turns is not None else None  # noqa: E731
     return {"judge": label, "per_judgment": {"accuracy": m, "ci_low": lo, "ci_high": hi, "n": len(valid)},
             "per_question": {k: pq[k] for k in ("accuracy", "ci_low", "ci_high", "n")},
             "invalid": sum(1 for d in ds if d.answer is None), "records": len(ds),
-            "quality": quality([normalise_decision(d) for d in stored], turns_of)}
+            "quality": quality(rows, turns_of)}
 
 
 def compare(new: list[Decision], reference: list[Decision], *, n_resamples: int | None = None,
             turns: dict | None = None) -> dict[str, Any]:
     """The new judge against the reference judges on the rooms both judged (`turns`: the rooms'
     arguing turns by job_key, for the quality figures)."""
+    from oversight_bench.analysis.rows import DecisionRow
     from oversight_bench.analysis.stats import N_RESAMPLES, paired_permutation_test, per_question
 
     shared = {d.job_key for d in new} & {d.job_key for d in reference}
@@ -280,7 +281,7 @@ def compare(new: list[Decision], reference: list[Decision], *, n_resamples: int 
     reference = [d for d in reference if d.job_key in shared]
     nres = n_resamples or N_RESAMPLES
     by_room = lambda ds: {d.job_key: float(d.correct) for d in ds if d.correct is not None}  # noqa: E731
-    by_question = lambda ds: per_question([d.stored() for d in ds])  # noqa: E731
+    by_question = lambda ds: per_question([DecisionRow.of(d) for d in ds])  # noqa: E731
     return {"rooms": len(shared), "judge": _acc_rows(new[0].judge if new else "?", new, turns),
             "reference": _acc_rows(reference[0].judge if reference else "?", reference, turns),
             "test_per_question": paired_permutation_test(by_question(new), by_question(reference), n_resamples=nres),

@@ -116,3 +116,22 @@ def khan_csv(path: Path, *, judged: bool = False, rows: int = 2) -> Path:
             w.writerow({"id": i, "question": f"What lands? ({i})", "question_set_id": f"s{i}", "story": transcript["story"],
                         "transcript": json.dumps(transcript), "answer": "Answer: A" if judged and i == 0 else ""})
     return path
+
+
+def decision_row(**fields):
+    """A decision's analysis row (`analysis.rows.DecisionRow`) from the fields a test names, the job
+    fields every stored decision holds filled in, checked as a stored record is."""
+    from oversight_bench.analysis.rows import DecisionRow
+
+    job = {"kind": "decision", "judge": "J", "protocol": "qa_without_article", "task": "t", "question_id": "q"}
+    data = {**job, **fields}
+    data.setdefault("job_key", f"{data['protocol']}|{data['task']}|{data['question_id']}|{data.get('answer_order')}")
+    return DecisionRow.from_stored(data)
+
+
+def turn_record(**fields):
+    """A stored turn (`rundir.records.Turn`) from the fields a test names, the job fields filled in."""
+    from oversight_bench.rundir.records import Turn
+
+    return Turn.from_stored({"kind": "turn", "job_key": "k", "judge": "J", "protocol": "consultancy", "task": "t",
+                             "question_id": "q", "speaker": "s", "content": None, **fields})

@@ -16,7 +16,7 @@ from oversight_bench.crossplay import games_per_task, plan_games
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
 
-from helpers import cli
+from helpers import cli, decision_row
 
 
 def _pools(sizes: dict[str, int]) -> dict[str, list[Question]]:
@@ -170,10 +170,8 @@ def test_selfplay_is_the_accuracy_axis_and_not_an_elo_game(tmp_path):
 
 
 def test_no_fallback_to_mixed_opponent_accuracy():
-    rows = [{"debater_1": "a", "debater_2": "b", "task": "t", "question_id": "q1", "answer": 1, "correct": True,
-             "answer_order": "correct_first"},
-            {"debater_1": "a", "debater_2": "a", "task": "t", "question_id": "q2", "answer": 2, "correct": False,
-             "answer_order": "correct_first"}]
+    rows = [elo_mod.DebateRow(decision_row(question_id="q1", answer=1, correct=True, answer_order="correct_first"), "a", "b"),
+            elo_mod.DebateRow(decision_row(question_id="q2", answer=2, correct=False, answer_order="correct_first"), "a", "a")]
     acc = elo_mod.accuracy_by_debater(rows)
     assert acc["a"]["accuracy"] == 0.0 and acc["a"]["n"] == 1
     assert acc["b"]["accuracy"] is None and acc["b"]["n"] == 0

@@ -159,3 +159,46 @@ def test_a_stored_run_holds_the_typed_records(tmp_path):
     d, job_turns = next((d, ts) for d, ts in stored.transcripts() if d.protocol == "debate")
     assert stored.job(d).key == d.job_key and [t.content for t in job_turns] == \
         [t.content for t in stored.turns[(d.job_key, d.judge)]] and job_turns
+
+
+def test_the_analyses_read_typed_rows_not_dicts(tmp_path):
+    """`analysis.load` (report, leaderboard, elo, stance) hands out one typed row per decision
+    (`analysis.rows.DecisionRow`, built from `records.Decision`), the typed `records.Turn` and a typed
+    row per call: no record in a loaded run is a dict, and each row keeps its stored record whole."""
+    from dataclasses import FrozenInstanceError
+
+    from oversight_bench.analysis.load import load_runs
+    from oversight_bench.analysis.rows import CallRow, DecisionRow
+
+    run = make_run(tmp_path / "run", n_questions=3)
+    (loaded,) = load_runs([run], with_turns=True)
+    with RunReader(run, check_pages=True) as reader:
+        stored = list(reader.iter_records("decision"))
+    assert loaded.decisions and all(type(d) is DecisionRow for d in loaded.decisions)
+    assert [d.record.stored() for d in loaded.decisions] == stored
+    assert all(type(d.record) is records.Decision and d.run_dir == str(run) for d in loaded.decisions)
+    turns = [t for ts in loaded.turns.values() for t in ts]
+    assert turns and all(type(t) is records.Turn for t in turns)
+    assert loaded.calls and all(type(c) is CallRow for c in loaded.calls)
+    held = [loaded.decisions, turns, loaded.calls, *(vars(d).values() for d in loaded.decisions)]
+    assert not any(isinstance(x, dict) and "job_key" in x for xs in held for x in xs)
+    with pytest.raises(FrozenInstanceError):  # a row sits in many groups: one group's change must reach no other
+        loaded.decisions[0].judge = "other"
+
+
+def test_a_decision_row_derives_what_the_record_leaves_out():
+    """The one place the analyses' derived fields are made (`DecisionRow.of`): open-role fields lifted
+    from `extra` or derived, `correct` from the answer, the task type, the debiased judge's label."""
+    from oversight_bench.analysis.rows import DecisionRow
+
+    base = {"kind": "decision", "job_key": "k", "judge": "sim:j", "protocol": "open_consultancy", "task": "t",
+            "question_id": "q", "answer": 2, "correct_index": 1, "plugin_field": "x"}
+    row = DecisionRow.from_stored({**base, "extra": {"agent_choice": 2, "unjudged": True}},
+                                  config={"judge": "sim:j", "judge_debias": True}, run_dir="r",
+                                  task_types={("t", "q"): "extractive"})
+    assert (row.correct, row.agent_choice, row.protagonist_correct, row.win) == (False, 2, False, True)
+    assert (row.task_type, row.unjudged, row.judge, row.judge_model, row.judge_debias) == \
+        ("extractive", True, "sim:j (debiased)", "sim:j", True)
+    assert row.record.model_extra == {"plugin_field": "x"} and row.extra.agent_choice == 2
+    bare = DecisionRow.from_stored({**base, "answer": None, "correct": True, "judge_tool": "lengths"})
+    assert (bare.correct, bare.win, bare.task_type, bare.unjudged, bare.judge_tool) == (None, None, "unknown", False, "lengths")

@@ -161,7 +161,7 @@ def test_one_reference_per_human_judge(human_board):
     refs = {r["judge"]: r for r in cell["references"]}
     assert set(refs) == {"human:alice", "human:nyu-2023"}
     for judge, d in (("human:nyu-2023", base / "nyu"), ("human:alice", base / "alice")):
-        mine = [x for x in load_run(d).decisions if x["job_key"] in only]
+        mine = [x for x in load_run(d).decisions if x.job_key in only]
         assert refs[judge]["accuracy"] == pytest.approx(stats.accuracy(mine)["accuracy"]) and refs[judge]["n"] == cell["n"]
     page = _text((base / "lb" / "index.html").read_text())
     assert all(f"{j} on the same rooms: {pct(r['accuracy'])}" in page for j, r in refs.items())

@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from oversight_bench.analysis.quality import Quality, budget_marks, flags, quality
+from oversight_bench.analysis.quality import Quality, flags, quality
 from oversight_bench.model_text import NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
 
-from helpers import FAKE, cli
+from helpers import FAKE, cli, decision_row, turn_record
 
 JUDGE, AGENT = "sim:j", "sim:a"
 QIDS = ["q1", "q2", "q3", "q4"]
@@ -127,20 +127,20 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
     assert flags({"forced_rate": 45 / 64, "n_budget_turns": 64}) == ["forced 45/64 agent turns (> 50%)"]
     assert unverified_share("<u_passage>a b c</u_passage> d") == 0.75
     assert unverified_share("<v_passage>a b c</v_passage> d <u_passage>e</u_passage>") == 0.2
-    mostly = {"role": "debater", "shown": "I quote <u_passage>one two three four five six</u_passage> as said", "extra": {}}
-    fine = {"role": "debater", "shown": "my own words here and <v_passage>a verified one</v_passage>", "extra": {}}
-    ds = [{"task": "t", "question_id": str(i), "answer": 1 + i % 2, "correct": True} for i in range(4)]
-    q = quality(ds, lambda d: [mostly if d["question_id"] in ("0", "1") else fine])
+    mostly = turn_record(role="debater", shown="I quote <u_passage>one two three four five six</u_passage> as said", extra={})
+    fine = turn_record(role="debater", shown="my own words here and <v_passage>a verified one</v_passage>", extra={})
+    ds = [decision_row(question_id=str(i), answer=1 + i % 2, correct=True) for i in range(4)]
+    q = quality(ds, lambda d: [mostly if d.question_id in ("0", "1") else fine])
     assert (q["n_unverified_args"], q["unverified_args_rate"]) == (2, 0.5)
     assert q["flagged"] == ["mostly unverified quotes in 2/4 arguments (> 25%)"]
-    assert quality(ds, lambda d: [mostly if d["question_id"] == "0" else fine])["flagged"] == []  # 1/4: at the bar
+    assert quality(ds, lambda d: [mostly if d.question_id == "0" else fine])["flagged"] == []  # 1/4: at the bar
     assert position_picker(222, 256)[0] and position_picker(8, 8)[0] and not position_picker(7, 7)[0]
     assert not position_picker(190, 256)[0]  # 74%: fewer than half settled by position, though p is tiny
     assert flags({"n_valid": 256, "n_answer1": 222, "answer1_share": 222 / 256}) == ["answers 1 in 222/256"]
     # debiased: the averaged answers balance by construction; the plain per-order answers do not
-    deb = [{"task": "t", "question_id": str(i), "answer": 1 + i % 2, "correct": True,
-            "extra": {"debiased": True, "orders": [{"answer_order": "correct_first", "probs": [0.9, 0.1]},
-                                                   {"answer_order": "correct_second", "probs": [0.8, 0.2]}]}}
+    deb = [decision_row(question_id=str(i), answer=1 + i % 2, correct=True,
+                        extra={"debiased": True, "orders": [{"answer_order": "correct_first", "probs": [0.9, 0.1]},
+                                                            {"answer_order": "correct_second", "probs": [0.8, 0.2]}]})
            for i in range(8)]
     q = quality(deb)
     assert q["answer1_share"] == 0.5 and (q["n_plain"], q["plain_answer1_share"]) == (16, 1.0)
@@ -150,24 +150,21 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
     assert answer1_text(q) == "answer 1 in 50.0% of valid answers (debiased; plain, each order alone: 100.0% of 16 orders)"
 
 
-def test_budget_marks_and_empty_cell():
-    assert budget_marks({"extra": {"budget": _budget(1)}}) == ["[cut at 512 tokens]"]
-    assert budget_marks({"extra": {"budget": _budget(0)}})[0].startswith("[forced: thinking budget spent after 1024 tokens")
-    assert budget_marks({"extra": {}}) == []
+def test_empty_cell():
     fig = Quality().figures()
     assert fig["forced_rate"] is None and fig["answer1_share"] is None and fig["flagged"] == []
 
 
 def test_quality_of_decisions_and_turns():
-    ds = [{"task": "t", "question_id": "a", "answer": 1, "correct": True},
-          {"task": "t", "question_id": "a", "answer": None, "correct": None},
-          {"task": "t", "question_id": "b", "answer": 2, "correct": False, "unjudged": True}]  # no answer at all: skipped
-    turns = {"a": [{"role": "consultant", "shown": "one two three", "extra": {}}, {"role": "agent", "shown": "1"}]}
-    q = quality(ds, lambda d: turns.get(d["question_id"]) if d["answer"] == 1 else [])
+    ds = [decision_row(question_id="a", answer=1, correct=True),
+          decision_row(question_id="a", answer=None, correct=None),
+          decision_row(question_id="b", answer=2, correct=False, extra={"unjudged": True})]  # no answer at all: skipped
+    turns = {"a": [turn_record(role="consultant", shown="one two three", extra={}), turn_record(role="agent", shown="1")]}
+    q = quality(ds, lambda d: turns.get(d.question_id) if d.answer == 1 else [])
     assert (q["n_records"], q["n_invalid"], q["accuracy_valid"], q["accuracy_invalid_wrong"]) == (2, 1, 1.0, 0.5)
     assert (q["n_agent_turns"], q["mean_argument_words"], q["forced_rate"]) == (1, 3.0, None)
     assert q["flagged"] == []  # one answer is no evidence of position picking (binomial p = 1)
-    many = [{"task": "t", "question_id": str(i), "answer": 1, "correct": i % 2 == 0} for i in range(8)]
+    many = [decision_row(question_id=str(i), answer=1, correct=i % 2 == 0) for i in range(8)]
     assert quality(many[:7])["flagged"] == [] and quality(many)["flagged"] == ["answers 1 in 8/8"]
 
 

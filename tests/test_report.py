@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from oversight_bench.publish.report import build_report
 from fake_runs import make_crossplay, make_run
+from helpers import decision_row
 from oversight_bench.analysis_cli import elo, report
 from oversight_bench.errors import BenchError
 
@@ -109,12 +110,9 @@ def test_user_errors(tmp_path):
 # -- paper metrics (Fig. A.8, A.9), deviations, the debiased-judge label, ablation settings ------------
 
 def _dec(protocol, qid, order, answer, assignment=None, judge="J", task="t", task_type="closed"):
-    from oversight_bench.analysis.load import normalise_decision
-
     ci = 1 if order == "correct_first" else 2
-    return {**normalise_decision({"protocol": protocol, "question_id": qid, "answer_order": order, "assignment": assignment,
-                                  "answer": answer, "correct_index": ci, "judge": judge, "agent": "A", "task": task,
-                                  "task_type": task_type}), "setting": None}
+    return decision_row(protocol=protocol, question_id=qid, answer_order=order, assignment=assignment, answer=answer,
+                        correct_index=ci, judge=judge, agent="A", task=task, task_type=task_type)
 
 
 def test_position_bias_is_the_mean_selected_position():

@@ -8,7 +8,7 @@ import pytest
 
 from oversight_bench.analysis import elo as elo_mod
 from oversight_bench.analysis import openrole, stats
-from oversight_bench.analysis.load import normalise_decision
+from helpers import decision_row
 
 
 def _judge_records(rng, n_questions, mean_acc, replicates=2, invalid=0.0, concentration=4.0, task="t", offset=0):
@@ -19,10 +19,10 @@ def _judge_records(rng, n_questions, mean_acc, replicates=2, invalid=0.0, concen
     for q in range(n_questions):
         for r in range(replicates):
             if rng.random() < invalid:
-                recs.append({"task": task, "question_id": f"q{q + offset}", "answer": None, "correct": None})
+                recs.append(decision_row(task=task, question_id=f"q{q + offset}", answer=None, correct=None))
                 continue
             ok = bool(rng.random() < pq[q])
-            recs.append({"task": task, "question_id": f"q{q + offset}", "answer": 1 if ok else 2, "correct": ok})
+            recs.append(decision_row(task=task, question_id=f"q{q + offset}", answer=1 if ok else 2, correct=ok))
     return recs, pq
 
 
@@ -53,7 +53,7 @@ def test_naive_per_record_interval_undercovers_with_correlated_replicates():
     true, trials, naive_hits, paper_hits = 0.7, 300, 0, 0
     for _ in range(trials):
         recs, _ = _judge_records(rng, 60, true, replicates=4, concentration=1.0)
-        m, lo, hi = stats.mean_ci([float(r["correct"]) for r in recs])
+        m, lo, hi = stats.mean_ci([float(r.correct) for r in recs])
         naive_hits += lo <= true <= hi
         r = stats.accuracy(recs)
         paper_hits += r["ci_low"] <= true <= r["ci_high"]
@@ -92,9 +92,9 @@ def test_calibration_of_a_calibrated_judge_is_good_and_overconfident_is_bad():
         right = rng.random() < p
         ci = 1
         top = 1 if right else 2
-        good.append({"correct_index": ci, "probs": [p, 1 - p] if top == 1 else [1 - p, p]})
+        good.append(decision_row(correct_index=ci, probs=[p, 1 - p] if top == 1 else [1 - p, p]))
         q = 0.99
-        bad.append({"correct_index": ci, "probs": [q, 1 - q] if top == 1 else [1 - q, q]})
+        bad.append(decision_row(correct_index=ci, probs=[q, 1 - q] if top == 1 else [1 - q, q]))
     g, b = stats.calibration(good), stats.calibration(bad)
     assert g["ece"] < 0.03 < 0.15 < b["ece"]
     assert g["brier"] < b["brier"]
@@ -174,9 +174,8 @@ def test_correct_and_incorrect_elo_are_separate_players_and_show_truth_advantage
 
 def _rec(protocol, qid, order, answer, assignment=None, judge="J", agent="A", task="t", task_type="closed", **extra):
     ci = 1 if order == "correct_first" else 2
-    return normalise_decision({"protocol": protocol, "question_id": qid, "answer_order": order, "assignment": assignment,
-                               "answer": answer, "correct_index": ci, "judge": judge, "agent": agent, "task": task,
-                               "task_type": task_type, "extra": extra})
+    return decision_row(protocol=protocol, question_id=qid, answer_order=order, assignment=assignment, answer=answer,
+                        correct_index=ci, judge=judge, agent=agent, task=task, task_type=task_type, extra=extra)
 
 
 def test_open_consultancy_filter_keeps_the_agents_side():
@@ -195,8 +194,8 @@ def test_open_consultancy_filter_keeps_the_agents_side():
     assert choices == {("A", "t", "q1", "correct_first"): True, ("A", "t", "q1", "correct_second"): True,
                        ("A", "t", "q2", "correct_first"): False, ("A", "t", "q2", "correct_second"): False}
     kept = openrole.filter_assigned(recs, choices)
-    assert {(d["question_id"], d["assignment"]) for d in kept} == {("q1", "correct"), ("q2", "incorrect")}
-    assert all(d["protocol"] == "open_consultancy" and d["win"] for d in kept)
+    assert {(d.question_id, d.assignment) for d in kept} == {("q1", "correct"), ("q2", "incorrect")}
+    assert all(d.protocol == "open_consultancy" and d.win for d in kept)
     rows = [r for r in openrole.open_role_metrics(recs) if r["level"] == "task" and r["protocol"] == "open_consultancy"]
     r = rows[0]
     assert r["win_rate"] == 1.0 and r["accuracy"] == 0.5
@@ -214,7 +213,7 @@ def test_open_roles_are_decided_per_question_and_answer_order():
     recs += [_rec("qa_without_article", "q1", "correct_first", 1, judge="A"),    # right in order 1
              _rec("qa_without_article", "q1", "correct_second", 1, judge="A")]   # wrong in order 2
     kept = openrole.filter_assigned(recs, openrole.agent_choices(recs))
-    assert {(d["answer_order"], d["assignment"]) for d in kept} == {("correct_first", "correct"),
+    assert {(d.answer_order, d.assignment) for d in kept} == {("correct_first", "correct"),
                                                                     ("correct_second", "incorrect")}
     (row,) = [r for r in openrole.open_role_metrics(recs) if r["level"] == "task"]
     assert row["agent_correct_rate"] == 0.5 and row["n_agent_correct"] == 1 and row["n_agent_incorrect"] == 1
@@ -233,8 +232,8 @@ def test_open_role_disagreeing_replicates_drop_out_instead_of_counting_as_correc
 
 def test_open_role_prefers_the_agents_plain_answer_over_a_debiased_one():
     plain = _rec("qa_without_article", "q1", "correct_first", 1, judge="A")
-    debiased = {**_rec("qa_without_article", "q1", "correct_first", 2, judge="A (debiased)"), "judge_model": "A",
-                "judge_debias": True}
+    debiased = _rec("qa_without_article", "q1", "correct_first", 2, judge="A (debiased)").with_(judge_model="A",
+                                                                                               judge_debias=True)
     assert openrole.agent_choices([debiased])[("A", "t", "q1", "correct_first")] is False
     assert openrole.agent_choices([debiased, plain])[("A", "t", "q1", "correct_first")] is True
 
@@ -244,9 +243,9 @@ def test_open_debate_filter_marks_protagonist_and_win():
             _rec("qa_without_article", "q1", "correct_first", 2, judge="A"),   # agent chose wrong
             _rec("qa_without_article", "q1", "correct_second", 1, judge="A")]
     kept = openrole.filter_assigned(recs, openrole.agent_choices(recs))
-    assert [d["agent_choice"] for d in kept] == [2, 1]  # the incorrect answer's displayed position
-    assert [d["win"] for d in kept] == [False, True]
-    assert all(d["protagonist_correct"] is False for d in kept)
+    assert [d.agent_choice for d in kept] == [2, 1]  # the incorrect answer's displayed position
+    assert [d.win for d in kept] == [False, True]
+    assert all(d.protagonist_correct is False for d in kept)
 
 
 def test_open_protocol_fields_inside_extra_and_difficulty_strata():
@@ -257,7 +256,7 @@ def test_open_protocol_fields_inside_extra_and_difficulty_strata():
         _rec("qa_without_article", "e1", "correct_first", 1), _rec("qa_without_article", "e2", "correct_first", 1),
         _rec("qa_without_article", "h1", "correct_first", 2),
     ]
-    assert recs[1]["protagonist_correct"] is False and recs[1]["win"] is True
+    assert recs[1].protagonist_correct is False and recs[1].win is True
     (row,) = [r for r in openrole.open_role_metrics(recs) if r["level"] == "task"]
     assert row["source"] == "open_protocol"
     assert row["win_rate"] == pytest.approx(2 / 3)

@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from oversight_bench.analysis.rows import CallRow, DecisionRow
 from oversight_bench.analysis.stats import mean_ci
 from oversight_bench.protocol import registered_protocols
 
 
-def _qkey(c: dict[str, Any]) -> tuple:
-    return (c.get("protocol"), c.get("task"), c.get("question_id"))
+def _qkey(c: CallRow) -> tuple:
+    return (c.protocol, c.task, c.question_id)
 
 
 def _same_model(model: str | None, spec: str | None) -> bool:
@@ -29,7 +30,7 @@ def _same_model(model: str | None, spec: str | None) -> bool:
     return model == spec or str(model) in str(spec) or str(spec) in str(model)
 
 
-def cost_table(decisions: list[dict[str, Any]], calls: list[dict[str, Any]]) -> dict[tuple, dict[str, Any]]:
+def cost_table(decisions: list[DecisionRow], calls: list[CallRow]) -> dict[tuple, dict[str, Any]]:
     """Cost per (judge, agent, protocol, task): the agent's calls plus this judge's calls on the
     group's questions, divided by the number of questions."""
     by_q: dict[tuple, list] = defaultdict(list)
@@ -37,23 +38,23 @@ def cost_table(decisions: list[dict[str, Any]], calls: list[dict[str, Any]]) -> 
         by_q[_qkey(c)].append(c)
     groups: dict[tuple, set] = defaultdict(set)
     for d in decisions:
-        if d.get("unjudged"):
+        if d.unjudged:
             continue
-        groups[(d["judge"], d["agent"], d["protocol"], d["task"])].add(d["question_id"])
+        groups[(d.judge, d.agent, d.protocol, d.task)].add(d.question_id)
     out = {}
     for (judge, agent, proto, task), qids in groups.items():
         n_calls = toks = ptoks = ctoks = 0
         secs = 0.0
         for q in qids:
             qcalls = by_q.get((proto, task, q), [])
-            judge_models = {c.get("model") for c in qcalls if c.get("role") == "judge"}
+            judge_models = {c.model for c in qcalls if c.role == "judge"}
             for c in qcalls:
-                if c.get("role") == "judge" and len(judge_models) > 1 and not _same_model(c.get("model"), judge):
+                if c.role == "judge" and len(judge_models) > 1 and not _same_model(c.model, judge):
                     continue  # a re-judged store: count only this judge's calls
                 n_calls += 1
-                ptoks += c.get("prompt_tokens") or 0
-                ctoks += c.get("completion_tokens") or 0
-                secs += c.get("latency_s") or 0.0
+                ptoks += c.usage.prompt_tokens
+                ctoks += c.usage.completion_tokens
+                secs += c.usage.latency_s
         toks = ptoks + ctoks
         nq = len(qids)
         out[(judge, agent, proto, task)] = {
@@ -79,7 +80,7 @@ def _sample_correct(sample: Any, correct_index: int) -> float | None:
     return 1.0 if int(sample) == int(correct_index) else 0.0
 
 
-def compute_matched(decisions: list[dict[str, Any]], calls_per_question: float | None, judge: str, task: str) -> dict[str, Any]:
+def compute_matched(decisions: list[DecisionRow], calls_per_question: float | None, judge: str, task: str) -> dict[str, Any]:
     """Majority vote of the judge's QA-without-article samples, k = the debate's calls per job
     (one answer order), compared replicate for replicate with the debate."""
     if not calls_per_question:
@@ -90,18 +91,18 @@ def compute_matched(decisions: list[dict[str, Any]], calls_per_question: float |
     k_used = []
     closed_book = {n for n, p in registered_protocols().items() if p.baseline and not p.needs_article}
     for d in decisions:
-        if d.get("protocol") not in closed_book or d.get("judge") != judge or d.get("task") != task:
+        if d.protocol not in closed_book or d.judge != judge or d.task != task:
             continue
-        samples = (d.get("extra") or {}).get("samples") or d.get("samples")
+        samples = d.extra.samples or d.samples
         if not samples:
             continue
         any_samples = True
-        votes = [v for v in (_sample_correct(s, d["correct_index"]) for s in samples[:k]) if v is not None]
+        votes = [v for v in (_sample_correct(s, d.correct_index) for s in samples[:k]) if v is not None]
         if not votes:
             continue
         k_used.append(len(votes))
         c = Counter(votes)
-        per_q[d["question_id"]].append(1.0 if c[1.0] > c[0.0] else (0.5 if c[1.0] == c[0.0] else 0.0))
+        per_q[d.question_id].append(1.0 if c[1.0] > c[0.0] else (0.5 if c[1.0] == c[0.0] else 0.0))
     if not any_samples:
         return {"available": False, "k": k, "reason": "no extra QA samples stored (extra.samples on qa_without_article)"}
     m, lo, hi = mean_ci(float(np.mean(v)) for v in per_q.values())

@@ -22,6 +22,7 @@ itself) carry no information on ratings and are left out of the fit.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -29,9 +30,11 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
+from oversight_bench.analysis.rows import DecisionRow
 from oversight_bench.deviations import ELO_PRIOR_GAMES, elo_prior_text
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import protocols_where
+from oversight_bench.rundir.records import Turn
 
 SCALE = 500.0
 N_BOOTSTRAP = 500
@@ -191,30 +194,37 @@ def elo_analysis(games: list[Game], **kw) -> dict[str, Any]:
 
 # -- from stored cross-play runs -----------------------------------------------------------------
 
-def _debaters_of(decision: dict[str, Any], turns: list[dict[str, Any]]) -> tuple[str, str] | None:
+def _debaters_of(decision: DecisionRow, turns: list[Turn]) -> tuple[str, str] | None:
     """The debaters defending displayed answers 1 and 2.
 
     Read from `extra.debaters` ([spec for answer 1, spec for answer 2]) when the protocol records it,
     otherwise from the debate turns' `extra.model` (or `extra.agent`) with `defends`.
     """
-    extra = decision.get("extra") or {}
-    deb = extra.get("debaters") or decision.get("debaters")
+    deb = decision.extra.debaters or decision.debaters
     if isinstance(deb, dict):
         deb = [deb.get("1") or deb.get(1), deb.get("2") or deb.get(2)]
     if deb and len(deb) == 2 and all(deb):
         return str(deb[0]), str(deb[1])
     found: dict[int, str] = {}
     for t in turns:
-        te = t.get("extra") or {}
-        m = te.get("model") or te.get("agent")
-        if t.get("defends") in (1, 2) and m:
-            found[int(t["defends"])] = str(m)
+        m = t.extra and (t.extra.model or (t.extra.model_extra or {}).get("agent"))
+        if t.defends in (1, 2) and m:
+            found[int(t.defends)] = str(m)
     if 1 in found and 2 in found:
         return found[1], found[2]
     return None
 
 
-def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
+@dataclass(frozen=True)
+class DebateRow:
+    """A judged debate's decision with the debaters defending answers 1 and 2 (self-play: the same one)."""
+
+    decision: DecisionRow
+    debater_1: str
+    debater_2: str
+
+
+def games_from_runs(runs) -> tuple[list[Game], list[DebateRow]]:
     """Cross-play games (one per valid judged debate between two different debaters, with its
     question as bootstrap unit) and every debate decision with its debaters, self-play included, for
     the Elo-vs-accuracy plot; only debaters who meet another debater are kept."""
@@ -222,33 +232,33 @@ def games_from_runs(runs) -> tuple[list[Game], list[dict[str, Any]]]:
     debates = protocols_where("has_debaters")
     for run in runs:
         for d in run.decisions:
-            if d.get("unjudged") or d.get("protocol") not in debates:
+            if d.unjudged or d.protocol not in debates:
                 continue
-            deb = _debaters_of(d, run.turns.get((d["job_key"], d["judge"]), []))
+            deb = _debaters_of(d, run.turns.get((d.job_key, d.judge), []))
             if deb is None:
                 continue
-            ci = int(d["correct_index"])
+            ci = int(d.correct_index)
             sides = ("correct", "incorrect") if ci == 1 else ("incorrect", "correct")
-            rows.append({**d, "debater_1": deb[0], "debater_2": deb[1]})
-            if d.get("answer") is None or deb[0] == deb[1]:
+            rows.append(DebateRow(d, deb[0], deb[1]))
+            if d.answer is None or deb[0] == deb[1]:
                 continue
-            games.append({"player_1": deb[0], "player_2": deb[1], "winner": int(d["answer"]),
-                          "side_1": sides[0], "side_2": sides[1], "question": f"{d.get('task')}|{d.get('question_id')}",
-                          "id": f"{d['run_dir']}|{d['job_key']}|{d['judge']}", "task": d.get("task"),
-                          "task_type": d.get("task_type"), "judge": d.get("judge")})
+            games.append({"player_1": deb[0], "player_2": deb[1], "winner": int(d.answer),
+                          "side_1": sides[0], "side_2": sides[1], "question": f"{d.task}|{d.question_id}",
+                          "id": f"{d.run_dir}|{d.job_key}|{d.judge}", "task": d.task,
+                          "task_type": d.task_type, "judge": d.judge})
     # a debater who never meets another one has no identifiable rating
     crossing = {p for g in games for p in (g["player_1"], g["player_2"])}
-    rows = [r for r in rows if r["debater_1"] in crossing and r["debater_2"] in crossing]
+    rows = [r for r in rows if r.debater_1 in crossing and r.debater_2 in crossing]
     return games, rows
 
 
-def accuracy_by_debater(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def accuracy_by_debater(rows: list[DebateRow]) -> dict[str, dict[str, Any]]:
     """Figure 4's accuracy axis: judge accuracy on a debater's self-play debates (it argues both
     sides). A debater without self-play debates gets accuracy None, never a mixed-opponent figure."""
     from oversight_bench.analysis.stats import accuracy
 
-    players = sorted({p for r in rows for p in (r["debater_1"], r["debater_2"])})
-    return {p: {**accuracy([r for r in rows if r["debater_1"] == r["debater_2"] == p]), "basis": "self-play"}
+    players = sorted({p for r in rows for p in (r.debater_1, r.debater_2)})
+    return {p: {**accuracy([r.decision for r in rows if r.debater_1 == r.debater_2 == p]), "basis": "self-play"}
             for p in players}
 
 
@@ -276,7 +286,7 @@ def elo_from_store(dirs: Iterable[str | Path], **kw) -> dict[str, Any]:
     out["accuracy_by_debater"] = accuracy_by_debater(rows)
     by_type: dict[str, list] = defaultdict(list)
     for r in rows:
-        by_type[r.get("task_type") or "unknown"].append(r)
+        by_type[r.decision.task_type or "unknown"].append(r)
     out["accuracy_by_debater_and_task_type"] = {t: accuracy_by_debater(v) for t, v in sorted(by_type.items())}
     # Figure 4 is drawn per task type: Elo from that type's games
     out["by_task_type"] = {}

@@ -53,6 +53,7 @@ from oversight_bench.analysis import stats
 from oversight_bench.analysis.elo import elo_of_runs
 from oversight_bench.analysis.load import Run
 from oversight_bench.analysis.report import _proto_key
+from oversight_bench.analysis.rows import DecisionRow
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, headline_pairs
 
@@ -119,9 +120,9 @@ def _suite_of(cfg: dict[str, Any]) -> str | None:
     return None
 
 
-def _is_crossplay(d: dict[str, Any], cfg: dict[str, Any]) -> bool:
+def _is_crossplay(d: DecisionRow, cfg: dict[str, Any]) -> bool:
     """Cross-play games rate debaters: they never make judge rows (self-play games of a cross-play run neither)."""
-    deb = (d.get("extra") or {}).get("debaters")
+    deb = d.extra.debaters
     if any(c.get("kind") == "crossplay" or c.get("agent") == "crossplay" for c in (cfg, cfg.get("source_config") or {})):
         return True
     return isinstance(deb, list) and len(deb) == 2 and all(isinstance(x, str) for x in deb) and deb[0] != deb[1]
@@ -157,12 +158,12 @@ def _carried_agents(cell: dict[str, Any], provenance: list[dict[str, Any]]) -> l
     return sorted({str(p["agent"]) for p in provenance if isinstance(p, dict) and p.get("agent")})
 
 
-def _cell_stats(ds: list[dict[str, Any]]) -> dict[str, Any]:
+def _cell_stats(ds: list[DecisionRow]) -> dict[str, Any]:
     a = stats.accuracy(ds)
     return {k: a[k] for k in ("n", "n_records", "accuracy", "ci_low", "ci_high", "n_invalid")}
 
 
-def _cell_quality(ds: list[dict[str, Any]], turns_for) -> dict[str, Any]:
+def _cell_quality(ds: list[DecisionRow], turns_for) -> dict[str, Any]:
     """A cell's `quality` (`analysis.quality`: agent turns forced / cut / argument-less, mean argument
     words, invalid answers, accuracy with them counted wrong, answer-1 share) and `flagged` (the
     reasons it fails the quality bar, empty when it passes)."""
@@ -324,8 +325,8 @@ def paired_tests(row: dict[str, Any], n_resamples: int) -> list[dict[str, Any]]:
     return out
 
 
-def _by_job(ds: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
-    out: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+def _by_job(ds: list[DecisionRow]) -> dict[tuple[str, str, str], list[DecisionRow]]:
+    out: dict[tuple[str, str, str], list[DecisionRow]] = defaultdict(list)
     for d in ds:
-        out[(d["protocol"], d["scope"], d["job_key"])].append(d)
+        out[(d.protocol, d.scope, d.job_key)].append(d)
     return out

@@ -1,8 +1,7 @@
-"""Read decision records out of one or more run directories into one flat, normalised list (through
-the one reader of a run, `rundir.reader.RunReader`).
-
-Protocol authors may put open-role fields (`agent_choice`, `protagonist_correct`, `win`) either at the
-top level of the decision or inside `extra`; normalising here keeps every analysis module simple.
+"""Read one or more run directories for the analyses (through the one reader of a run,
+`rundir.reader.RunReader`): each decision as a typed `rows.DecisionRow` (built there, in one place, from
+`records.Decision`), each turn as the typed `records.Turn`, grouped by job and judge label, each call as
+a `rows.CallRow` (its usage, without the request and response).
 """
 
 from __future__ import annotations
@@ -11,62 +10,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from oversight_bench.analysis.rows import CallRow, DecisionRow, judge_fields
 from oversight_bench.errors import BenchError
-from oversight_bench.models import judge_label, judge_of_record
+from oversight_bench.questions import Question
 from oversight_bench.rundir.reader import RunReader
 from oversight_bench.rundir.names import CONFIG_NAME
-
-OPEN_FIELDS = ("agent_choice", "protagonist_correct", "win")
+from oversight_bench.rundir.records import Turn
 
 
 @dataclass
 class Run:
-    """One run directory: its config, decisions, turns grouped by job, calls and questions."""
+    """One run directory: its config, decisions (typed rows), turns (typed records) grouped by
+    (job_key, judge label), calls (typed rows) and questions. No record in it is a dict."""
 
     dir: Path
     config: dict[str, Any]
-    decisions: list[dict[str, Any]]
-    calls: list[dict[str, Any]]
-    questions: dict[tuple[str, str], Any]
-    turns: dict[tuple[str, str | None], list[dict[str, Any]]] = field(default_factory=dict)
-
-
-def normalise_decision(d: dict[str, Any], task_types: dict[tuple[str, str], str] | None = None) -> dict[str, Any]:
-    """Lift open-role fields out of `extra`, fill `task_type`, and derive `correct` when only
-    `answer` and `correct_index` are present."""
-    d = dict(d)
-    extra = d.get("extra") or {}
-    for f in OPEN_FIELDS:
-        if d.get(f) is None and f in extra:
-            d[f] = extra[f]
-    if d.get("correct") is None and d.get("answer") is not None and d.get("correct_index") is not None:
-        d["correct"] = int(d["answer"]) == int(d["correct_index"])
-    if d.get("answer") is None:
-        d["correct"] = None
-    if d.get("protagonist_correct") is None and d.get("agent_choice") is not None and d.get("correct_index") is not None:
-        d["protagonist_correct"] = int(d["agent_choice"]) == int(d["correct_index"])
-    if d.get("win") is None and d.get("agent_choice") is not None and d.get("answer") is not None:
-        d["win"] = int(d["answer"]) == int(d["agent_choice"])
-    if not d.get("task_type"):
-        d["task_type"] = (task_types or {}).get((d.get("task"), d.get("question_id"))) or extra.get("task_type") or "unknown"
-    d["unjudged"] = bool(extra.get("unjudged"))
-    return d
-
-
-def judge_fields(stored_judge: str, config: dict[str, Any]) -> dict[str, Any]:
-    """`judge` (the label tables group and show: "name (debiased)" for the position-debiased judge),
-    `judge_model` (the plain name) and `judge_debias`, from a record's judge and its run's config.
-    The run's `judge_debias` applies to the run's own judge; stores written before that field existed
-    carry `,debias=True` in the judge's name instead."""
-    cfg_name, cfg_debias = judge_of_record(config.get("judge"), config.get("judge_debias"))
-    name, debias = judge_of_record(stored_judge, None)
-    if name == cfg_name:
-        debias = debias or cfg_debias
-    return {"judge": judge_label(name, debias), "judge_model": name, "judge_debias": debias}
+    decisions: list[DecisionRow]
+    calls: list[CallRow]
+    questions: dict[tuple[str, str], Question]
+    turns: dict[tuple[str, str | None], list[Turn]] = field(default_factory=dict)
 
 
 def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: bool = True) -> Run:
-    """Open a run directory read-only and normalise its records."""
+    """Open a run directory read-only; its decisions as rows, its turns (`with_turns`) as records."""
     directory = Path(directory)
     if not directory.is_dir():
         raise BenchError(f"run directory {directory} does not exist; expected a folder written by 'oversight-bench run' or 'import'")
@@ -74,22 +40,13 @@ def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: boo
         config = store.config()
         questions = store.questions()
         task_types = {k: q.task_type for k, q in questions.items()}
-        decisions = []
-        for d in store.iter_records("decision"):
-            d = normalise_decision(d, task_types)
-            d.update(judge_fields(d.get("judge"), config))
-            d["run_dir"] = str(directory)
-            decisions.append(d)
-        calls = []
-        if with_calls:
-            for c in store.iter_calls():
-                c.pop("request", None)
-                c.pop("response", None)
-                calls.append(c)
-        turns: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
+        decisions = [DecisionRow.of(d, config=config, run_dir=str(directory), task_types=task_types)
+                     for d in store.decisions()]
+        calls = [CallRow.of(c) for c in store.calls()] if with_calls else []
+        turns: dict[tuple[str, str | None], list[Turn]] = {}
         if with_turns:
-            for t in store.iter_records("turn"):
-                turns.setdefault((t["job_key"], judge_fields(t.get("judge"), config)["judge"]), []).append(t)
+            for t in store.turns():
+                turns.setdefault((t.job_key, judge_fields(t.judge, config)[0]), []).append(t)
     return Run(directory, config, decisions, calls, questions, turns)
 
 
@@ -104,7 +61,7 @@ def expand_dirs(dirs) -> list[Path]:
 
 
 def assign_settings(runs: list[Run]) -> None:
-    """Give every decision a `setting`: the protocol options in which its run differs from the other
+    """Give every decision row a `setting`: the protocol options in which its run differs from the other
     runs analysed together (e.g. "rounds=1"), None when they all agree. Ablations then show as
     separate rows and bars instead of being averaged into one. Also `judge_tool` (the judge tool the
     decision's judge had, None: none) and `setting_besides_tool` (the setting but for the tool), which
@@ -123,10 +80,9 @@ def assign_settings(runs: list[Run]) -> None:
         others = [k for k in keys if k != "judge_tool"]
         besides = ", ".join(f"{k}={o.get(k)}" for k in others) if others and o is not None else None
         run_tool = (o or {}).get("judge_tool") or None
-        for d in run.decisions:
-            d["setting"] = label
-            d["setting_besides_tool"] = besides
-            d["judge_tool"] = d.get("judge_tool") or run_tool
+        if label is not None or besides is not None or run_tool is not None:  # else every row has these already
+            run.decisions = [d.with_(setting=label, setting_besides_tool=besides, judge_tool=d.judge_tool or run_tool)
+                             for d in run.decisions]
 
 
 def load_runs(dirs, **kw) -> list[Run]:

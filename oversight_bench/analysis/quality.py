@@ -42,6 +42,8 @@ from typing import Any, Callable, Iterable
 from scipy.stats import binomtest
 
 from oversight_bench.analysis import stats
+from oversight_bench.analysis.rows import DecisionRow
+from oversight_bench.rundir.records import Budget, Turn
 from oversight_bench.model_text import NO_ARGUMENT, is_argument
 
 #: the quality bar: a cell is flagged above these (the module's docstring says why)
@@ -79,9 +81,9 @@ def position_picker(k: int, n: int) -> tuple[bool, float | None]:
     return top / n >= POSITION_LINE and p < POSITION_ALPHA, p
 
 
-def budget_of(turn: dict[str, Any]) -> dict[str, Any] | None:
-    b = (turn.get("extra") or {}).get("budget")
-    return b if isinstance(b, dict) else None
+def budget_of(turn: Turn) -> Budget | None:
+    """A turn's budget record; None in stores written before budgets existed."""
+    return turn.extra.budget if turn.extra is not None else None
 
 
 @dataclass
@@ -104,11 +106,11 @@ class Quality:
     #: question -> [correct answers, valid answers, all answers]
     pq: dict = field(default_factory=lambda: defaultdict(lambda: [0.0, 0, 0]))
 
-    def add_turn(self, turn: dict[str, Any]) -> None:
+    def add_turn(self, turn: Turn) -> None:
         if not is_argument(turn):
             return
         self.n_agent_turns += 1
-        shown = turn["shown"] if "shown" in turn else turn.get("content")
+        shown = turn.shown_text
         if shown == NO_ARGUMENT:
             self.n_argumentless += 1
         else:
@@ -117,29 +119,28 @@ class Quality:
         b = budget_of(turn)
         if b is not None:
             self.n_budget += 1
-            self.n_forced += bool(b.get("forced"))
-            self.n_cut += bool(b.get("cut"))
+            self.n_forced += bool(b.forced)
+            self.n_cut += bool(b.cut)
 
-    def add_decision(self, d: dict[str, Any]) -> None:
-        """A normalised decision (`load.normalise_decision`); unjudged imports are no answers."""
-        if d.get("unjudged"):
+    def add_decision(self, d: DecisionRow) -> None:
+        """A decision's row; unjudged imports are no answers."""
+        if d.unjudged:
             return
         self.n_records += 1
-        q = self.pq[(d.get("task"), d.get("question_id"))]
+        q = self.pq[(d.task, d.question_id)]
         q[2] += 1
-        if d.get("answer") is None:
+        if d.answer is None:
             self.n_invalid += 1
             return
-        self.n_answer1 += int(d["answer"]) == 1
-        extra = d.get("extra") or {}
-        if extra.get("debiased"):
-            for o in extra.get("orders") or ():
+        self.n_answer1 += int(d.answer) == 1
+        if d.extra.debiased:
+            for o in d.extra.orders or ():
                 probs = o.get("probs") if isinstance(o, dict) else None
                 if isinstance(probs, list) and len(probs) == 2 and probs[0] != probs[1]:
                     self.n_plain += 1
                     self.n_plain_answer1 += probs[0] > probs[1]
-        if d.get("correct") is not None:
-            q[0] += float(d["correct"])
+        if d.correct is not None:
+            q[0] += float(d.correct)
             q[1] += 1
 
     def figures(self) -> dict[str, Any]:
@@ -213,31 +214,19 @@ def bar_text() -> str:
             "per-order answers by the same rule")
 
 
-def quality(decisions: Iterable[dict[str, Any]], turns_of: Callable[[dict[str, Any]], list] | None = None) -> dict[str, Any]:
+def quality(decisions: Iterable[DecisionRow], turns_of: Callable[[DecisionRow], list[Turn]] | None = None) -> dict[str, Any]:
     """Figures of a cell from its decisions and, through `turns_of(decision)`, the turns each judged."""
     q = Quality()
     for d in decisions:
         q.add_decision(d)
-        if turns_of is not None and not d.get("unjudged"):
+        if turns_of is not None and not d.unjudged:
             for t in turns_of(d) or ():
                 q.add_turn(t)
     return q.figures()
 
 
-def turns_lookup(runs) -> Callable[[dict[str, Any]], list]:
+def turns_lookup(runs) -> Callable[[DecisionRow], list[Turn]]:
     """decision -> the turns of its job as `load_run(with_turns=True)` keeps them (by run, job, judge label)."""
     by = {(str(r.dir), key): ts for r in runs for key, ts in r.turns.items()}
-    return lambda d: by.get((str(d.get("run_dir")), (d.get("job_key"), d.get("judge")))) or []
+    return lambda d: by.get((str(d.run_dir), (d.job_key, d.judge))) or []
 
-
-def budget_marks(turn: dict[str, Any]) -> list[str]:
-    """What a transcript shows of a turn's budgets: "[forced after N thinking tokens]", "[cut at N tokens]"."""
-    b = budget_of(turn)
-    if not b:
-        return []
-    out = []
-    if b.get("forced"):
-        out.append(f"[forced: thinking budget spent after {b.get('thinking_tokens')} tokens, continued from \"Argument:\"]")
-    if b.get("cut"):
-        out.append(f"[cut at {b.get('argument_tokens')} tokens]")
-    return out

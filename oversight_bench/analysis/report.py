@@ -77,7 +77,8 @@ from oversight_bench.analysis import elo as elo_mod
 from oversight_bench.analysis import openrole, stats
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stance as stance_mod
-from oversight_bench.analysis.load import Run, judge_fields
+from oversight_bench.analysis.load import Run
+from oversight_bench.analysis.rows import CallRow, DecisionRow, judge_fields
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
@@ -88,9 +89,9 @@ SCHEMA = "oversight-bench/report/v1"
 
 def run_provenance(run: Run) -> dict[str, Any]:
     c = run.config or {}
-    judge = judge_fields(c.get("judge"), c) if c.get("judge") else {"judge": None, "judge_debias": False}
+    label, _, debias = judge_fields(c.get("judge"), c) if c.get("judge") else (None, None, False)
     devs = recorded_deviations(c)
-    return {"dir": str(run.dir), "judge": judge["judge"], "judge_debias": judge["judge_debias"], "agent": c.get("agent"),
+    return {"dir": str(run.dir), "judge": label, "judge_debias": debias, "agent": c.get("agent"),
             "seed": c.get("seed"), "versions": c.get("versions"), "created": c.get("created") or c.get("started"),
             "commit": c.get("commit") or (c.get("versions") or {}).get("commit"),
             "import": c.get("import"), "options": c.get("options"), "deviations": devs}
@@ -100,24 +101,24 @@ def _proto_key(p: str) -> tuple:
     return display_key(p)
 
 
-def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], turns_of=None, stance_of=None) -> list[dict[str, Any]]:
+def group_rows(decisions: list[DecisionRow], calls: list[CallRow], turns_of=None, stance_of=None) -> list[dict[str, Any]]:
     """Accuracy, invalid rate, cost, calibration and transcript quality (`quality.quality`, from the
     turns `turns_of(decision)` gives) per judge × agent × protocol × task and task type; with
     `stance_of(decision)` (the stance check's checked arguments of its job), the stance figures."""
-    decisions = [d for d in decisions if not d.get("unjudged")]
+    decisions = [d for d in decisions if not d.unjudged]
     costs = cost_mod.cost_table(decisions, calls)
     groups: dict[tuple, list] = defaultdict(list)
     for d in decisions:
-        groups[("task", d["judge"], d["agent"], d.get("setting"), d["protocol"], d["task"], d.get("task_type"))].append(d)
-        groups[("task_type", d["judge"], d["agent"], d.get("setting"), d["protocol"], None, d.get("task_type"))].append(d)
+        groups[("task", d.judge, d.agent, d.setting, d.protocol, d.task, d.task_type)].append(d)
+        groups[("task_type", d.judge, d.agent, d.setting, d.protocol, None, d.task_type)].append(d)
     rows = []
     for (level, judge, agent, setting, proto, task, ttype), ds in groups.items():
-        row = {"level": level, "judge": judge, "judge_debias": bool(ds[0].get("judge_debias")), "agent": agent,
+        row = {"level": level, "judge": judge, "judge_debias": bool(ds[0].judge_debias), "agent": agent,
                "setting": setting, "protocol": proto, "task": task, "task_type": ttype, **stats.accuracy(ds)}
         row.update({k: v for k, v in quality_mod.quality(ds, turns_of).items() if k != "accuracy_valid"})
         if stance_of is not None:
             row.update(stance_mod.figures(it for d in ds for it in stance_of(d)))
-        tasks = [task] if task else sorted({d["task"] for d in ds})
+        tasks = [task] if task else sorted({d.task for d in ds})
         parts = [costs.get((judge, agent, proto, t)) for t in tasks]
         parts = [p for p in parts if p and not is_human(judge)]  # a person's cost is their time (`human_rows`)
         nq = sum(p["n_questions"] for p in parts)
@@ -135,7 +136,7 @@ def group_rows(decisions: list[dict[str, Any]], calls: list[dict[str, Any]], tur
     return rows
 
 
-def permutation_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+def permutation_rows(decisions: list[DecisionRow], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
     rows = []
     for r in stats.protocol_pvalues(decisions, ("judge", "agent", "setting", "task"), n_resamples=n_resamples):
         rows.append({"level": "task", "task_type": None, **r})
@@ -144,7 +145,7 @@ def permutation_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N
     return rows
 
 
-def derived_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+def derived_rows(decisions: list[DecisionRow], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
     """Each protocol derived from another's stored transcripts (`Protocol.derived_from`) against that
     protocol, per judge × agent × setting × task and task type: accuracy of both on the questions both
     have, and the paired permutation test of the difference (source − derived)."""
@@ -152,10 +153,10 @@ def derived_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RES
     wanted = {p for pair in pairs for p in pair}
     groups: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for d in decisions:
-        if d.get("unjudged") or d.get("protocol") not in wanted:
+        if d.unjudged or d.protocol not in wanted:
             continue
         for level, task, ttype in _levels(d):
-            groups[(level, d["judge"], d["agent"], d.get("setting"), task, ttype)][d["protocol"]].append(d)
+            groups[(level, d.judge, d.agent, d.setting, task, ttype)][d.protocol].append(d)
     rows = []
     for (level, judge, agent, setting, task, ttype), by in groups.items():
         for a, b in pairs:
@@ -174,11 +175,11 @@ def derived_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RES
     return rows
 
 
-def calibration_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def calibration_rows(decisions: list[DecisionRow]) -> list[dict[str, Any]]:
     groups: dict[tuple, list] = defaultdict(list)
     for d in decisions:
-        if not d.get("unjudged"):
-            groups[(d["judge"], d["agent"], d.get("setting"), d["protocol"])].append(d)
+        if not d.unjudged:
+            groups[(d.judge, d.agent, d.setting, d.protocol)].append(d)
     rows = []
     for (judge, agent, setting, proto), ds in sorted(groups.items(), key=lambda kv: str(kv[0])):
         cal = stats.calibration(ds)
@@ -187,16 +188,16 @@ def calibration_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def compute_matched_rows(decisions: list[dict[str, Any]], groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def compute_matched_rows(decisions: list[DecisionRow], groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     assigned_debates = protocols_where("has_debaters") - protocols_where("open_role")
     for g in groups:
         if g["level"] != "task" or g["protocol"] not in assigned_debates:
             continue
-        jobs = [d for d in decisions if d.get("protocol") == g["protocol"] and d["judge"] == g["judge"]
-                and d["agent"] == g["agent"] and d["task"] == g["task"] and d.get("setting") == g["setting"]
-                and not d.get("unjudged")]
-        n_q = len({d["question_id"] for d in jobs})
+        jobs = [d for d in decisions if d.protocol == g["protocol"] and d.judge == g["judge"]
+                and d.agent == g["agent"] and d.task == g["task"] and d.setting == g["setting"]
+                and not d.unjudged]
+        n_q = len({d.question_id for d in jobs})
         per_job = g["calls_per_question"] * n_q / len(jobs) if g["calls_per_question"] and jobs else None
         cm = cost_mod.compute_matched(decisions, per_job, g["judge"], g["task"])
         rows.append({"judge": g["judge"], "agent": g["agent"], "setting": g["setting"], "task": g["task"], "debate_accuracy": g["accuracy"],
@@ -204,35 +205,34 @@ def compute_matched_rows(decisions: list[dict[str, Any]], groups: list[dict[str,
     return rows
 
 
-def _levels(d: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
+def _levels(d: DecisionRow) -> list[tuple[str, str | None, str | None]]:
     """The (level, task, task_type) rows a decision counts in: its task and its task type."""
-    return [("task", d.get("task"), d.get("task_type")), ("task_type", None, d.get("task_type"))]
+    return [("task", d.task, d.task_type), ("task_type", None, d.task_type)]
 
 
-def position_rows(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def position_rows(decisions: list[DecisionRow]) -> list[dict[str, Any]]:
     """Positional bias (§4.1, Fig. A.8): the mean answer position (1 or 2) the judge selected, per
     judge × agent × setting × protocol × task and task type, over valid answers. The datasets are
     balanced, so 1.5 means no bias. Replicates of a question are averaged first, then a normal 95%
     interval across questions (App. D); `first_rate` is the share of answers that picked 1."""
     groups: dict[tuple, list] = defaultdict(list)
     for d in decisions:
-        if d.get("unjudged") or d.get("answer") is None:
+        if d.unjudged or d.answer is None:
             continue
         for level, task, ttype in _levels(d):
-            groups[(level, d["judge"], d["agent"], d.get("setting"), d["protocol"], task, ttype)].append(
-                {**d, "position": float(d["answer"]), "first": float(d["answer"] == 1)})
+            groups[(level, d.judge, d.agent, d.setting, d.protocol, task, ttype)].append(d)
     rows = []
     for (level, judge, agent, setting, proto, task, ttype), ds in groups.items():
-        pq = stats.per_question(ds, "position")
+        pq = stats.per_question(ds, "answer")  # the answer's position, 1 or 2
         m, lo, hi = stats.normal_ci(pq.values())
         rows.append({"level": level, "judge": judge, "agent": agent, "setting": setting, "protocol": proto, "task": task,
                      "task_type": ttype, "n": len(pq), "n_records": len(ds), "mean_position": m, "ci_low": lo, "ci_high": hi,
-                     "first_rate": sum(d["first"] for d in ds) / len(ds)})
+                     "first_rate": sum(float(d.answer == 1) for d in ds) / len(ds)})
     rows.sort(key=lambda r: (r["level"], str(r["task_type"]), str(r["task"]), str(r["judge"]), _proto_key(r["protocol"]), str(r["setting"])))
     return rows
 
 
-def consultancy_split_rows(decisions: list[dict[str, Any]], open_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def consultancy_split_rows(decisions: list[DecisionRow], open_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Fig. A.9: assigned-role consultancy accuracy split by whether the consultant argued for the
     correct or the incorrect answer, next to open consultancy split by the consultant's own choice,
     per judge × agent × setting × task and task type."""
@@ -240,10 +240,10 @@ def consultancy_split_rows(decisions: list[dict[str, Any]], open_rows: list[dict
                      if p.open_form and not p.has_debaters and p.assignments() == ["correct", "incorrect"]}
     groups: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for d in decisions:
-        if d.get("protocol") not in consultancies or d.get("unjudged") or d.get("assignment") not in ("correct", "incorrect"):
+        if d.protocol not in consultancies or d.unjudged or d.assignment not in ("correct", "incorrect"):
             continue
         for level, task, ttype in _levels(d):
-            groups[(level, d["judge"], d["agent"], d.get("setting"), task, ttype)][d["assignment"]].append(d)
+            groups[(level, d.judge, d.agent, d.setting, task, ttype)][d.assignment].append(d)
     opens = {(r["level"], r["judge"], r["agent"], r.get("setting"), r.get(r["level"])): r
              for r in open_rows if r["protocol"] in consultancies.values()}
     rows = []
@@ -265,19 +265,19 @@ def consultancy_split_rows(decisions: list[dict[str, Any]], open_rows: list[dict
     return rows
 
 
-def judge_tool_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+def judge_tool_rows(decisions: list[DecisionRow], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
     """Accuracy with and without each judge tool (beyond the paper), per judge × agent × other settings ×
     protocol × task and task type, with the paired permutation test over the questions both arms judged
     (replicates of a question averaged first, as everywhere). Only groups where a judge had a tool."""
-    if not any(d.get("judge_tool") for d in decisions):
+    if not any(d.judge_tool for d in decisions):
         return []
     groups: dict[tuple, dict[str | None, list]] = defaultdict(lambda: defaultdict(list))
     for d in decisions:
-        if d.get("unjudged"):
+        if d.unjudged:
             continue
         for level, task, ttype in _levels(d):
-            groups[(level, d["judge"], d["agent"], d.get("setting_besides_tool"), d["protocol"], task, ttype)][
-                d.get("judge_tool")].append(d)
+            groups[(level, d.judge, d.agent, d.setting_besides_tool, d.protocol, task, ttype)][
+                d.judge_tool].append(d)
     rows = []
     for (level, judge, agent, setting, proto, task, ttype), arms in groups.items():
         without = arms.get(None) or []
@@ -304,57 +304,57 @@ def is_human(judge: Any) -> bool:
     return str(judge).startswith("human:")
 
 
-def human_rows(decisions: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def human_rows(decisions: list[DecisionRow]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Per human judge × protocol (and "all"): decisions, accuracy, time per decision, reasons given;
     and every stated reason, from the decisions' `extra.human`."""
-    mine = [d for d in decisions if is_human(d["judge"]) and not d.get("unjudged")]
+    mine = [d for d in decisions if is_human(d.judge) and not d.unjudged]
     groups: dict[tuple[str, str], list] = defaultdict(list)
     reasons = []
     for d in mine:
-        groups[(d["judge"], d["protocol"])].append(d)
-        groups[(d["judge"], "all")].append(d)
-        h = (d.get("extra") or {}).get("human") or {}
-        if str(h.get("reason") or "").strip():
-            reasons.append({"judge": d["judge"], "protocol": d["protocol"], "task": d["task"], "question_id": d["question_id"],
-                            "job_key": d["job_key"], "correct": d.get("correct"), "confidence": h.get("confidence"),
-                            "seconds": h.get("time_s"), "reason": " ".join(str(h["reason"]).split())})
+        groups[(d.judge, d.protocol)].append(d)
+        groups[(d.judge, "all")].append(d)
+        h = d.extra.human
+        if h is not None and str(h.reason or "").strip():
+            reasons.append({"judge": d.judge, "protocol": d.protocol, "task": d.task, "question_id": d.question_id,
+                            "job_key": d.job_key, "correct": d.correct, "confidence": getattr(h, "confidence", None),
+                            "seconds": h.time_s, "reason": " ".join(str(h.reason).split())})
     rows = []
     for (judge, proto), ds in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] != "all", _proto_key(kv[0][1]))):
-        times = [float(t) for d in ds if (t := ((d.get("extra") or {}).get("human") or {}).get("time_s")) is not None]
+        times = [float(d.extra.human.time_s) for d in ds if d.extra.human is not None and d.extra.human.time_s is not None]
         rows.append({"judge": judge, "protocol": proto, "n": len(ds), "accuracy": stats.accuracy(ds)["accuracy"],
                      "seconds_median": statistics.median(times) if times else None,
                      "seconds_mean": statistics.fmean(times) if times else None,
-                     "n_reasons": sum(1 for d in ds if str(((d.get("extra") or {}).get("human") or {}).get("reason") or "").strip())})
+                     "n_reasons": sum(1 for d in ds if d.extra.human is not None and str(d.extra.human.reason or "").strip())})
     reasons.sort(key=lambda r: (r["judge"], _proto_key(r["protocol"]), str(r["task"]), str(r["question_id"])))
     return rows, reasons
 
 
-def human_vs_model_rows(decisions: list[dict[str, Any]], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
+def human_vs_model_rows(decisions: list[DecisionRow], n_resamples: int = stats.N_RESAMPLES) -> list[dict[str, Any]]:
     """Each human judge (and all of them pooled, where several) against each model judge on the rooms
     (transcripts, by job key) both judged: a paired permutation test per protocol and over all."""
     def by_room(ds) -> dict[str, float]:
         acc: dict[str, list[float]] = defaultdict(list)
         for d in ds:
-            if d.get("correct") is not None and not d.get("unjudged"):
-                acc[d["job_key"]].append(float(d["correct"]))
+            if d.correct is not None and not d.unjudged:
+                acc[d.job_key].append(float(d.correct))
         return {k: statistics.fmean(v) for k, v in acc.items()}
 
     humans: dict[str, list] = defaultdict(list)
     models: dict[tuple[str, Any], list] = defaultdict(list)
     for d in decisions:
-        if is_human(d["judge"]):
-            humans[d["judge"]].append(d)
+        if is_human(d.judge):
+            humans[d.judge].append(d)
         else:
-            models[(d["judge"], d.get("setting"))].append(d)
+            models[(d.judge, d.setting)].append(d)
     if len(humans) > 1:
         humans["human:*"] = [d for ds in list(humans.values()) for d in ds]
     rows = []
     for human, hds in sorted(humans.items()):
         for (model, setting), mds in sorted(models.items(), key=lambda kv: str(kv[0])):
-            protos = sorted({d["protocol"] for d in hds}, key=_proto_key)
+            protos = sorted({d.protocol for d in hds}, key=_proto_key)
             for proto in ["all", *protos]:
-                a = by_room(d for d in hds if proto == "all" or d["protocol"] == proto)
-                b = by_room(d for d in mds if proto == "all" or d["protocol"] == proto)
+                a = by_room(d for d in hds if proto == "all" or d.protocol == proto)
+                b = by_room(d for d in mds if proto == "all" or d.protocol == proto)
                 shared = set(a) & set(b)
                 if not shared:
                     continue
@@ -374,14 +374,14 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
     calls = [c for r in runs for c in r.calls]
     if not decisions:
         raise BenchError("no decision records in " + ", ".join(str(r.dir) for r in runs) + "; expected finished jobs")
-    if all(d.get("unjudged") for d in decisions):  # e.g. an import whose judge column holds no answer
+    if all(d.unjudged for d in decisions):  # e.g. an import whose judge column holds no answer
         raise BenchError(f"no judged decision in {', '.join(str(r.dir) for r in runs)} ({len(decisions)} stored "
                          "unjudged, nothing to measure); expected a run with a judge's verdicts (`rejudge` gives "
                          "an imported one a judge)")
     stance_of, stance = None, None
     if stance_check:
         by_job, stance = stance_mod.check_runs(runs, stance_check, stance_calibration)
-        stance_of = lambda d: by_job.get((str(d.get("run_dir")), d.get("job_key"), d.get("judge"))) or []  # noqa: E731
+        stance_of = lambda d: by_job.get((str(d.run_dir), d.job_key, d.judge)) or []  # noqa: E731
     groups = group_rows(decisions, calls, quality_mod.turns_lookup(runs), stance_of)
     open_role = openrole.open_role_metrics(decisions)
     return {
@@ -399,7 +399,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "calibration": calibration_rows(decisions),
         "compute_matched": compute_matched_rows(decisions, groups),
         "elo": elo_mod.elo_of_runs(runs) if with_elo else None,
-        "unjudged_records": sum(1 for d in decisions if d.get("unjudged")),
+        "unjudged_records": sum(1 for d in decisions if d.unjudged),
         **dict(zip(("human_judges", "human_reasons"), human_rows(decisions))),
         "human_vs_model": human_vs_model_rows(decisions, n_resamples),
         "stance_check": stance,

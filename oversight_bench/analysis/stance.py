@@ -52,20 +52,20 @@ def run_items(run) -> list[dict[str, Any]]:
     shown, text, the side it was assigned (`defends`) and the (job key, judge) it belongs to."""
     items = []
     for d in run.decisions:
-        answers = d.get("answers")
+        answers = d.answers
         if not isinstance(answers, list) or len(answers) != 2:
             continue
-        q = run.questions.get((d.get("task"), d.get("question_id")))
+        q = run.questions.get((d.task, d.question_id))
         question = getattr(q, "question", None) or ""
-        for t in run.turns.get((d.get("job_key"), d.get("judge"))) or ():
-            shown = t["shown"] if "shown" in t else t.get("content")
+        for t in run.turns.get((d.job_key, d.judge)) or ():
+            shown = t.shown_text
             if not is_argument(t) or not shown or shown == NO_ARGUMENT:
                 continue
             try:
-                defends = int(t.get("defends"))
+                defends = int(t.defends)
             except (TypeError, ValueError):
                 continue
-            items.append({"job": (d.get("job_key"), d.get("judge")), "seq": t.get("seq"), "question": question,
+            items.append({"job": (d.job_key, d.judge), "seq": t.seq, "question": question,
                           "answers": [str(a) for a in answers], "shown": str(shown), "defends": defends})
     return items
 

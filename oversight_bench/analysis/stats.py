@@ -17,21 +17,23 @@ from typing import Any, Iterable
 import numpy as np
 from scipy import stats as sps
 
+from oversight_bench.analysis.rows import DecisionRow
+
 Z95 = float(sps.norm.ppf(0.975))
 N_RESAMPLES = 10_000
 
 
-def per_question(decisions: Iterable[dict[str, Any]], value: str = "correct") -> dict[tuple[str, str], float]:
+def per_question(decisions: Iterable[DecisionRow], value: str = "correct") -> dict[tuple[str, str], float]:
     """Mean of `value` over each question's valid replicates, keyed by (task, question_id).
 
     Invalid answers (value None) are excluded; a question with no valid replicate is dropped.
     """
     acc: dict[tuple[str, str], list[float]] = defaultdict(list)
     for d in decisions:
-        v = d.get(value)
+        v = getattr(d, value)
         if v is None:
             continue
-        acc[(d.get("task"), d.get("question_id"))].append(float(v))
+        acc[(d.task, d.question_id)].append(float(v))
     return {k: float(np.mean(v)) for k, v in acc.items()}
 
 
@@ -61,13 +63,13 @@ def normal_ci(values: Iterable[float], z: float = Z95) -> tuple[float | None, fl
     return m, m - half, m + half
 
 
-def accuracy(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+def accuracy(decisions: list[DecisionRow]) -> dict[str, Any]:
     """n (questions with a valid answer), accuracy and its 95% CI, and the invalid rate over records."""
-    decisions = [d for d in decisions if not d.get("unjudged")]
+    decisions = [d for d in decisions if not d.unjudged]
     pq = per_question(decisions)
     m, lo, hi = mean_ci(pq.values())
     n_rec = len(decisions)
-    invalid = sum(1 for d in decisions if d.get("answer") is None)
+    invalid = sum(1 for d in decisions if d.answer is None)
     return {
         "n": len(pq),
         "n_records": n_rec,
@@ -105,13 +107,13 @@ def paired_permutation_test(a: dict, b: dict, *, n_resamples: int = N_RESAMPLES,
     return out
 
 
-def protocol_pvalues(decisions: list[dict[str, Any]], group_by=("judge", "agent", "task"), *, n_resamples: int = N_RESAMPLES) -> list[dict[str, Any]]:
+def protocol_pvalues(decisions: list[DecisionRow], group_by=("judge", "agent", "task"), *, n_resamples: int = N_RESAMPLES) -> list[dict[str, Any]]:
     """Every pair of protocols within each group (default judge × agent × task), as table rows."""
     groups: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for d in decisions:
-        if d.get("unjudged"):
+        if d.unjudged:
             continue
-        groups[tuple(d.get(g) for g in group_by)][d.get("protocol")].append(d)
+        groups[tuple(getattr(d, g) for g in group_by)][d.protocol].append(d)
     rows = []
     for gkey, by_proto in sorted(groups.items(), key=lambda kv: str(kv[0])):
         protos = sorted(by_proto)
@@ -125,7 +127,7 @@ def protocol_pvalues(decisions: list[dict[str, Any]], group_by=("judge", "agent"
     return rows
 
 
-def calibration(decisions: list[dict[str, Any]], n_bins: int = 10) -> dict[str, Any] | None:
+def calibration(decisions: list[DecisionRow], n_bins: int = 10) -> dict[str, Any] | None:
     """Brier score of P(correct answer), expected calibration error and reliability bins.
 
     Reliability uses the judge's top-choice confidence (max of the two probabilities, in [0.5, 1])
@@ -133,8 +135,8 @@ def calibration(decisions: list[dict[str, Any]], n_bins: int = 10) -> dict[str, 
     """
     p_correct, conf, hit = [], [], []
     for d in decisions:
-        probs = d.get("probs")
-        ci = d.get("correct_index")
+        probs = d.probs
+        ci = d.correct_index
         if not probs or ci is None or len(probs) != 2:
             continue
         p = np.asarray(probs, dtype=float)

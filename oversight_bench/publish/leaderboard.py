@@ -147,14 +147,14 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     for r in runs:
         suite = _suite_of(r.config or {})
         for d in r.decisions:
-            if d.get("unjudged") or _is_crossplay(d, r.config or {}):
+            if d.unjudged or _is_crossplay(d, r.config or {}):
                 continue
-            d = {**d, "scope": f"suite:{suite}" if suite else (d.get("task_type") or "unknown")}
-            if d.get("judge_tool"):  # a judge with a tool (beyond the paper) is its own row, never pooled with itself without
-                d["judge"] = f"{d['judge']} (judge tool: {d['judge_tool']})"
-            cells[(d["judge"], d["protocol"], d["scope"])].append(d)
-            by_judge[d["judge"]].append(d)
-            runs_of[d["judge"]].add(str(r.dir))
+            # a judge with a tool (beyond the paper) is its own row, never pooled with itself without
+            d = d.with_(scope=f"suite:{suite}" if suite else (d.task_type or "unknown"),
+                        judge=f"{d.judge} (judge tool: {d.judge_tool})" if d.judge_tool else d.judge)
+            cells[(d.judge, d.protocol, d.scope)].append(d)
+            by_judge[d.judge].append(d)
+            runs_of[d.judge].add(str(r.dir))
     if not cells and not any(r.decisions for r in runs) and not prev:
         raise BenchError("no judged decisions in " + ", ".join(str(r.dir) for r in runs) + "; expected finished runs")
     out = Path(output)
@@ -167,10 +167,10 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     if stance_check:  # before anything is written: a checker that cannot load fails the build here
         from oversight_bench.analysis import stance as stance_mod
 
-        with_args = {d["run_dir"] for (_, p, _), ds in cells.items() if _argued(p) for d in ds}
+        with_args = {d.run_dir for (_, p, _), ds in cells.items() if _argued(p) for d in ds}
         argued = [r for r in runs if str(r.dir) in with_args]  # the runs behind cells with arguments, no other
         by_job, stance = stance_mod.check_runs(argued, stance_check, stance_calibration)
-        stance_of = lambda d: by_job.get((str(d.get("run_dir")), d.get("job_key"), d.get("judge"))) or []  # noqa: E731
+        stance_of = lambda d: by_job.get((str(d.run_dir), d.job_key, d.judge)) or []  # noqa: E731
     humans = sorted(j for j in by_judge if _judge_kind(j) == "human")
     human_ds = {h: _by_job(by_judge[h]) for h in humans}  # human judge -> (protocol, scope, job) -> decisions
     columns = sorted({(p, s) for (_, p, s) in cells}, key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
@@ -182,7 +182,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
             ds = cells.get((judge, p, s))
             if not ds:
                 continue
-            c = {"protocol": p, "scope": s, **_cell_stats(ds), "agents": sorted({str(d.get("agent")) for d in ds})}
+            c = {"protocol": p, "scope": s, **_cell_stats(ds), "agents": sorted({str(d.agent) for d in ds})}
             if self_judged(judge, p, c["agents"]):
                 c["self_judged"] = SELF_JUDGED
             c["small"] = c["n"] < min_n
@@ -192,11 +192,11 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 c["quality"].update(fig)
                 c["stance"] = stance_text(fig, stance) or None
             c["per_question"] = {_qkey(k): v for k, v in stats.per_question(ds).items()}
-            c["deviations"] = sorted({x for rd in {d["run_dir"] for d in ds} for x in recorded_deviations(cfg_of[rd], p)})
+            c["deviations"] = sorted({x for rd in {d.run_dir for d in ds} for x in recorded_deviations(cfg_of[rd], p)})
             if row["kind"] == "model":
                 refs = []
                 for h in humans:
-                    ref = [x for d in ds for x in human_ds[h].get((p, s, d["job_key"]), [])]
+                    ref = [x for d in ds for x in human_ds[h].get((p, s, d.job_key), [])]
                     if ref:
                         t = stats.paired_permutation_test(stats.per_question(ds), stats.per_question(ref), n_resamples=n_resamples)
                         refs.append({"judge": h, **_cell_stats(ref), "p_value": t["p_value"], "diff": t["diff"]})
@@ -204,7 +204,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                     c["references"] = refs
             cid = cell_id(judge, p, s)
             room_cells[cid] = {"title": f"{judge} · {p} · {s}",
-                               "decisions": sorted({(_relative(d["run_dir"], out), d["judge"], d["job_key"]) for d in ds})}
+                               "decisions": sorted({(_relative(d.run_dir, out), d.judge, d.job_key) for d in ds})}
             c["rooms"] = rooms_link(cid)
             row["cells"][f"{p} · {s}"] = c
         row["deviations"] = sorted({x for rd in runs_of[judge] for x in recorded_deviations(cfg_of[rd])})
@@ -214,13 +214,13 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
         if row["kind"] != "human":
             continue
         for key, c in row["cells"].items():
-            jobs = {d["job_key"] for (j, p, s), ds in cells.items() if _judge_kind(j) == "model"
+            jobs = {d.job_key for (j, p, s), ds in cells.items() if _judge_kind(j) == "model"
                     and f"{p} · {s}" == key for d in ds}
             on = [d for (p, s, job), hs in human_ds[row["judge"]].items() if f"{p} · {s}" == key and job in jobs for d in hs]
             if on:  # the figure the cell shows: its link lists exactly these rooms, "all N rooms" the rest
                 cid = models_rooms_id(row["judge"], c["protocol"], c["scope"])
                 room_cells[cid] = {"title": f"{row['judge']} · {key} · on the rooms the models' cells count",
-                                   "decisions": sorted({(_relative(d["run_dir"], out), d["judge"], d["job_key"]) for d in on})}
+                                   "decisions": sorted({(_relative(d.run_dir, out), d.judge, d.job_key) for d in on})}
                 c["on_model_rooms"] = {**_cell_stats(on), "rooms": rooms_link(cid)}
     n_carried = _carry_cells(prev, judges_out, columns, min_n, lambda slug, page: _write_page(out / "transcripts", slug, page)) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))

@@ -6,7 +6,7 @@ It opens the database strictly read-only and WAL-safe (`store.connect_readonly`:
 written into the run, so it reads a read-only copy and a run in progress). What it hands out:
 
 * the records whole, each checked against its kind (`schema`) where it is read: as flat dicts
-  (`iter_records`, `iter_calls`: the bulk analyses' form) or as the typed, versioned records of
+  (`iter_records`, `iter_calls`: the form they are stored in) or as the typed, versioned records of
   `rundir.records` (`decisions`, `turns`, `calls`, `identity`), whose JSON Schema docs/records-schema.json
   publishes;
 * indexes for browsing that read only the few JSON fields a list needs (SQLite's json_extract, in

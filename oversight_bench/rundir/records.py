@@ -101,6 +101,11 @@ class Turn(JobFields):
     extra: TurnExtra | None = None
 
     @property
+    def shown_text(self) -> str | None:
+        """What the judge was shown: `shown` where the record holds it (even null), else `content`."""
+        return self.shown if "shown" in self.model_fields_set else self.content
+
+    @property
     def budget(self) -> Budget:
         """The turn's budget fields (all None where none were stored)."""
         return (self.extra.budget if self.extra is not None else None) or Budget()

@@ -71,15 +71,14 @@ class StoredRun:
             raise BenchError(f"{self.dir}: decision {d.job_key} refers to a question missing from the store")
         return job_of_record(d, q)
 
-    def argument_turns(self) -> dict[str, list[dict[str, Any]]]:
-        """The arguing turns by room (job_key), as stored dicts: what the quality figures
-        (`analysis.quality`, which reads dicts) take. A re-judge stores the same turns under the same
-        keys, so the source's serve both sides."""
+    def argument_turns(self) -> dict[str, list[TurnRecord]]:
+        """The arguing turns by room (job_key), as the quality figures (`analysis.quality`) take them.
+        A re-judge stores the same turns under the same keys, so the source's serve both sides."""
         from oversight_bench.model_text import is_argument
 
-        out: dict[str, list[dict[str, Any]]] = {}
+        out: dict[str, list[TurnRecord]] = {}
         for (key, _), turns in self.turns.items():
-            out.setdefault(key, []).extend(t.stored() for t in turns if is_argument(t))
+            out.setdefault(key, []).extend(t for t in turns if is_argument(t))
         return out
 
 
