@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from oversight_bench.errors import validation_error
+from oversight_bench.errors import MAX_COUNT, validation_error
 
 
 class BackendOptions(BaseModel):
@@ -30,7 +30,7 @@ class BackendOptions(BaseModel):
     #: options that change how calls are made, not a request or its answer: a resumed run may change them
     EXECUTION_ONLY: ClassVar[frozenset[str]] = frozenset({"concurrency"})
 
-    concurrency: int | None = Field(None, ge=1, description="a whole number >= 1 (calls in flight)")
+    concurrency: int | None = Field(None, ge=1, le=MAX_COUNT, description="a whole number >= 1 (calls in flight)")
     #: what the model's calls cost, for `--max-cost` (`oversight_bench.budget`); never sent, never identity
     price_in: float | None = Field(None, ge=0, allow_inf_nan=False, description="USD per million prompt tokens, >= 0")
     price_out: float | None = Field(None, ge=0, allow_inf_nan=False, description="USD per million reply tokens, >= 0")

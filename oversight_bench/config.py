@@ -11,7 +11,7 @@ from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, ValidationInfo, field_validator, model_validator
 
-from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.errors import MAX_COUNT, BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.models import default_model
 from oversight_bench.protocol import default_protocols
@@ -45,15 +45,15 @@ class SharedConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seed: int = Field(0, description="a whole number (seed for sampling, answer order and generation)")
+    seed: int = Field(0, ge=-2**63, lt=2**63, description="a whole number (seed for sampling, answer order and generation)")
     data_dir: str | None = Field(None, description="a dataset folder")
-    concurrency: int | None = Field(None, ge=1, description="in-flight calls per model (default: the backend's)")
+    concurrency: int | None = Field(None, ge=1, le=MAX_COUNT, description="in-flight calls per model (default: the backend's)")
     #: run directories whose stored model calls are reused (identical requests only); not identity
     cache_from: list[str] = Field(default_factory=list, description="run directories")
     tasks: list[str] = Field(default_factory=list, description="task names or groups")
     #: the budget guard (`oversight_bench.budget`), not identity: the run stops (exit 1) once its stored
     #: calls used this many tokens (prompt + reply) / cost this many USD; a resume with a higher limit continues
-    max_total_tokens: int | None = Field(None, ge=1, description="a whole number of tokens >= 1")
+    max_total_tokens: int | None = Field(None, ge=1, lt=2**63, description="a whole number of tokens >= 1")
     max_cost: float | None = Field(None, gt=0, allow_inf_nan=False, description="a number of US dollars > 0")
 
     @field_validator(*PATH_FIELDS, check_fields=False)
@@ -77,7 +77,7 @@ class RunConfig(SharedConfig):
     agent: str = Field(default_factory=lambda: default_model("agent"))
     tasks: list[str] = Field(default_factory=lambda: default_tasks(), description="task names or groups")
     protocols: list[str] = Field(default_factory=lambda: default_protocols())
-    limit: int | None = Field(None, ge=1, description="questions per task (default: the task's sample size)")
+    limit: int | None = Field(None, ge=1, le=MAX_COUNT, description="questions per task (default: the task's sample size)")
     output: str = "runs/default"
     include_path: list[str] = Field(default_factory=list)
     #: validated once, by the options of the run's protocols (`run_options_model`): typed, and
@@ -122,11 +122,11 @@ class EloConfig(SharedConfig):
 
     debaters: list[str] = Field(default_factory=list, description="debater specs, comma-separated")
     judge: str | None = Field(None, description="the judge's model spec")
-    limit: int | None = Field(None, ge=1, description="cross-play games per task (instead of pairings)")
-    pairings: int | None = Field(None, ge=1, description="cross-play games in all (default 512, the paper's)")
-    selfplay: int | None = Field(None, ge=0, description="self-play questions per task (0: none)")
+    limit: int | None = Field(None, ge=1, le=MAX_COUNT, description="cross-play games per task (instead of pairings)")
+    pairings: int | None = Field(None, ge=1, le=MAX_COUNT, description="cross-play games in all (default 512, the paper's)")
+    selfplay: int | None = Field(None, ge=0, le=MAX_COUNT, description="self-play questions per task (0: none)")
     scale: float = Field(500.0, gt=0, description="the Elo scale, > 0 (paper: 500)")
-    bootstrap: int = Field(500, ge=0, description="bootstrap seeds, 0 or more (paper: 500)")
+    bootstrap: int = Field(500, ge=0, le=MAX_COUNT, description="bootstrap seeds, 0 or more (paper: 500)")
     prior_games: float = Field(1.0, ge=0, description="virtual drawn games per pair, 0 or more (0: the paper's bare fit)")
     output: str | None = Field(None, description="a folder for elo.json and the figure")
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import Collection
 
 
+#: the most of anything an input counts (questions, games, calls in flight, resamples): a count past it
+#: is a typo, and Python's own limits (islice's, sqlite's 64-bit integers) would end it in a traceback
+MAX_COUNT = 10**9
+
+
 class BenchError(Exception):
     """A user-facing error: bad input, unknown name, missing data, unreachable model.
 

@@ -94,7 +94,7 @@ def register_secret(value: Any) -> None:
 def _encodings(value: str) -> set[str]:
     """How a server may echo a secret encoded: every byte percent-encoded (`%73%6b...`), hex (`736b...`,
     any case, or its bytes joined by `:`), every character as a JSON or HTML escape (`\\u0073`, `&#115;`,
-    `&#x73;`, zero-padded too), its characters joined by one separator, base64 (standard and URL-safe,
+    `&#x73;`, zero-padded too), each hex byte prefixed `0x`, base64 (standard and URL-safe,
     of its UTF-8 or UTF-16) at each of the three alignments it can start at inside a longer text and
     base32 at each of five (the characters that depend only on the secret's bytes)."""
     import base64
@@ -107,8 +107,9 @@ def _encodings(value: str) -> set[str]:
     # the same entities zero-padded (`&#00115;`, `&#x0073;`: HTML reads them alike), up to 8 digits
     out |= {"".join(f"&#{ord(c):0{w}d};" for c in value) for w in range(3, 9)}
     out |= {"".join(f"&#x{ord(c):0{w}x};" for c in value) for w in range(2, 9)}
-    # hex bytes or the characters themselves joined by one separator (`73:6b:2d`, `s-k-`)
-    out |= {sep.join(f"{b:02x}" for b in raw) for sep in ":-."} | {sep.join(value) for sep in "-_.:"}
+    # hex bytes each with a prefix (`0x73 0x6b`, `\\x73\\x6b`: the backslash is a gap); bytes or
+    # characters joined by a separator are found by `_joined_runs`
+    out |= {"".join(f"0x{b:02x}" for b in raw), "".join(f"x{b:02x}" for b in raw)}
     for data in (raw, value.encode("utf-16-le"), value.encode("utf-16-be")):  # base64 of UTF-8 and UTF-16
         for k in range(3):
             enc = base64.b64encode(b"\0" * k + data).decode().rstrip("=")
@@ -214,17 +215,63 @@ def scrub_known(text: str) -> str:
     low = text.lower().translate(_FULLWIDTH)  # passes in C, then a substring search per piece: microseconds per call
     if not any(s in low for s in lowered):
         squeezed = _without_gaps(low)  # a secret wrapped across lines: whole once the gaps are gone
-        if not any(s in squeezed for s in lowered):
+        if not any(s in squeezed for s in lowered) and not any(rx.search(low) for rx, _ in _JOINED):
             return text
     return _mask_runs(text, pattern, low)
+
+
+#: a secret echoed with its characters (width 1) or hex bytes (width 2) joined by a separator: the same
+#: one or two punctuation characters, a space either side allowed (`s,k,-`, `s | k`, `s--k`, `73,6b`),
+#: between at least 6 units. A rule, not a list: a list of separators always misses one. Neither units
+#: nor separators hold a quote or a backslash, so a run never leaves the JSON string it is in.
+_SEP = r'(?P<sep> ?[^\w\s"\\]{1,2} ?)'
+_JOINED = ((re.compile(r'[^\s"\\]' + _SEP + r'(?:[^\s"\\](?P=sep)){4,}[^\s"\\]'), 1),
+           (re.compile(r'[0-9a-f]{2}' + _SEP + r'(?:[0-9a-f]{2}(?P=sep)){4,}[0-9a-f]{2}'), 2))
+
+
+def _joined_runs(low: str, grams: dict[int, frozenset[str]]) -> list[tuple[int, int]]:
+    """The runs of a secret's form in `low` (lower-cased text) echoed joined by a separator (`_JOINED`),
+    as (start, end) in the text: each joined stretch read without its separators and searched as a
+    squeezed text is, each run mapped back from its first unit's character to its last's."""
+    runs = []
+    for rx, width in _JOINED:
+        for m in rx.finditer(low):
+            starts = range(m.start(), m.end(), width + len(m["sep"]))
+            units = "".join(low[p:p + width] for p in starts)
+            for a, b in _merged(_found(units, grams)):
+                runs.append((starts[a // width] + a % width, starts[(b - 1) // width] + (b - 1) % width + 1))
+    return runs
+
+
+def _found(text: str, grams: dict[int, frozenset[str]]) -> list[tuple[int, int]]:
+    """Where each k-gram of `grams` occurs in `text`, as (start, end), by C string search."""
+    spans = []
+    for k, found in grams.items():
+        for g in found:
+            i = text.find(g)
+            while i >= 0:
+                spans.append((i, i + k))
+                i = text.find(g, i + 1)
+    return spans
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping or touching spans as one, in order."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = None) -> str:
     """`text` with every run of a secret's form masked (gaps inside a run included), each stretch of
     overlapping or touching runs as one MASK: the text is squeezed once (lower-cased, gaps removed,
     each kept character's position noted), each k-gram found in it by C string search, the spans
-    merged and mapped back. Only characters of a secret's run are ever masked. `low`: `text.lower()`
-    where the caller has it already."""
+    merged and mapped back; with them the runs echoed joined by a separator (`_joined_runs`). Only
+    characters of a secret's run are ever masked. `low`: `text.lower()` where the caller has it already."""
     low = text.lower().translate(_FULLWIDTH) if low is None else low
     if len(low) != len(text):  # a character whose lower case is longer: keep positions
         low = text.translate(_ASCII_LOWER).translate(_FULLWIDTH)
@@ -237,28 +284,17 @@ def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = No
     parts.append(low[pos:])
     where.extend(range(pos, len(low)))
     squeezed = "".join(parts)
-    spans = []
-    for k, found in grams.items():
-        for g in found:
-            i = squeezed.find(g)
-            while i >= 0:
-                spans.append((i, i + k))
-                i = squeezed.find(g, i + 1)
-    if not spans:
+    runs = [(where[a], where[b - 1] + 1) for a, b in _merged(_found(squeezed, grams))]
+    runs = _merged(runs + _joined_runs(low, grams))
+    if not runs:
         return text
-    spans.sort()
-    out, last, start, end = [], 0, *spans[0]
-    for a, b in spans[1:] + [(len(squeezed) + 1, 0)]:
-        if a <= end:
-            end = max(end, b)
-            continue
-        begin = where[start]
+    out, last = [], 0
+    for begin, end in runs:
         while begin > last and text[begin - 1] == "\\":  # a run's escape (`\u0053...`) masked whole: no `\***`
             begin -= 1
         out.append(text[last:begin])
         out.append(MASK)
-        last = where[end - 1] + 1
-        start, end = a, b
+        last = end
     out.append(text[last:])
     return "".join(out)
 

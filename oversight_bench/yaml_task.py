@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from oversight_bench.errors import BenchError, validation_error
+from oversight_bench.errors import MAX_COUNT, BenchError, validation_error
 from oversight_bench.locations import cache_root
 from oversight_bench.paths import check_relative_patterns
 from oversight_bench.yamlio import read_yaml_mapping
@@ -114,7 +114,7 @@ class TaskConfig(_Strict):
     binary: Binary
     options: dict[str, Any] = Field(default_factory=dict, description="loader-specific settings")
     meta: dict[str, Any] = Field(default_factory=dict, description="added to every question's meta")
-    sample_size: int = Field(128, ge=1)
+    sample_size: int = Field(128, ge=1, le=MAX_COUNT)
     seed: int = 0
     needs_images: bool | None = None
     version: int | float | str = Field(1, description="bump when the task's questions change; stored with each run")

@@ -121,6 +121,9 @@ CASES = [
     Case("option_not_kv", [*BASE, "-o", "rounds"], ["rounds", "not key=value"]),
     Case("option_wrong_type", [*BASE, "-o", "word_limit=lots"], ["word_limit", "lots"]),
     Case("limit_zero", [*BASE, "--limit", "0"], ["limit", "greater than or equal to 1"]),
+    # probe round 8, case 021: a 30-digit count was a traceback (islice's bound) after the run folder was made
+    Case("limit_huge", [*BASE, "--limit", "1" + "0" * 30], ["limit", "less than or equal to 1000000000"]),
+    Case("seed_huge", [*BASE, "--seed", "9" * 30], ["seed", "less than 9223372036854775808"]),
     Case("concurrency_zero", [*BASE, "--concurrency", "0"], ["concurrency", "greater than or equal to 1"]),
     Case("bad_choice_flag", [*BASE, "--judge-mode", "guess"], ["--judge-mode", "guess", "predict", "cot"]),
     Case("debias_without_logprobs", [*BASE, "--judge", "scripted:default,debias=true"],

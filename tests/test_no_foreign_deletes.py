@@ -141,6 +141,19 @@ def test_report_refuses_a_folder_of_other_files(run, tmp_path):
     assert [p.name for p in out.iterdir()] == ["thesis.md"]
 
 
+def test_report_refuses_a_folder_of_files_named_like_its_own(run, tmp_path):
+    """Probe round 8, case 103: a user's report.md (a name a report writes) in the output folder was
+    overwritten; only a folder holding the report's marker is an earlier report."""
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "report.md").write_text("my own notes")
+    _one_line_error(cli("report", str(run), "--output", str(out), "--no-figures"), "oversight-bench-report.json")
+    assert (out / "report.md").read_text() == "my own notes" and len(list(out.iterdir())) == 1
+    (out / "oversight-bench-report.json").write_text("{}")  # a file of the marker's name no report wrote
+    _one_line_error(cli("report", str(run), "--output", str(out), "--no-figures"), "oversight-bench-report.json")
+    assert (out / "report.md").read_text() == "my own notes"
+
+
 def test_report_rewrites_its_own_earlier_folder(run, tmp_path):
     out = tmp_path / "rep"
     assert cli("report", str(run), "--output", str(out), "--no-figures").exit_code == 0

@@ -261,3 +261,47 @@ def test_a_key_echoed_fullwidth_or_with_invisible_characters_is_masked():
     for echoed in encoded:
         assert key not in scrub_known(echoed) and "***" in scrub_known(echoed), echoed
     assert scrub_known("ｈｅｌｌｏ ｗｏｒｌｄ") == "ｈｅｌｌｏ ｗｏｒｌｄ"
+
+
+@pytest.mark.parametrize("joined", [
+    ", ".join(KEY), "|".join(KEY), " | ".join(KEY), "/".join(KEY), ";".join(KEY), "+".join(KEY), "--".join(KEY),
+    "~*".join(KEY), ",".join(f"{b:02x}" for b in KEY.encode()), " ".join(f"0x{b:02x}" for b in KEY.encode()),
+    "".join(f"\\x{b:02X}" for b in QUERY.encode()), ", ".join(QUERY)],
+    ids=["comma", "pipe", "spaced-pipe", "slash", "semicolon", "plus", "dashdash", "two-char", "hexcomma", "hex0x",
+         "hex-escape", "query-comma"])
+def test_a_key_echoed_with_any_separator_is_masked(joined):
+    """Probe round 8, cases 130_echo_*: a server joining the key's characters (or its hex bytes) with any
+    punctuation, one or two characters, or prefixing each byte `0x`, echoed it into the store; now no run
+    of it stays, and the JSON around it is untouched."""
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    register_secret(QUERY)
+    try:
+        text = json.dumps({"echo": f"you sent {joined} ok", "note": "api-version=2024-06-01, a-b c_d, 1, 2, 3, 4, 5, 6"})
+        out = scrub_known(text)
+        assert json.loads(out) == {"echo": "you sent *** ok", "note": "api-version=2024-06-01, a-b c_d, 1, 2, 3, 4, 5, 6"}
+    finally:
+        forget_secrets()
+
+
+def test_joined_echo_detection_stays_linear():
+    """The separator rule is a regex over every stored text: a page of rules and lists costs time in
+    proportion to its length."""
+    import time
+
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        times = []
+        for n in (20_000, 80_000):
+            text = "-" * n + " a, b, c, d, e, f, g" * (n // 20) + "7,3,6,b" * (n // 8)
+            t0 = time.perf_counter()
+            scrub_known(text)
+            times.append(time.perf_counter() - t0)
+        assert times[1] < 8 * times[0] + 0.05, times
+    finally:
+        forget_secrets()

@@ -19,9 +19,12 @@ from oversight_bench.render.report import markdown
 from oversight_bench.rundir.store import refuse_foreign_output, refuse_output_inside
 
 
-#: every name a report writes into its folder: an earlier report's folder (finished, or cut short by
-#: a full disk: report.json comes last) holds only these, and anything else there is refused
-REPORT_FILES = frozenset({"report.md", "report.json", "groups.csv", "permutation_tests.csv", "derived_tests.csv",
+#: written first into a report's folder, before any page: a folder holding it and only REPORT_FILES is an
+#: earlier report (finished, or cut short by a full disk), which a new report may overwrite; a folder
+#: without it holds someone else's files, even ones named like a report's (a user's report.md)
+MARKER = "oversight-bench-report.json"
+#: every name a report writes into its folder; anything else there is refused
+REPORT_FILES = frozenset({MARKER, "report.md", "report.json", "groups.csv", "permutation_tests.csv", "derived_tests.csv",
                           "open_role.csv", "position_bias.csv", "consultancy_split.csv", "judge_tool.csv",
                           "fig2_accuracy.png", "figB1_accuracy_by_task.png", "fig3_open_role.png", "fig4_elo.png",
                           "figA_ablation.png", "figA8_position_bias.png", "figA9_consultancy.png", "reliability.png"})
@@ -35,7 +38,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     dirs = list(dirs)
     if output is not None:
         refuse_output_inside(output, dirs, "report")
-        refuse_foreign_output(output, "report", REPORT_FILES.__contains__, None, what="report")
+        refuse_foreign_output(output, "report", REPORT_FILES.__contains__, MARKER, what="report", marker_ok=_is_marker)
     if stance_check:
         from oversight_bench.models import check_spec
 
@@ -50,6 +53,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchError(f"cannot create report folder {out}: {exc.strerror}; expected a writable path") from None
+    (out / MARKER).write_text(json.dumps({"written_by": "oversight-bench report"}) + "\n")
     files = {"markdown": "report.md", "groups_csv": "groups.csv", "permutation_csv": "permutation_tests.csv",
              "open_role_csv": "open_role.csv", "position_bias_csv": "position_bias.csv",
              "consultancy_split_csv": "consultancy_split.csv"}
@@ -79,6 +83,14 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     (out / "report.md").write_text(markdown(report))
     (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
     return report
+
+
+def _is_marker(path: Path) -> bool:
+    """Whether `path` is a report's marker (a file of that name a user wrote is not)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("written_by") == "oversight-bench report"
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
