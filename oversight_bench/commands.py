@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from oversight_bench.config import EloConfig, RunConfig
+from oversight_bench.errors import BenchError
 from oversight_bench.models import Spec
 from oversight_bench.protocol_options import CommonOptions
+from oversight_bench.redact import redact_text
 from oversight_bench.pipeline import Outcome, execute
 from oversight_bench.plans import CrossplayPlan, JudgePlan, RunPlan
 from oversight_bench.rundir import StoredRun, read_run
@@ -83,7 +85,6 @@ def fit_elo(config: EloConfig, sources: list[str]) -> dict[str, Any]:
     from oversight_bench.analysis.report import _clean
     from oversight_bench.render.figures import fig_elo
     from oversight_bench.deviations import elo_prior_deviation
-    from oversight_bench.errors import BenchError
 
     if not sources:
         raise BenchError("elo: no cross-play runs; expected run directories (DIR... or --from DIR) or --debaters/--judge/--tasks")
@@ -95,3 +96,124 @@ def fit_elo(config: EloConfig, sources: list[str]) -> dict[str, Any]:
     (out / "elo.json").write_text(json.dumps(res, indent=1))
     fig_elo(res, out / "fig4_elo.png")
     return res
+
+
+def list_lines(what: str, data_dir: str | None = None, include_path: tuple[str, ...] = (), *,
+               warn: Callable[[str], None] = print) -> list[str]:
+    """What `list WHAT` prints, a line each: tasks, protocols, models or plugins with their package and
+    version (suites: `suites.list_lines`, which runs above this layer's workflows). `warn`: where a plugin's failing install check is said (a line)."""
+    from oversight_bench.registry import get_registry
+
+    if what == "tasks":
+        return _task_lines(data_dir, include_path)
+    if what == "models":
+        return _model_lines(warn)
+    if what == "protocols":
+        return _protocol_lines()
+    reg = get_registry()
+    if what == "plugins":
+        wide = [max((len(x) for x in col), default=0) for col in zip(*((p.name, p.package, p.version) for p in reg.plugins))]
+        w_name, w_pkg, w_ver = (wide + [0, 0, 0])[:3]
+        lines = []
+        for p in reg.plugins:
+            state = f"BROKEN: {p.error}" if p.error else ", ".join(p.hooks) or "(no hooks)"
+            lines.append(f"{p.name:<{w_name}}  {p.package:<{w_pkg}}  {p.version:<{w_ver}}  {state}")
+            lines += [f"{'':<{w_name}}  SKIPPED: {line}" for line in p.skipped]  # a clash: the name stays with the first package
+        return lines
+    return [f"{name:<22} {reg.entries[what][name].package} {reg.entries[what][name].version}" for name in reg.names(what)]
+
+
+def _protocol_lines() -> list[str]:
+    """One line per protocol: name, package, version and description; a protocol outside the paper
+    says so, and one derived from others' transcripts (`Protocol.derived_from`) how to run it."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    lines = []
+    for name in reg.names("protocols"):
+        e = reg.entries["protocols"][name]
+        p = e.obj
+        notes = ["outside the paper"] if getattr(p, "outside_paper", "") else []
+        if getattr(p, "derived_from", ()):
+            notes.append(f"judge --from RUN --as {name} (RUN: stored {', '.join(p.derived_from)})")
+        note = f"[{'; '.join(notes)}] " if notes else ""
+        package = f"{e.package} {e.version}"
+        lines.append(f"{name:<22} {package:<28} {note}{getattr(p, 'description', '')}".rstrip())
+    return lines
+
+
+def _size(n: int | None) -> str:
+    if not n:
+        return "–"
+    return f"{n / 1e9:.2f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB"
+
+
+def _model_lines(warn: Callable[[str], None]) -> list[str]:
+    """The backends (`backend:model` specs), then the models plugins name (`--judge NAME`) with the
+    roles they are the default for and, where their plugin says, install state and size."""
+    from oversight_bench.registry import get_registry
+
+    reg = get_registry()
+    lines = ["backends (a model is backend:model[,key=value...]):"]
+    for name in reg.names("models"):
+        e = reg.entries["models"][name]
+        lines.append(f"  {name:<20} {e.package} {e.version}")
+    named = reg.entries["model_names"]
+    if not named:
+        return lines + ["models by name: none declared by the installed plugins"]
+    lines.append("models by name (--judge NAME, --agent NAME):")
+    lines.append(f"  {'name':<20} {'spec':<30} {'default':<8} {'size':>8}  state")
+    for name in reg.names("model_names"):
+        m = named[name].obj
+        status = None
+        if m.status is not None:
+            try:
+                status = m.status()
+            except Exception as exc:  # noqa: BLE001 - a plugin's broken check must not hide the others
+                warn(f"warning: {name}: its plugin could not tell its install state ({redact_text(exc)})")
+        if status is None:
+            state = "–"
+        else:
+            state = (status.detail or "installed") if status.installed else "NOT INSTALLED" + \
+                (f": {status.detail}" if status.detail else "")
+        size = _size(status.size_bytes if status else None)
+        lines.append(f"  {name:<20} {m.spec:<30} {','.join(m.default_for) or '-':<8} {size:>8}  {state}")
+    return lines
+
+
+def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str]:
+    """Each task with its type, the questions its source holds on this data (what `--limit` samples
+    from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run."""
+    from oversight_bench.registry import get_registry
+    from oversight_bench.sources import CountDeferred, counting_only
+    from oversight_bench.tasks import data_dir as find_data_dir, resolve_tasks
+
+    folder = find_data_dir(data_dir)
+    reg = get_registry()
+    lines = [f"{'task':<18} {'type':<11} {'questions':>9}  {'source':<10} {'default':<7} package",]
+    notes = []
+    for task in resolve_tasks(["all"], list(include_path)):  # the paper's order, then by name
+        count, source = "–", "python"
+        choose, available = getattr(task, "choose_source", None), getattr(task, "available", None)
+        try:
+            if choose is not None:
+                source = choose(folder)
+            if source == "hub":
+                notes.append(f"{task.name}: read from the hub on first run (not downloaded to count it here)")
+            elif available is not None:
+                with counting_only():  # a loader that would run minutes of work says so instead
+                    count = str(available(folder))
+            else:
+                notes.append(f"{task.name}: a Python task; it does not say how many questions it holds")
+        except CountDeferred as exc:
+            notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")
+        except BenchError as exc:
+            source = "missing"
+            notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")
+        entry = reg.entries["tasks"].get(task.name)
+        package = f"{entry.package} {entry.version}" if entry else f"{getattr(task, 'path', '')}"
+        default = "yes" if getattr(task, "in_default_run", False) else ""
+        lines.append(f"{task.name:<18} {task.task_type:<11} {count:>9}  {source:<10} {default:<7} {package}")
+    lines.append(f"questions: convertible questions in {folder or 'no data folder (--data-dir or $OVERSIGHT_BENCH_DATA)'}; "
+                 f"a run samples --limit of them per task (default: the task's sample size, 128)")
+    return lines + notes
