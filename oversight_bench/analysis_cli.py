@@ -152,7 +152,7 @@ def elo(dirs, from_dirs, config_path, quiet, **fields):
     by default as many as cross-play games, `--selfplay N` questions per task (0: none). Failed
     debates end it as `run` ends: the summary, exit status 1, and no Elo fit over an incomplete set.
     """
-    from oversight_bench.render.numbers import pct_sign
+    from oversight_bench.render.numbers import decimal_round, pct_sign
     from oversight_bench.commands import elo_sources, fit_elo, play_elo_games
     from oversight_bench.config import load_elo_config
 
@@ -172,9 +172,9 @@ def elo(dirs, from_dirs, config_path, quiet, **fields):
     click.echo(f"{'debater':<40} {'games':>5} {'Elo':>8}  {'95% CI':<18} self-play judge accuracy")
     for p in agg["players"]:
         lo, hi = agg["ci_low"][p], agg["ci_high"][p]
-        ci = "-" if lo is None else f"[{lo:.1f}, {hi:.1f}]"
+        ci = "-" if lo is None else f"[{decimal_round(lo, 1)}, {decimal_round(hi, 1)}]"
         a = accs.get(p) or {}
         acc = "no self-play" if a.get("accuracy") is None else f"{pct_sign(a['accuracy'])} (n={a['n']})"
-        click.echo(f"{p:<40} {agg['games_by_player'][p]:>5} {agg['ratings'][p]:8.1f}  {ci:<18} {acc}")
+        click.echo(f"{p:<40} {agg['games_by_player'][p]:>5} {decimal_round(agg['ratings'][p], 1):>8}  {ci:<18} {acc}")
     click.echo(f"-> {out / 'elo.json'}")
 

@@ -86,6 +86,33 @@ def test_the_rounding_rule_has_one_owner_and_analysis_writes_no_percentages():
     assert found == []  # analysis importing them from render would climb a layer: test_layering refuses it
 
 
+def test_figures_are_printed_by_the_one_rule_not_by_format_specs():
+    """Issue 35: no printer of figures (render/, publish/, the analysis commands) rounds a float by a
+    format spec (`f"{x:.3g}"`, `:.1f`: binary value, ties to even, so 0.5625 printed 0.562 in report.md
+    and 0.563 elsewhere); numbers.decimal_round / sig / pct do. An Elo rating prints by the same rule
+    on the command line as in leaderboard.md."""
+    import ast
+    import re
+
+    from oversight_bench.render import markdown, numbers
+
+    core = REPO / "oversight_bench"
+    printers = [*sorted((core / "render").glob("*.py")), *sorted((core / "publish").glob("*.py")), core / "analysis_cli.py"]
+    found = []
+    for path in printers:
+        if path.name == "numbers.py":
+            continue
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.FormattedValue) and n.format_spec is not None:
+                spec = "".join(v.value for v in n.format_spec.values if isinstance(v, ast.Constant))
+                if re.search(r"\.\d+[fgeFGE]", spec):
+                    found.append(f"{path.relative_to(core)}:{n.lineno} :{spec}")
+    assert found == []
+    assert numbers.sig(0.5625) == "0.563" and f"{0.5625:.3g}" == "0.562"
+    assert markdown._fmt(0.5625, pct=False) == "0.563" and markdown._fmt(1234.5, pct=False) == "1235"
+    assert numbers.sig(0.000012345) == f"{0.0000123:.3g}" and numbers.sig(-2.5e-7) == "-2.5e-07"
+
+
 @pytest.fixture(scope="module")
 def small_board(tmp_path_factory):
     base = tmp_path_factory.mktemp("rules")

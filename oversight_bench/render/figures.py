@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator
 
 from oversight_bench.analysis.leaderboard import SELF_JUDGED
 from oversight_bench.protocol import display_key as _proto_key
+from oversight_bench.render.numbers import decimal_round
 
 
 FIGURE_DPI = 110
@@ -281,7 +282,7 @@ def fig_reliability(cal_rows: list[dict[str, Any]], path: Path) -> bool:
         ax.plot([0.5, 1], [0.5, 1], color="grey", ls="--", lw=0.8)
         for r in cal_rows[:12]:
             ax.plot([b["confidence"] for b in r["bins"]], [b["accuracy"] for b in r["bins"]], marker="o",
-                    label=f"{r['judge'].split(':')[-1][:16]} / {r['protocol']} (ECE {r['ece']:.2f})")
+                    label=f"{r['judge'].split(':')[-1][:16]} / {r['protocol']} (ECE {decimal_round(r['ece'], 2)})")
         ax.set_xlabel("judge confidence (top choice)")
         ax.set_ylabel("accuracy")
         ax.set_xlim(0.5, 1)

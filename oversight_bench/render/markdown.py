@@ -19,7 +19,7 @@ def _fmt(v: Any, pct: bool = False) -> str:
     if isinstance(v, float):
         if pct:
             return numbers.pct(v)  # the one rounding rule (numbers.decimal_round)
-        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+        return numbers.sig(v) if abs(v) < 1000 else numbers.decimal_round(v, 0)
     return str(v)
 
 

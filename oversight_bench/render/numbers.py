@@ -20,6 +20,16 @@ def decimal_round(v: float, digits: int) -> str:
     return f"{d + 0:.{digits}f}" if d else f"{0:.{digits}f}"  # never "-0.0"
 
 
+def sig(v: float, digits: int = 3) -> str:
+    """`v` to `digits` significant digits by `decimal_round`'s rule, written as `f"{v:.3g}"` writes it
+    (no trailing zeros; an exponent only where `g` would use one): 0.5625 → "0.563", not "0.562"."""
+    if not math.isfinite(v) or v == 0:
+        return f"{v:.{digits}g}"
+    d = Decimal(repr(float(v)))
+    q = d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1), rounding=ROUND_HALF_UP)
+    return f"{float(q):.{digits}g}"
+
+
 def pct(v: float | None, digits: int = 1) -> str:
     """A rate as a percentage (`decimal_round` of 100·v); '–' where unknown (no budget records) or undefined."""
     return "–" if v is None else decimal_round(float(Decimal(repr(float(v))).scaleb(2)), digits)

@@ -24,6 +24,7 @@ import jinja2
 from markupsafe import Markup
 
 from oversight_bench.render.markdown import rounded
+from oversight_bench.render.numbers import decimal_round
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -83,7 +84,7 @@ def breakable(text: Any) -> Markup:
 def probability(p: Any) -> str:
     """A probability as the viewer's pages show it; what a foreign store holds instead of a number, as its text."""
     number = isinstance(p, (int, float)) and not isinstance(p, bool) and math.isfinite(p)
-    return "–" if p is None else f"{p:.2f}" if number else str(p)
+    return "–" if p is None else decimal_round(p, 2) if number else str(p)
 
 
 @functools.cache

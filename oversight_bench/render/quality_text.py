@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from oversight_bench.render.numbers import pct_sign
+from oversight_bench.render.numbers import decimal_round, pct_sign
 
 
 def arguments_text(fig: dict[str, Any]) -> str:
     """One short line: argument-less, forced and cut shares of agent turns, mean words ('' without agent turns)."""
     if not fig.get("n_agent_turns"):
         return ""
-    words = "–" if fig["mean_argument_words"] is None else f"{fig['mean_argument_words']:.0f}"
+    words = "–" if fig["mean_argument_words"] is None else decimal_round(fig["mean_argument_words"], 0)
     unverified = f" · unverified-quote args {pct_sign(fig['unverified_args_rate'])}" if "unverified_args_rate" in fig else ""
     return (f"no-arg {pct_sign(fig['argumentless_rate'])} · forced {pct_sign(fig['forced_rate'])} · "
             f"cut {pct_sign(fig['cut_rate'])}{unverified} · {words} words")
