@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from oversight_bench.api import BenchError, RunReader, is_run_dir, load_json_text, mean_ci, read_input_bytes
+from oversight_bench.api import (BenchError, DecisionRecord, RunReader, TurnRecord, is_run_dir, load_json_text, mean_ci,
+                                 read_input_bytes)
 
 from human_judging.view_models import _decision_view, _highlight, _turn_view
 
@@ -333,12 +334,12 @@ class Index:
             run = self.runs[i]
             if question is None:
                 question = run.question(room.task, room.question_id)
-            records = [d for d in run.job_records(room.job_key) if (d.get("agent") or "") == room.agent]
-            by_judge: dict[str, list[dict]] = {}
-            decisions = []
+            records = [d for d in run.job_records(room.job_key) if (d.agent or "") == room.agent]
+            by_judge: dict[str, list[TurnRecord]] = {}
+            decisions: list[DecisionRecord] = []
             for d in records:
-                if d["kind"] == "turn":
-                    by_judge.setdefault(d["judge"] or "", []).append(d)
+                if isinstance(d, TurnRecord):
+                    by_judge.setdefault(d.judge or "", []).append(d)
                 else:
                     decisions.append(d)
             calls = list(run.calls_of(room.protocol, room.task, room.question_id, room.assignment or None,
@@ -348,8 +349,8 @@ class Index:
             shared = self.siblings.get((i, room.protocol, room.task, room.question_id, room.assignment or None,
                                         room.order or None), 1) > 1
             for d in decisions:
-                turns = by_judge.get(d["judge"] or "", [])
-                agent_turns = [t for t in turns if t.get("role") != "judge"]
+                turns = by_judge.get(d.judge or "", [])
+                agent_turns = [t for t in turns if t.role != "judge"]
                 fp = _fingerprint(agent_turns)
                 tr = next((t for t in transcripts if t["fingerprint"] == fp), None)
                 if tr is None:
@@ -358,7 +359,7 @@ class Index:
                     transcripts.append(tr)
                 if self.labels[i] not in tr["runs"]:
                     tr["runs"].append(self.labels[i])
-                tr["judges"].append(_decision_view(d, [t for t in turns if t.get("role") == "judge"], calls, shared,
+                tr["judges"].append(_decision_view(d, [t for t in turns if t.role == "judge"], calls, shared,
                                                    agent_turns, self.labels[i]))
         answers = []
         correct_index = None
@@ -479,6 +480,6 @@ def _timings(directory: Path) -> dict[str, Any] | None:
     return out or None
 
 
-def _fingerprint(turns: list[dict[str, Any]]) -> str:
-    said = [(t.get("round"), t.get("speaker"), t.get("shown", t.get("content"))) for t in turns]
+def _fingerprint(turns: list[TurnRecord]) -> str:
+    said = [(t.round, t.speaker, t.shown_text) for t in turns]
     return hashlib.sha1(json.dumps(said, default=str).encode()).hexdigest()

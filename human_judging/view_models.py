@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
-from oversight_bench.api import is_argument, redact_text, split_thinking
+from oversight_bench.api import CallRecord, DecisionRecord, TurnRecord, is_argument, redact_text, split_thinking
 
 _QUOTE_TAG = re.compile(r"<(/?)(v_passage|u_passage|quote)>")
 
@@ -40,35 +40,32 @@ def _quotes(text: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _call_text(call: dict[str, Any]) -> str:
+def _call_text(call: CallRecord) -> str:
     """The text of a call's messages and replies, for telling whose call it was."""
-    req, resp = call.get("request") or {}, call.get("response") or {}
     parts = []
-    for m in req.get("messages") or []:
-        c = m.get("content") if isinstance(m, dict) else None
+    for m in call.request.messages or []:
+        c = m.get("content")  # a chat message: a dict as the backend's API has it
         parts += [c] if isinstance(c, str) else [x.get("text", "") for x in c or [] if isinstance(x, dict)]
-    parts += [t for t in (resp.get("texts") or []) if isinstance(t, str)]
+    parts += call.response.texts or []
     return "\n".join(p for p in parts if isinstance(p, str))
 
 
-def _mentions(call: dict[str, Any], turns: list[dict[str, Any]]) -> bool:
+def _mentions(call: CallRecord, turns: list[TurnRecord]) -> bool:
     """Whether a call's prompt or reply holds one of the room's turns: several rooms sharing a job's
     fields (imported rooms of one question) are told apart so."""
     text = _call_text(call)
     for t in turns:
-        for s in (t.get("content"), t.get("shown")):
+        for s in (t.content, t.shown):
             if isinstance(s, str) and len(s.strip()) >= 20 and s.strip()[:200] in text:
                 return True
     return False
 
 
-def _messages_view(request: dict[str, Any]) -> list[dict[str, Any]]:
+def _messages_view(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A request's chat messages as turns: role, text (a multi-part content's text parts joined) and
     how many parts were not text (images)."""
     out = []
-    for m in request.get("messages") or []:
-        if not isinstance(m, dict):
-            continue
+    for m in messages:
         content, other = m.get("content"), 0
         if isinstance(content, list):
             parts = [x for x in content if isinstance(x, dict)]
@@ -80,14 +77,15 @@ def _messages_view(request: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-#: request fields shown beside the messages (the rest stay in the raw JSON)
+#: request fields shown beside the messages (the rest stay in the raw JSON); `records.Request` names
+#: none of them (a backend's own), so they are read from its fields beyond the named ones
 _PARAMS = ("n", "max_tokens", "temperature", "seed", "stop")
 
 
-def _tokens(c: dict[str, Any], kind: str) -> str:
+def _tokens(c: CallRecord, kind: str) -> str:
     """A call's tokens as the page says them: prompt + completion, or that the backend reported none
     (an in-process probabilities read, or an old record), never a made-up "0 + 0"."""
-    p, q = c.get("prompt_tokens"), c.get("completion_tokens")
+    p, q = c.prompt_tokens, c.completion_tokens
     if not p and not q:
         return "tokens not reported by the backend"
     if kind == "choice_probs":
@@ -95,78 +93,81 @@ def _tokens(c: dict[str, Any], kind: str) -> str:
     return f"{p or 0} + {q or 0} tokens"
 
 
-def _call_view(c: dict[str, Any]) -> dict[str, Any]:
-    resp = c.get("response") or {}
-    req = c.get("request") if isinstance(c.get("request"), dict) else {}
-    kind = str(req.get("kind") or ("choice_probs" if "probs" in resp and "texts" not in resp else "generate"))
-    probs = resp.get("probs") if isinstance(resp.get("probs"), list) else None
-    prefix = req.get("prefix")
-    return {"tag": c.get("tag") or "", "model": c.get("model") or "", "role": c.get("role") or "",
-            "prompt_tokens": c.get("prompt_tokens"), "completion_tokens": c.get("completion_tokens"),
-            "tokens": _tokens(c, kind), "kind": kind, "probs": probs,
-            "latency_s": c.get("latency_s"), "attempts": c.get("attempts"),
-            "messages": _messages_view(req), "prefix": redact_text(prefix) if isinstance(prefix, str) else None,
-            "params": {k: req[k] for k in _PARAMS if req.get(k) is not None},
-            "request": redact_text(json.dumps(c.get("request"), indent=2, ensure_ascii=False)),
-            "texts": [redact_text(t) for t in resp.get("texts") or [] if isinstance(t, str)],
-            "response": redact_text(json.dumps(resp, indent=2, ensure_ascii=False))}
+def _call_view(c: CallRecord) -> dict[str, Any]:
+    """A call as its box shows it; the raw JSON is the stored request and response exactly (key order
+    included: `stored()` of a record `RunReader.calls_of` kept)."""
+    req, resp = c.request, c.response
+    given = req.model_extra or {}
+    kind = req.kind or ("choice_probs" if resp.probs is not None and resp.texts is None else "generate")
+    prefix = given.get("prefix")
+    stored = c.stored()
+    return {"tag": c.tag or "", "model": c.model or "", "role": c.role or "",
+            "prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens,
+            "tokens": _tokens(c, kind), "kind": kind, "probs": resp.probs,
+            "latency_s": c.latency_s, "attempts": c.attempts,
+            "messages": _messages_view(req.messages or []), "prefix": redact_text(prefix) if isinstance(prefix, str) else None,
+            "params": {k: given[k] for k in _PARAMS if given.get(k) is not None},
+            "request": redact_text(json.dumps(stored["request"], indent=2, ensure_ascii=False)),
+            "texts": [redact_text(t) for t in resp.texts or []],
+            "response": redact_text(json.dumps(stored["response"], indent=2, ensure_ascii=False))}
 
 
 def _text(value: Any) -> str | None:
     return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _turn_view(t: dict[str, Any], calls: list[dict[str, Any]], shared: bool) -> dict[str, Any]:
-    content = _text(t.get("content")) or ""
-    shown = _text(t["shown"]) if "shown" in t else content  # a foreign store's non-text shown as its text
+def _turn_view(t: TurnRecord, calls: list[CallRecord], shared: bool) -> dict[str, Any]:
+    content = t.content or ""
+    shown = t.shown_text
+    if shown is None and "shown" not in t.model_fields_set:
+        shown = ""  # neither shown nor said: an empty turn (a stored null `shown` stays null)
     thinking = split_thinking(content)[0] if content and is_argument(t) else ""
-    budget = (t.get("extra") or {}).get("budget") or {}
+    budget = t.budget
     marks = []
-    if budget.get("forced"):
-        marks.append(f"forced: thinking budget spent after {budget.get('thinking_tokens')} tokens, continued from \"Argument:\"")
-    if budget.get("cut"):
-        marks.append(f"cut at {budget.get('argument_tokens')} tokens")
-    notes = (t.get("extra") or {}).get("format") or {}
-    if isinstance(notes, dict) and notes.get("truncated_from_words"):
-        marks.append(f"cut to the word limit from {notes['truncated_from_words']} words")
+    if budget.forced:
+        marks.append(f"forced: thinking budget spent after {budget.thinking_tokens} tokens, continued from \"Argument:\"")
+    if budget.cut:
+        marks.append(f"cut at {budget.argument_tokens} tokens")
+    fmt = t.extra.format if t.extra is not None else None
+    if fmt is not None and fmt.truncated_from_words:
+        marks.append(f"cut to the word limit from {fmt.truncated_from_words} words")
     if shown == "[no argument was given in this turn]":
         marks.append("no argument")
-    prefix = f"round{t.get('round')}/{t.get('speaker')}"
-    model = (t.get("extra") or {}).get("model") or t.get("agent")
-    mine = [c for c in calls if c.get("role") == "agent" and str(c.get("tag") or "").split("/")[:2] == prefix.split("/")
-            and (model is None or c.get("model") == model) and (not shared or _mentions(c, [t]))]
-    return {"round": t.get("round"), "speaker": t.get("speaker") or "", "role": t.get("role") or "",
-            "defends": t.get("defends"), "shown": shown, "thinking": thinking.strip(), "marks": marks,
-            "budget": budget, "notes": (t.get("extra") or {}).get("format") or {},
+    prefix = f"round{t.round}/{t.speaker}"
+    model = (t.extra.model if t.extra is not None else None) or t.agent
+    mine = [c for c in calls if c.role == "agent" and str(c.tag or "").split("/")[:2] == prefix.split("/")
+            and (model is None or c.model == model) and (not shared or _mentions(c, [t]))]
+    return {"round": t.round, "speaker": t.speaker or "", "role": t.role or "",
+            "defends": t.defends, "shown": shown, "thinking": thinking.strip(), "marks": marks,
+            "budget": budget, "notes": fmt.stored() if fmt is not None else {},  # every format note, as stored
             "quotes": _quotes(shown or ""),
             "calls": [_call_view(c) for c in mine]}
 
 
-def _decision_view(d: dict[str, Any], judge_turns: list[dict], calls: list[dict], shared: bool,
-                   agent_turns: list[dict], run_label: str) -> dict[str, Any]:
-    judge = d.get("judge") or ""
-    extra = d.get("extra") or {}
-    mine = [c for c in calls if c.get("role") == "judge" and c.get("model") == judge
+def _decision_view(d: DecisionRecord, judge_turns: list[TurnRecord], calls: list[CallRecord], shared: bool,
+                   agent_turns: list[TurnRecord], run_label: str) -> dict[str, Any]:
+    judge = d.judge or ""
+    extra = d.extra
+    mine = [c for c in calls if c.role == "judge" and c.model == judge
             and (not shared or not agent_turns or _mentions(c, agent_turns))]
-    probs = d.get("probs")
-    return {"judge": judge, "run": run_label, "raw": d.get("raw") or "", "answer": d.get("answer"),
-            "correct": d.get("correct"), "unjudged": bool(d.get("unjudged")),
-            "probs": probs if isinstance(probs, list) else None, "debiased": bool(extra.get("debiased")),
-            "orders": extra.get("orders") if isinstance(extra.get("orders"), list) else [],
-            "correct_index": d.get("correct_index"), "answers": d.get("answers") or [],
+    return {"judge": judge, "run": run_label, "raw": d.raw or "", "answer": d.answer,
+            "correct": d.correct, "unjudged": bool(d.unjudged),
+            "probs": d.probs, "debiased": bool(extra is not None and extra.debiased),
+            "orders": (extra.orders if extra is not None else None) or [],
+            "correct_index": d.correct_index, "answers": d.answers or [],
             "questions": [_question_view(t, mine) for t in judge_turns],
             "calls": [_call_view(c) for c in mine],
-            "tokens": sum((c.get("prompt_tokens") or 0) + (c.get("completion_tokens") or 0) for c in mine),
-            "from_probs": extra.get("answer_from") == "probs" or (not d.get("raw") and isinstance(probs, list)),
-            "latency": sum(c.get("latency_s") or 0 for c in mine)}
+            "tokens": sum((c.prompt_tokens or 0) + (c.completion_tokens or 0) for c in mine),
+            "from_probs": (extra is not None and extra.answer_from == "probs") or (not d.raw and d.probs is not None),
+            "latency": sum(c.latency_s or 0 for c in mine)}
 
 
-def _question_view(turn: dict[str, Any], calls: list[dict[str, Any]]) -> dict[str, Any]:
+def _question_view(turn: TurnRecord, calls: list[CallRecord]) -> dict[str, Any]:
     """A judge turn as the page labels it: who asked (an imported room keeps its source's live judge,
-    whose questions the debaters answer) and whether this judge's prompt showed it (None: no call)."""
-    extra = turn.get("extra") if isinstance(turn.get("extra"), dict) else {}
-    text = turn.get("shown", turn.get("content"))
-    return {"text": text, "source": bool(extra.get("human")),
+    whose questions the debaters answer; `extra.human`, a field the record does not name) and whether
+    this judge's prompt showed it (None: no call)."""
+    human = (turn.extra.model_extra or {}).get("human") if turn.extra is not None else None
+    return {"text": turn.shown_text, "source": bool(human),
             "in_prompt": any(_mentions(c, [turn]) for c in calls) if calls else None}
 
 

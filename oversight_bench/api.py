@@ -74,6 +74,9 @@ Running plans (a command that writes a run directory makes a `Plan` and hands it
     refuse_output_inside (a reader's output is never inside a run it reads),
     refuse_foreign_output (nor a folder holding anything but its own earlier output),
     in_use (a writer holds a run directory now: a run in progress).
+    TurnRecord, DecisionRecord, CallRecord: the typed stored records (`rundir.records` Turn, Decision,
+    Call) RunReader gives (`job_records`, `calls_of`, `turns`, `decisions`, `calls`); `stored()`
+    gives a record back as stored.
 
 Names resolve on first use, so importing this module loads nothing heavy (the report renderer
 pulls in numpy and scipy; a protocol plugin should not pay for that).
@@ -129,7 +132,8 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("Scheduler", "JobContext"), "oversight_bench.scheduler"),
 }
 #: public name -> its name in the defining module, where the two differ
-_RENAMED = {"suite_data_dir": ("oversight_bench.suites", "data_dir")}
+_RENAMED = {"suite_data_dir": ("oversight_bench.suites", "data_dir"),
+            **{f"{n}Record": ("oversight_bench.rundir.records", n) for n in ("Turn", "Decision", "Call")}}
 
 __all__ = sorted(["__version__", "hookimpl", *_SOURCES, *_RENAMED])
 

@@ -128,6 +128,22 @@ def test_records_validate_without_coercion():
     assert records.Turn.from_stored({**base, "kind": "turn", "role": "r", "speaker": "s", "content": None}).budget.cut is None
 
 
+def test_a_kept_record_gives_back_its_stored_dict_exactly():
+    """`from_stored(keep=True)` (what `RunReader.job_records` and `calls_of` read for the viewer's raw
+    JSON) keeps the stored dict, and each nested object's part of it: `stored()` gives it back with its
+    key order, where a model dump puts the named fields first."""
+    call = {"response": {"finish": ["stop"], "texts": ["hi"]}, "model": "m", "key": "k" * 64,
+            "request": {"temperature": 0.5, "messages": [{"role": "user", "content": "x"}], "kind": "generate"}}
+    kept, dumped = records.Call.from_stored(call, keep=True), records.Call.from_stored(call)
+    assert list(kept.stored()) == ["response", "model", "key", "request"] != list(dumped.stored())
+    assert list(kept.stored()["request"]) == ["temperature", "messages", "kind"] and kept.request.stored() is call["request"]
+    turn = {"extra": {"format": {"over_word_limit": 300, "truncated_from_words": 212}}, "kind": "turn", "job_key": "j",
+            "judge": "x", "protocol": "debate", "task": "t", "question_id": "q", "role": "debater", "speaker": "A", "content": "c"}
+    fmt = records.Turn.from_stored(turn, keep=True).extra.format
+    assert fmt.truncated_from_words == 212 and list(fmt.stored()) == ["over_word_limit", "truncated_from_words"]
+    assert list(records.Turn.from_stored(turn).extra.format.stored()) == ["truncated_from_words", "over_word_limit"]
+
+
 def test_the_reader_hands_out_every_record_typed(tmp_path):
     run = make_run(tmp_path / "run", n_questions=3)
     with RunReader(run, check_pages=True) as reader:

@@ -300,3 +300,53 @@ def test_the_committed_readme_quotes_the_board_by_the_same_rule():
     quoted = re.findall(r"\*{0,2}(\d+\.\d)\*{0,2} \[(\d+\.\d), (\d+\.\d)\]", text)
     assert quoted
     assert [q for q in quoted if q not in figures] == []
+
+
+# -- a judge with a judge tool ----------------------------------------------------------------------------
+
+def test_a_judge_tool_row_finds_its_turns_and_rooms_by_its_judge(tmp_path):
+    """A judge that had a judge tool (`-o judge_tool=...`, beyond the paper) is its own row, labelled
+    "JUDGE (judge tool: TOOL)"; the label is only the row's key: its cells find their agent turns and
+    their rooms by the decisions' own judge, so they count what the same judge's row without the tool
+    counts on the same transcripts (the label found no turn and no room)."""
+    from oversight_bench import hookimpl
+    from oversight_bench.analysis.leaderboard import ROOMS_DIR
+    from oversight_bench.api import JudgeTool
+    from oversight_bench.commands import rejudge
+    from oversight_bench.registry import get_registry, reset_registry
+
+    class Sizes(JudgeTool):
+        name, label = "sizes", "how long each answer is"
+
+        def supports(self, task):
+            return True
+
+        def run(self, question, answers):
+            return tuple(f"{len(a)} characters" for a in answers)
+
+    class SizesPlugin:
+        @hookimpl
+        def register_judge_tools(self, register):
+            register(Sizes())
+
+    reset_registry()
+    try:
+        get_registry().add_module_plugin("sizes", "test-sizes-tool", "0", module=SizesPlugin())
+        src = make_run(tmp_path / "src", n_questions=2)
+        rejudge(str(src), "scripted:default", str(tmp_path / "plain"), progress=False)
+        rejudge(str(src), "scripted:default", str(tmp_path / "tool"), progress=False, option_overrides={"judge_tool": "sizes"})
+        res = build_leaderboard([tmp_path / "plain", tmp_path / "tool"], tmp_path / "lb", n_resamples=100, figures=False, min_n=1)
+    finally:
+        reset_registry()
+    rows = {r["judge"]: r for r in res["judges"]}
+    assert set(rows) == {"scripted:default", "scripted:default (judge tool: sizes)"}
+    plain, tool = rows["scripted:default"], rows["scripted:default (judge tool: sizes)"]
+    rooms = json.loads((tmp_path / "lb" / ROOMS_DIR / "cells.json").read_text())["cells"]
+    cell_of = lambda c: rooms[c["rooms"].split("/")[-2]]  # noqa: E731  (rooms/cells/CELL/index.html: that cell's rooms)
+    assert plain["cells"].keys() == tool["cells"].keys()
+    turns = {key: (c["quality"]["n_agent_turns"], tool["cells"][key]["quality"]["n_agent_turns"])
+             for key, c in plain["cells"].items()}
+    assert turns["debate · extractive"][0] > 0 and all(a == b for a, b in turns.values()), turns
+    for key, c in plain["cells"].items():
+        mine, theirs = cell_of(tool["cells"][key]), cell_of(c)
+        assert mine["rooms"] == theirs["rooms"] > 0 and mine["missing"] == theirs["missing"] == 0, (key, mine, theirs)

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from fake_runs import make_run  # noqa: E402
 from helpers import cli  # noqa: E402
+from oversight_bench.api import CallRecord, DecisionRecord, RunReader, TurnRecord  # noqa: E402
 from oversight_bench.questions import Question  # noqa: E402
 from oversight_bench.rundir import WritableRun  # noqa: E402
 from web_helpers import free_port, register_plugin  # noqa: E402
@@ -300,11 +301,45 @@ def test_a_turn_cut_at_the_word_limit_is_marked(tmp_path):
     src = make_room_run(tmp_path / "run")
     index = viewer.Index([src])
     room = next(r for r in index.rooms if r.protocol == "debate")
-    turn = {"round": 1, "role": "debater", "speaker": "Alice", "shown": "short", "content": "Argument: short",
-            "extra": {"format": {"truncated_from_words": 212}}}
+    turn = TurnRecord.from_stored({"kind": "turn", "job_key": room.job_key, "judge": "sim:judge-a", "protocol": "debate",
+                                   "task": "quality", "question_id": "q1", "round": 1, "role": "debater", "speaker": "Alice",
+                                   "shown": "short", "content": "Argument: short",
+                                   "extra": {"format": {"truncated_from_words": 212}}})
     assert "cut to the word limit from 212 words" in viewer._turn_view(turn, [], False)["marks"]
     page = viewer.render("viewer/room.html", links=viewer.Links(), v=index.room_view(room))
     assert "[cut at 90 tokens]" in page  # the argument budget's cut, as before
+    index.close()
+
+
+def test_the_room_page_reads_typed_records(tmp_path):
+    """The viewer reads one room as typed records (issue 35): `RunReader.job_records` gives
+    `TurnRecord`s and a `DecisionRecord`, `calls_of` gives `CallRecord`s, each keeping its stored dict
+    exactly (key order included, for the raw JSON). The page reads their attributes, defaults included:
+    a turn with private thinking and no budget stored (`TurnRecord.budget`: an empty Budget, its
+    thinking_tokens None) shows no token count, not "None tokens"."""
+    src = make_room_run(tmp_path / "run")
+    run = WritableRun(src)
+    try:  # one more room: a consultant thinking aloud, with no budget stored
+        fields = {"judge": "sim:judge-a", "agent": "sim:agent", "protocol": "consultancy", "task": "quality",
+                  "question_id": "q1", "assignment": "correct", "answer_order": "correct_first"}
+        run.store.write_job("consultancy|quality|q1|correct|correct_first", fields,
+                            [{"round": 1, "role": "consultant", "speaker": "Consultant", "defends": 1, "extra": {"model": "sim:agent"},
+                              "content": "Thinking:\nNO-BUDGET-PLAN in four words\nArgument: blue sands"}],
+                            {"raw": "Answer: 1", "answer": 1, "correct": True, "correct_index": 1, "answers": ["blue sands", "red dust"]})
+    finally:
+        run.close()
+    index = viewer.Index([src])
+    with RunReader(src) as reader:
+        debate = reader.job_records("debate|quality|q1|-|correct_first")
+        calls = list(reader.calls_of("debate", "quality", "q1", None, "correct_first"))
+        raw = [dict(r) for r in reader.iter_records("turn") if r["job_key"] == "debate|quality|q1|-|correct_first"]
+    assert [type(r) for r in debate] == [DecisionRecord] + [TurnRecord] * 3  # by judge, then seq (the decision's: -1)
+    assert [list(t.stored().items()) for t in debate[1:]] == [list(r.items()) for r in raw]
+    assert len(calls) == 2 and all(type(c) is CallRecord for c in calls)
+    assert debate[1].budget.thinking_tokens == 50 and debate[3].budget.thinking_tokens is None  # the typed default
+    room = next(r for r in index.rooms if r.protocol == "consultancy")
+    page = viewer.render("viewer/room.html", links=viewer.Links(), v=index.room_view(room))
+    assert "private thinking (4 words)</summary><pre>NO-BUDGET-PLAN" in page and "None tokens" not in page
     index.close()
 
 

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from helpers import FAKE, cli  # noqa: E402
 
 from human_judging import viewer  # noqa: E402
+from oversight_bench.api import CallRecord  # noqa: E402
 from oversight_bench.errors import BenchError  # noqa: E402
 
 RUN = ["run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "3", "--quiet", "--rounds", "1"]
@@ -102,12 +103,13 @@ def test_a_call_shows_its_messages_as_turns_with_the_prefill_marked(runs):
     # the raw JSON is still there, behind its own toggle, not the only form
     assert '<details class="raw-json">' in page and '<pre class="request">' in page
     # a system message, a multi-part content with an image, and an assistant turn, rendered from a request
-    call = viewer._call_view({"tag": "judge", "model": "m", "role": "judge", "prompt_tokens": 5, "completion_tokens": 1,
+    call = viewer._call_view(CallRecord.from_stored({"key": "k" * 64, "tag": "judge", "model": "m", "role": "judge",
+                                                     "prompt_tokens": 5, "completion_tokens": 1,
                               "request": {"kind": "generate", "messages": [
                                   {"role": "system", "content": "SYS <b>x</b>"},
                                   {"role": "user", "content": [{"type": "image", "data": "..."}, {"type": "text", "text": "Q?"}]},
                                   {"role": "assistant", "content": "EARLIER"}], "prefix": "Answer:", "temperature": 0},
-                              "response": {"texts": ["Answer: 1"]}})
+                              "response": {"texts": ["Answer: 1"]}}))
     html = viewer.render("viewer/call.html", links=viewer.Links(), c=call)
     assert '<div class="msg system"><div class="role">system</div><div class="content">SYS &lt;b&gt;x&lt;/b&gt;</div>' in html
     assert "user · 1 image(s), not shown" in html and ">Q?<" in html and '<div class="msg assistant">' in html
@@ -160,8 +162,8 @@ def test_probs_mode_judges_show_their_tokens_and_no_empty_raw_box(runs):
     assert 'id="from-probs"' in page and "no text: the answer was read from the answer-token probabilities (P = " in t
     assert "raw output:" not in t
     # a call whose backend reported nothing says so instead of "0 + 0"
-    call = viewer._call_view({"request": {"kind": "choice_probs", "messages": []}, "response": {"probs": [0.3, 0.7]},
-                              "prompt_tokens": 0, "completion_tokens": 0})
+    call = viewer._call_view(CallRecord.from_stored({"key": "k" * 64, "model": "m", "request": {"kind": "choice_probs", "messages": []},
+                                                     "response": {"probs": [0.3, 0.7]}, "prompt_tokens": 0, "completion_tokens": 0}))
     assert call["tokens"] == "tokens not reported by the backend"
 
 

@@ -149,12 +149,13 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
         for d in r.decisions:
             if d.unjudged or _is_crossplay(d, r.config or {}):
                 continue
-            # a judge with a tool (beyond the paper) is its own row, never pooled with itself without
-            d = d.with_(scope=f"suite:{suite}" if suite else (d.task_type or "unknown"),
-                        judge=f"{d.judge} (judge tool: {d.judge_tool})" if d.judge_tool else d.judge)
-            cells[(d.judge, d.protocol, d.scope)].append(d)
-            by_judge[d.judge].append(d)
-            runs_of[d.judge].add(str(r.dir))
+            d = d.with_(scope=f"suite:{suite}" if suite else (d.task_type or "unknown"))
+            # a judge with a tool (beyond the paper) is its own row, never pooled with itself without; the
+            # label is only the row's key: the decision keeps its judge, by which its turns and rooms are found
+            row = f"{d.judge} (judge tool: {d.judge_tool})" if d.judge_tool else d.judge
+            cells[(row, d.protocol, d.scope)].append(d)
+            by_judge[row].append(d)
+            runs_of[row].add(str(r.dir))
     if not cells and not any(r.decisions for r in runs) and not prev:
         raise BenchError("no judged decisions in " + ", ".join(str(r.dir) for r in runs) + "; expected finished runs")
     out = Path(output)

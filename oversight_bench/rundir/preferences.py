@@ -151,18 +151,17 @@ class _Facts:
 
 
 class _Job:
-    """One room's records (`RunReader.job_records`: every judge's turns and decision), typed
-    (`rundir.records`)."""
+    """One room's records (`RunReader.job_records`: every judge's turns and decision, typed by
+    `rundir.records`), its turns by judge."""
 
-    def __init__(self, ro: RunReader, calls: _Calls, records: list[dict[str, Any]], facts: "_Facts"):
+    def __init__(self, ro: RunReader, calls: _Calls, records: list[Turn | Decision], facts: "_Facts"):
         self.ro, self.calls = ro, calls
-        self.decisions = [Decision.from_stored(r) for r in records if r["kind"] == "decision"]
+        self.decisions = [r for r in records if isinstance(r, Decision)]
         self.turns: dict[str, list[Turn]] = {}
         for r in records:
-            if r["kind"] == "turn":
-                t = Turn.from_stored(r)
-                self.turns.setdefault(t.judge, []).append(t)
-        protocol = next((r.get("protocol") for r in records), None)
+            if isinstance(r, Turn):
+                self.turns.setdefault(r.judge, []).append(r)
+        protocol = next((r.protocol for r in records), None)
         #: a room that may repeat a debate's transcript (an open role's, or one judged another way): read
         #: later (a room with no arguing turn, QA, gives nothing and is read once)
         argues = any(is_argument(t) for ts in self.turns.values() for t in ts)

@@ -59,7 +59,8 @@ def store_files(directory: str | Path) -> tuple[Path, Path]:
 class RunReader(RecordReads):
     """One run directory's store and config, read-only. `iter_records`, `iter_calls`, `questions` and
     the typed `decisions`, `turns`, `calls` read it whole; `summaries()` and `turn_flags()` index it;
-    `job_records`, `calls_of` and `question` read one room on demand.
+    `job_records`, `calls_of` (typed records, each keeping its stored dict) and `question` read one
+    room on demand.
 
     `check_pages=True` (what the whole-run readers ask for: report, export, re-judging) first runs
     `PRAGMA quick_check`, so a damaged store is refused before it is half-read; browsing skips it
@@ -214,12 +215,14 @@ class RunReader(RecordReads):
         row = self._query("SELECT data FROM questions WHERE task=? AND question_id=?", (task, question_id))
         return load_question(self.dir, row[0][0], task, question_id) if row else None
 
-    def job_records(self, job_key: str) -> list[dict[str, Any]]:
-        """Every record of one job (each judge's turns and decision), flat as `Store.iter_records` gives them."""
+    def job_records(self, job_key: str) -> list[records.Turn | records.Decision]:
+        """Every record of one job (each judge's turns and decision), typed, secrets redacted; each
+        keeps its stored dict (`stored()`: exactly as stored, key order included, for the raw view)."""
         out = []
         for r in self._query("SELECT * FROM records WHERE job_key=? ORDER BY judge, seq", (job_key,)):
             d = read_record(self.dir, r, seq=True)
-            out.append({k: v if k == "job_key" else redact_obj(v) for k, v in d.items()})
+            d = {k: v if k == "job_key" else redact_obj(v) for k, v in d.items()}
+            out.append((records.Turn if d["kind"] == "turn" else records.Decision).from_stored(d, keep=True))
         return out
 
     def sampling_calls(self, role: str) -> Iterator[dict[str, Any]]:
@@ -281,14 +284,15 @@ class RunReader(RecordReads):
         return redact_obj(request)
 
     def calls_of(self, protocol: str, task: str, question_id: str, assignment: str | None,
-                 answer_order: str | None) -> Iterator[dict[str, Any]]:
-        """The model calls made for one job's fields (request and response as stored), oldest first."""
+                 answer_order: str | None) -> Iterator[records.Call]:
+        """The model calls made for one job's fields, typed, oldest first; each keeps its stored dict
+        (`stored()["request"]`: the exact request sent, secrets redacted)."""
         sql = ("SELECT * FROM calls WHERE protocol=? AND task=? AND question_id=? AND assignment IS ? AND answer_order IS ?"
                " ORDER BY created, key")
         for r in self._query(sql, (protocol, task, question_id, assignment, answer_order)):
             d = load_call(self.dir, r)
             d["request"] = redact_obj(d["request"])
-            yield d
+            yield records.Call.from_stored(d, keep=True)
 
 
 #: the name `oversight-bench view` and the plugins knew the reader by (api exports both)

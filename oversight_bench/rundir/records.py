@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from oversight_bench.questions import Question
 
@@ -39,15 +39,35 @@ Side = Literal[1, 2]
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="allow", strict=True)
+    #: the dict it was read from, where `from_stored(keep=True)` kept it (`stored` returns it)
+    _kept: dict[str, Any] | None = PrivateAttr(default=None)
 
     @classmethod
-    def from_stored(cls, data: dict[str, Any]):
-        """The record as stored (a flat dict, as `RunReader.iter_records` gives it), typed."""
-        return cls.model_validate(data)
+    def from_stored(cls, data: dict[str, Any], *, keep: bool = False):
+        """The record as stored (a flat dict, as `RunReader.iter_records` gives it), typed. `keep`: keep
+        `data` too (and each nested object's part of it), so that `stored()` gives it back exactly, key
+        order included: what a page showing the raw record prints (the viewer's)."""
+        record = cls.model_validate(data)
+        if keep:
+            _keep(record, data)
+        return record
 
     def stored(self) -> dict[str, Any]:
-        """The record as stored again: the fields it was given, unknown ones included."""
+        """The record as stored again: the dict it was read from where it was kept (a record is not
+        changed once read), else the fields it was given, unknown ones included."""
+        if self._kept is not None:
+            return self._kept
         return self.model_dump(exclude_unset=True, by_alias=True)
+
+
+def _keep(record: _Record, data: dict[str, Any]) -> None:
+    """Keep `data` on `record` and each nested record's own part on it (the named fields' objects;
+    fields the model does not name stay as stored already)."""
+    record._kept = data
+    for name in type(record).model_fields:
+        value = getattr(record, name)
+        if isinstance(value, _Record) and isinstance(data.get(name), dict):
+            _keep(value, data[name])
 
 
 class _Open(_Record):
