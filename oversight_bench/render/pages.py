@@ -24,7 +24,7 @@ import jinja2
 from markupsafe import Markup
 
 from oversight_bench.render.markdown import rounded
-from oversight_bench.render.numbers import decimal_round
+from oversight_bench.render.numbers import decimal_round, pct
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -95,7 +95,7 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=loader, autoescape=True, finalize=_finalize, undefined=_PageUndefined,
                              keep_trailing_newline=True)
     env.filters.update(passages=lambda text: Markup(render_passages(text)), breakable=breakable, rounded=rounded,
-                       p=probability)
+                       p=probability, pct=pct, fixed=decimal_round)  # figures by the one rounding rule
     env.globals["inline"] = lambda name: Markup(env.loader.get_source(env, name)[0])
     return env
 
