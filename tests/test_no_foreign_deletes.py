@@ -173,7 +173,7 @@ def test_view_export_refuses_the_root_folder():
     """`view --export /` is the export's own check refusing `/` (asked of the check itself: a
     regression must not get to write pages into the machine's root while the test runs)."""
     from human_judging import view_export
-    from oversight_bench.rundir.store import refuse_foreign_output
+    from oversight_bench.rundir.folders import refuse_foreign_output
 
     with pytest.raises(BenchError, match="--export / is not empty and is no earlier export"):
         refuse_foreign_output("/", "view --export", view_export._exported, "cells.json", flag="--export", what="export")

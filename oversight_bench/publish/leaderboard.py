@@ -31,7 +31,8 @@ from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
 from oversight_bench.render.leaderboard import carried_page, markdown, render_index
 from oversight_bench.render.quality_text import stance_text
-from oversight_bench.rundir.store import first_link, in_use, refuse_output_inside
+from oversight_bench.rundir.folders import first_link, refuse_output_inside
+from oversight_bench.rundir.store import in_use
 from oversight_bench.yamlio import load_json_text, read_input_bytes
 
 

@@ -16,7 +16,7 @@ from oversight_bench.errors import BenchError
 from oversight_bench.render.figures import (fig_ablation, fig_accuracy, fig_accuracy_by_task, fig_consultancy_split,
                                             fig_elo, fig_open_role, fig_position, fig_reliability)
 from oversight_bench.render.report import markdown
-from oversight_bench.rundir.store import refuse_foreign_output, refuse_output_inside
+from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
 
 
 #: written first into a report's folder, before any page: a folder holding it and only REPORT_FILES is an

@@ -20,7 +20,8 @@ _SOURCES = {
     **dict.fromkeys(("RECORDS_VERSION", "Call", "Decision", "QuestionRecord", "RunIdentity", "Turn", "records_schema"), "records"),
     **dict.fromkeys(("CONFIG_NAME", "DB_NAME", "LOCK_NAME"), "names"),
     **dict.fromkeys(("check_speakers", "read_config_file"), "rows"),
-    **dict.fromkeys(("SharedCalls", "Store", "in_use", "refuse_foreign_output", "refuse_output_inside"), "store"),
+    **dict.fromkeys(("SharedCalls", "Store", "in_use"), "store"),
+    **dict.fromkeys(("first_link", "refuse_foreign_output", "refuse_output_inside"), "folders"),
     **dict.fromkeys(("StoredRun", "load_decisions", "read_run"), "transcripts"),
     **dict.fromkeys(("WritableRun", "check_output"), "writing"),
 }

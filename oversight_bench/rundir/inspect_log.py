@@ -23,7 +23,7 @@ from typing import Any, Callable
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.reader import RunReader
-from oversight_bench.rundir.store import refuse_foreign_output, refuse_output_inside
+from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
 
 #: the export's list of the logs it wrote: a later export replaces those, and nothing else
 MARKER = "oversight-bench-inspect.json"

@@ -26,7 +26,8 @@ from oversight_bench.errors import BenchError
 from oversight_bench.rundir import schema
 from oversight_bench.rundir.names import CONFIG_NAME, DB_NAME
 from oversight_bench.rundir.rows import RECORD_COLUMNS, RECORD_NAME_FIELDS, question_from_dict, read_config_file
-from oversight_bench.rundir.store import Store, connect_readonly, refuse_output_inside
+from oversight_bench.rundir.folders import refuse_output_inside
+from oversight_bench.rundir.store import Store, connect_readonly
 from oversight_bench.yamlio import strict_json
 
 #: columns copied per table, in the order of the store's schema

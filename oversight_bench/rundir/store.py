@@ -33,7 +33,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 from urllib.parse import quote
 
 import orjson
@@ -185,66 +185,6 @@ def in_use(directory: str | Path) -> bool:
         return True
     finally:
         os.close(fd)
-
-
-def refuse_output_inside(output: str | Path, run_dirs: Iterable[str | Path], command: str, *, flag: str = "--output") -> None:
-    """Readers never write into the run they read: refuse (one line) an `output` that is one of
-    `run_dirs` or lies inside one (symbolic links followed), before anything is written. The one
-    check of report, leaderboard, elo, salvage, `judge --from`, `--cache-from` and `view --export`."""
-    try:
-        out = Path(output).resolve()
-    except (OSError, ValueError, RuntimeError):
-        return  # a path that cannot be resolved is refused by the command's own output check
-    for d in run_dirs:
-        try:
-            run = Path(d).resolve()
-        except (OSError, ValueError, RuntimeError):
-            continue
-        if out == run or run in out.parents:
-            raise BenchError(f"{command}: {flag} {output} is inside run directory {d}, which it reads; readers never write "
-                             f"into a run: expected a folder outside every run given")
-
-
-def refuse_foreign_output(output: str | Path, command: str, own: Callable[[str], bool], marker: str | None, *,
-                          flag: str = "--output", what: str = "output",
-                          marker_ok: Callable[[Path], bool] | None = None) -> None:
-    """A reader's output folder must be missing, empty, or an earlier output of the same command: it
-    holds only names `own` accepts (what the command itself writes there, and so may overwrite) and,
-    unless `marker` is None (an output cut short by a full disk is rewritten too), `marker` -- one
-    `marker_ok` accepts, where given (a cells.json of notes is no export's manifest). Anything else,
-    `/` and a home folder included, is refused in one line before anything is written: a command
-    writes its pages into a folder, never over someone else's files. Nor through them: a symbolic
-    link anywhere in the folder (an earlier page replaced by a link to a file outside) is refused too."""
-    out = Path(output)
-    if not (out.exists() or out.is_symlink()):
-        return
-    if not out.is_dir():
-        raise BenchError(f"{command}: {flag} {output} is not a folder; expected a new or empty folder")
-    try:
-        names = {p.name for p in out.iterdir()}
-    except OSError as exc:
-        raise BenchError(f"{command}: cannot read {flag} {output}: {exc.strerror}; expected a new or empty folder") from None
-    foreign = sorted(n for n in names if not own(n))
-    if not foreign and marker is not None and marker in names and marker_ok is not None and not marker_ok(out / marker):
-        foreign = [f"{marker}, which no earlier {what} wrote"]
-    if names and (foreign or (marker is not None and marker not in names)):
-        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "") if foreign else f"no {marker}"
-        raise BenchError(f"{command}: {flag} {output} is not empty and is no earlier {what} ({shown}); expected a "
-                         f"new or empty folder, or one an earlier '{command}' wrote")
-    link = first_link(out)
-    if link is not None:
-        raise BenchError(f"{command}: {flag} {output} holds a symbolic link ({link.relative_to(out)}), which no earlier "
-                         f"{what} wrote and which a rewrite would write through; expected a new or empty folder, or "
-                         f"one an earlier '{command}' wrote (remove the link)")
-
-
-def first_link(folder: Path) -> Path | None:
-    """The first symbolic link inside `folder` (links not followed), or None."""
-    for root, dirs, files in os.walk(folder, followlinks=False):
-        for name in (*dirs, *files):
-            if os.path.islink(os.path.join(root, name)):
-                return Path(root) / name
-    return None
 
 
 def _busy(exc: BaseException) -> bool:
