@@ -31,23 +31,17 @@ from scipy.optimize import minimize
 from scipy.special import expit
 
 from oversight_bench.analysis.rows import DecisionRow
-from oversight_bench.deviations import ELO_PRIOR_GAMES, elo_prior_text
+from oversight_bench.deviations import ELO_BOOTSTRAP, ELO_PRIOR_GAMES, ELO_SCALE, elo_prior_text
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import protocols_where
 from oversight_bench.rundir.records import Turn
-
-SCALE = 500.0
-N_BOOTSTRAP = 500
-#: virtual drawn games per pair of players that met (see the module docstring); declared as a
-#: deviation wherever ratings are shown (`deviations.elo_prior_deviation`)
-PRIOR_GAMES = ELO_PRIOR_GAMES
 
 #: a game: player_1, player_2, winner (1 or 2); optional side_1/side_2 ('correct'/'incorrect'),
 #: question (the bootstrap unit) and task (the bootstrap stratum)
 Game = dict[str, Any]
 
 
-def expected_win(ei: float, ej: float, scale: float = SCALE) -> float:
+def expected_win(ei: float, ej: float, scale: float = ELO_SCALE) -> float:
     return 1.0 / (1.0 + 10.0 ** ((ej - ei) / scale))
 
 
@@ -117,8 +111,8 @@ def _clusters(canon: list[Game]) -> tuple[np.ndarray, list[np.ndarray], str]:
         ("question" if by_q else "game")
 
 
-def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOOTSTRAP, anchor: float = 0.0,
-            weighting: str = "rates", prior_games: float = PRIOR_GAMES, seed: int = 0,
+def fit_elo(games: list[Game], *, scale: float = ELO_SCALE, n_bootstrap: int = ELO_BOOTSTRAP, anchor: float = 0.0,
+            weighting: str = "rates", prior_games: float = ELO_PRIOR_GAMES, seed: int = 0,
             players: Sequence[str] | None = None) -> dict[str, Any]:
     """Ratings with 95% bootstrap intervals, plus the win-rate matrix.
 
