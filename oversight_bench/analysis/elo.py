@@ -31,6 +31,7 @@ from scipy.optimize import minimize
 from scipy.special import expit
 
 from oversight_bench.analysis.rows import DecisionRow
+from oversight_bench.analysis.stats import percentile_ci
 from oversight_bench.deviations import ELO_BOOTSTRAP, ELO_PRIOR_GAMES, ELO_SCALE, elo_prior_text
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import protocols_where
@@ -146,6 +147,7 @@ def fit_elo(games: list[Game], *, scale: float = ELO_SCALE, n_bootstrap: int = E
         boots.append(_fit_matrix(w, w + w.T, scale, weighting, prior_games, x0=point))
     boots = np.array(boots) + anchor if boots else np.empty((0, len(players)))
     point = point + anchor
+    ci = [percentile_ci(boots[:, i]) for i in range(len(players))]
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(played > 0, wins / np.where(played > 0, played, 1), np.nan)
     return {
@@ -154,8 +156,8 @@ def fit_elo(games: list[Game], *, scale: float = ELO_SCALE, n_bootstrap: int = E
         "prior_games": prior_games, "prior": prior_text(prior_games),
         "players": players,
         "ratings": {p: float(point[i]) for i, p in enumerate(players)},
-        "ci_low": {p: (float(np.percentile(boots[:, i], 2.5)) if len(boots) else None) for i, p in enumerate(players)},
-        "ci_high": {p: (float(np.percentile(boots[:, i], 97.5)) if len(boots) else None) for i, p in enumerate(players)},
+        "ci_low": {p: ci[i][0] for i, p in enumerate(players)},
+        "ci_high": {p: ci[i][1] for i, p in enumerate(players)},
         "games_by_player": {p: int(played[i].sum()) for i, p in enumerate(players)},
         "win_rate": [[None if np.isnan(v) else float(v) for v in row] for row in rate],
         "games_played": played.astype(int).tolist(),
