@@ -11,6 +11,7 @@ from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, ValidationInfo, field_validator, model_validator
 
+from oversight_bench.deviations import ELO_BOOTSTRAP, ELO_PRIOR_GAMES, ELO_SCALE
 from oversight_bench.errors import MAX_COUNT, BenchError, validation_error
 from oversight_bench.yamlio import read_yaml_mapping
 from oversight_bench.models import default_model
@@ -125,9 +126,9 @@ class EloConfig(SharedConfig):
     limit: int | None = Field(None, ge=1, le=MAX_COUNT, description="cross-play games per task (instead of pairings)")
     pairings: int | None = Field(None, ge=1, le=MAX_COUNT, description="cross-play games in all (default 512, the paper's)")
     selfplay: int | None = Field(None, ge=0, le=MAX_COUNT, description="self-play questions per task (0: none)")
-    scale: float = Field(500.0, gt=0, description="the Elo scale, > 0 (paper: 500)")
-    bootstrap: int = Field(500, ge=0, le=MAX_COUNT, description="bootstrap seeds, 0 or more (paper: 500)")
-    prior_games: float = Field(1.0, ge=0, description="virtual drawn games per pair, 0 or more (0: the paper's bare fit)")
+    scale: float = Field(ELO_SCALE, gt=0, description="the Elo scale, > 0 (paper: 500)")
+    bootstrap: int = Field(ELO_BOOTSTRAP, ge=0, le=MAX_COUNT, description="bootstrap seeds, 0 or more (paper: 500)")
+    prior_games: float = Field(ELO_PRIOR_GAMES, ge=0, description="virtual drawn games per pair, 0 or more (0: the paper's bare fit)")
     output: str | None = Field(None, description="a folder for elo.json and the figure")
 
     @field_validator("debaters", mode="before")

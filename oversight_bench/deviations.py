@@ -38,7 +38,11 @@ def __getattr__(name: str) -> Any:
 
 PAPER_QUESTIONS_PER_TASK = 128
 _GROUPS = ("all", "extractive", "closed", "multimodal")
-#: virtual drawn games per pair in our Elo fit (`analysis.elo`); App. E fits without a prior
+#: the Elo fit's defaults, owned here so `config.EloConfig` (which may not import `analysis`) and
+#: `analysis.elo` share them: App. E's scale and bootstrap seeds, and the virtual drawn games per
+#: pair of our fit (App. E fits without a prior)
+ELO_SCALE = 500.0
+ELO_BOOTSTRAP = 500
 ELO_PRIOR_GAMES = 1.0
 
 #: a label for one value of an option, where it reads better than the option's own label

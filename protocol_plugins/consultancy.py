@@ -5,8 +5,8 @@ cannot be re-judged by another judge, unless it has one round (no question is as
 
 from __future__ import annotations
 
-from oversight_bench.api import (BenchError, CommonOptions, Context, Decision, Job, Protocol, Turn, agent_article,
-                                 agent_turn, judge_decide, judge_examples, user_message)
+from oversight_bench.api import (CONSULTANT, JUDGE, BenchError, CommonOptions, Context, Decision, Job, Protocol, Turn,
+                                 agent_article, agent_turn, judge_decide, judge_examples, user_message)
 from protocol_plugins import prompts
 from protocol_plugins.common import judge_tool_blocks, render_transcript, tool_text
 
@@ -22,7 +22,7 @@ class Consultancy(Protocol):
     name = "consultancy"
     description = "One consultant argues an assigned answer (correct and incorrect runs); the judge questions it."
     rejudgeable = False
-    speakers = ("Consultant", "Judge")
+    speakers = (CONSULTANT, JUDGE)
     open_form = "open_consultancy"
     display_order = 30
     in_default_run = True
@@ -49,8 +49,8 @@ class Consultancy(Protocol):
                                          round_no=round_no, word_limit=ctx.options.word_limit,
                                          transcript=render_transcript(visible))
         return await agent_turn(ctx, job, messages=user_message(ctx, "agent", q, text), round_no=round_no,
-                                role="consultant", speaker="Consultant", defends=defends,
-                                tag=f"round{round_no}/Consultant")
+                                role="consultant", speaker=CONSULTANT, defends=defends,
+                                tag=f"round{round_no}/{CONSULTANT}")
 
     async def judge_question(self, ctx: Context, job: Job, round_no: int, visible: list[Turn]) -> Turn:
         """The judge's question after round `round_no`; it is shown to the consultant as written."""
@@ -61,7 +61,7 @@ class Consultancy(Protocol):
                                                    tool=tool_text(await judge_tool_blocks(ctx, job), job.answer_order))
         raw = (await ctx.generate("judge", user_message(ctx, "judge", q, text), tag=f"round{round_no}/question") or [""])[0]
         extra = {"kind": "question"} | ({"format": {"empty_output": True}} if not raw.strip() else {})
-        return Turn(round_no, "judge", "Judge", raw, raw.strip(), None, extra)
+        return Turn(round_no, "judge", JUDGE, raw, raw.strip(), None, extra)
 
     async def judge(self, ctx: Context, job: Job, turns: list[Turn]) -> Decision:
         q = job.question

@@ -3,7 +3,7 @@ consultant defends the agent model's own direct-QA answer. Re-uses the assigned 
 
 from __future__ import annotations
 
-from oversight_bench.api import Job
+from oversight_bench.api import CONSULTANT, Job
 from protocol_plugins.common import OpenRoleProtocol
 from protocol_plugins.consultancy import Consultancy
 
@@ -20,4 +20,4 @@ class OpenConsultancy(OpenRoleProtocol):
         return Job(self.base.name, job.question, job.answer_order, assignment)
 
     def protagonist(self, choice: int) -> str:
-        return "Consultant"
+        return CONSULTANT

@@ -13,7 +13,7 @@ themselves travel as image parts of the same message, see `common.user_message`)
 
 from __future__ import annotations
 
-from oversight_bench.api import Question
+from oversight_bench.api import CONSULTANT, Question
 
 ANSWER_FORMAT = 'Answer: <1|2>'
 
@@ -310,7 +310,7 @@ def debater_prompt(*, name: str, opponent: str, question: Question, answers: tup
 
 
 def consultant_prompt(*, question: Question, answers: tuple[str, str], defends: int, article: str | None,
-                      round_no: int, word_limit: int, transcript: list[str], name: str = "Consultant") -> str:
+                      round_no: int, word_limit: int, transcript: list[str], name: str = CONSULTANT) -> str:
     """H.1: round 1 builds the opening argument; later rounds answer the judge's last question."""
     extractive = article is not None
     topic = "a reading-comprehension question-answering exercise" if extractive else "a question-answering exercise"
@@ -462,7 +462,7 @@ def best_of_n_prompt(*, name: str, question: Question, answers: tuple[str, str],
 
 
 def _consultancy_judge_parts(question: Question, answers: tuple[str, str], extractive: bool,
-                             transcript: list[str], examples, name: str = "Consultant") -> list[str]:
+                             transcript: list[str], examples, name: str = CONSULTANT) -> list[str]:
     """H.3: role, the quote system (extractive), the question, the transcript. As in H.3, the judge
     is not told which answer the consultant defends: it learns that from the consultant."""
     topic = "a reading-comprehension question about a short article" if extractive else "a question"

@@ -59,28 +59,30 @@ def cli_env(env: dict | None = None, drop: tuple[str, ...] = ()) -> dict:
     return full
 
 
-def cli_command(*args: str, prefix: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """argv of the CLI in a fresh interpreter (`prefix`: a wrapper such as a bwrap sandbox)."""
-    return [*prefix, sys.executable, "-m", "oversight_bench.cli", *args]
+def cli_command(*args: str, prefix: tuple[str, ...] | list[str] = (), code: str | None = None) -> list[str]:
+    """argv of the CLI in a fresh interpreter (`prefix`: a wrapper such as a bwrap sandbox; `code`: Python
+    run with `-c` instead of the CLI module, for a CLI set up first, e.g. with a plugin registered, that
+    reads `args` from sys.argv)."""
+    return [*prefix, sys.executable, *(("-c", code) if code is not None else ("-m", "oversight_bench.cli")), *args]
 
 
 def cli_subprocess(*args: str, env: dict | None = None, timeout: float | None = 120, cwd: Path | str = REPO,
                    prefix: tuple[str, ...] | list[str] = (), drop_env: tuple[str, ...] = (), text: bool = True,
-                   input: str | bytes | None = None) -> subprocess.CompletedProcess:
+                   input: str | bytes | None = None, code: str | None = None) -> subprocess.CompletedProcess:
     """The CLI in a subprocess, run to its end: the one launcher of the tests. Use it only for what needs
     a process of its own (signals, stdin, the environment at start-up, a sandbox, a crash); `cli` runs
     the same command in-process."""
-    return subprocess.run(cli_command(*args, prefix=prefix), capture_output=True, text=text, input=input,
+    return subprocess.run(cli_command(*args, prefix=prefix, code=code), capture_output=True, text=text, input=input,
                           env=cli_env(env, drop_env), timeout=timeout, cwd=cwd)
 
 
 def cli_popen(*args: str, env: dict | None = None, cwd: Path | str = REPO, prefix: tuple[str, ...] | list[str] = (),
-              drop_env: tuple[str, ...] = (), **popen) -> subprocess.Popen:
+              drop_env: tuple[str, ...] = (), code: str | None = None, **popen) -> subprocess.Popen:
     """The CLI started in a subprocess and left running (to signal, kill or race it); `popen`: stdout,
     stderr, text... as subprocess.Popen takes them (default: both discarded)."""
     popen.setdefault("stdout", subprocess.DEVNULL)
     popen.setdefault("stderr", subprocess.DEVNULL)
-    return subprocess.Popen(cli_command(*args, prefix=prefix), env=cli_env(env, drop_env), cwd=cwd, **popen)
+    return subprocess.Popen(cli_command(*args, prefix=prefix, code=code), env=cli_env(env, drop_env), cwd=cwd, **popen)
 
 
 def records(directory: Path, kinds=("turn", "decision")) -> list[dict]:

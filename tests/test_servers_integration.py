@@ -137,10 +137,9 @@ def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(t
     import os
     import signal
     import subprocess
-    import sys
     import threading
 
-    from helpers import REPO
+    from helpers import cli_popen
 
     if not _qwen_installed():
         pytest.skip("the qwen2.5-coder-0.5b weights are not installed")
@@ -162,8 +161,7 @@ def test_three_replicas_one_killed_and_restarted_give_the_one_server_decisions(t
         # the client in its own process, killed -9 once the servers answered 3 of its requests (A's log
         # already holds the single-server run's)
         answered = sum(s.requests() for s in servers)
-        client = subprocess.Popen([sys.executable, "-m", "oversight_bench.cli", *_args(spec, many)], cwd=REPO,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        client = cli_popen(*_args(spec, many), stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 600
         while sum(s.requests() for s in servers) < answered + 3 and client.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -268,7 +268,8 @@ def test_open_protocol_fields_inside_extra_and_difficulty_strata():
 
 def test_every_interval_comes_from_stats():
     """`stats` owns the intervals: report's mean answer position (1..2, not clipped to [0, 1] as
-    `mean_ci` clips accuracies) takes `normal_ci`, where it computed one by hand beside `mean_ci`."""
+    `mean_ci` clips accuracies) takes `normal_ci`, where it computed one by hand beside `mean_ci`;
+    Elo's bootstrap takes `percentile_ci`, where it took numpy's percentiles itself."""
     import statistics
     from pathlib import Path
 
@@ -278,7 +279,10 @@ def test_every_interval_comes_from_stats():
     half = stats.Z95 * statistics.stdev(x) / len(x) ** 0.5
     assert stats.normal_ci(x) == (1.625, 1.625 - half, 1.625 + half) and 1.625 + half > 2  # not clipped
     assert stats.normal_ci([]) == (None, None, None) and stats.normal_ci([1.5]) == (1.5, None, None)
+    boots = [float(v) for v in range(201)][::-1]  # in any order; 0..200: the k-th percentile is 2k
+    assert stats.percentile_ci(boots) == (5.0, 195.0) and stats.percentile_ci(boots, level=50) == (50.0, 150.0)
+    assert stats.percentile_ci([]) == (None, None)
     core = Path(stats.__file__).parents[1]
     by_hand = [str(p.relative_to(core)) for p in core.rglob("*.py") if p.name != "stats.py"
-               and any(s in p.read_text(encoding="utf-8") for s in ("Z95", "stdev(", "std(ddof", "1.96"))]
+               and any(s in p.read_text(encoding="utf-8") for s in ("Z95", "stdev(", "std(ddof", "1.96", "percentile(", "quantile("))]
     assert by_hand == []

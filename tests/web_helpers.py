@@ -8,11 +8,10 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from helpers import REPO, cli
+from helpers import cli, cli_popen
 
 SOURCE_PROTOCOLS = "qa_without_article,qa_with_article,debate,consultancy"
 
@@ -51,10 +50,8 @@ def free_port() -> int:
 
 def start_command(command: str, *args: str, port: int) -> subprocess.Popen:
     """`oversight-bench COMMAND ARGS --port PORT` (serve or view) in a subprocess, once it listens."""
-    from helpers import cli_env
-
-    proc = subprocess.Popen([sys.executable, "-c", SERVE_CODE, command, *args, "--port", str(port)], cwd=REPO, env=cli_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = cli_popen(command, *args, "--port", str(port), code=SERVE_CODE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                     text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:

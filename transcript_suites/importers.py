@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench import __version__
-from oversight_bench.api import (CONSULTANT, JUDGE, BenchError, ImportPlan, Job, Question, Record, execute, provenance,
-                                 run_options_model, source_debater)
+from oversight_bench.api import (CONSULTANT, JUDGE, BenchError, ImportPlan, Job, Question, Record, execute, is_argument,
+                                 provenance, run_options_model, source_debater)
 from transcript_suites.untrusted import finite_belief, read_csv_rows, read_file, read_json, read_member, reverify, sub_pairs
 
 NYU_JUDGE = "human:nyu-2023"
@@ -506,7 +506,7 @@ def llm_debate_settings(records: list[Record], agent: str, reported: dict[str, A
     best-of-4), `UNKNOWN` for the rest; and the differences from the paper's setting."""
     own = [r for r in records if not r.decision["extra"].get("mirrored")]
     rounds = [max(t["round"] for t in r.turns) for r in own]
-    styles = Counter(t["extra"].get("turn_style") for r in own for t in r.turns if t["role"] in ("debater", "consultant"))
+    styles = Counter(t["extra"].get("turn_style") for r in own for t in r.turns if is_argument(t))
     first = sum(1 for r in own if r.job.answer_order == "correct_first")
     settings = {"debaters": agent, "rounds": _spread(rounds), "turn_style": ", ".join(sorted(k for k in styles if k)),
                 "answer_order": f"correct answer first in {first} of {len(own)} debates as published"

@@ -31,23 +31,18 @@ from scipy.optimize import minimize
 from scipy.special import expit
 
 from oversight_bench.analysis.rows import DecisionRow
-from oversight_bench.deviations import ELO_PRIOR_GAMES, elo_prior_text
+from oversight_bench.analysis.stats import percentile_ci
+from oversight_bench.deviations import ELO_BOOTSTRAP, ELO_PRIOR_GAMES, ELO_SCALE, elo_prior_text
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import protocols_where
 from oversight_bench.rundir.records import Turn
-
-SCALE = 500.0
-N_BOOTSTRAP = 500
-#: virtual drawn games per pair of players that met (see the module docstring); declared as a
-#: deviation wherever ratings are shown (`deviations.elo_prior_deviation`)
-PRIOR_GAMES = ELO_PRIOR_GAMES
 
 #: a game: player_1, player_2, winner (1 or 2); optional side_1/side_2 ('correct'/'incorrect'),
 #: question (the bootstrap unit) and task (the bootstrap stratum)
 Game = dict[str, Any]
 
 
-def expected_win(ei: float, ej: float, scale: float = SCALE) -> float:
+def expected_win(ei: float, ej: float, scale: float = ELO_SCALE) -> float:
     return 1.0 / (1.0 + 10.0 ** ((ej - ei) / scale))
 
 
@@ -117,8 +112,8 @@ def _clusters(canon: list[Game]) -> tuple[np.ndarray, list[np.ndarray], str]:
         ("question" if by_q else "game")
 
 
-def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOOTSTRAP, anchor: float = 0.0,
-            weighting: str = "rates", prior_games: float = PRIOR_GAMES, seed: int = 0,
+def fit_elo(games: list[Game], *, scale: float = ELO_SCALE, n_bootstrap: int = ELO_BOOTSTRAP, anchor: float = 0.0,
+            weighting: str = "rates", prior_games: float = ELO_PRIOR_GAMES, seed: int = 0,
             players: Sequence[str] | None = None) -> dict[str, Any]:
     """Ratings with 95% bootstrap intervals, plus the win-rate matrix.
 
@@ -152,6 +147,7 @@ def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOO
         boots.append(_fit_matrix(w, w + w.T, scale, weighting, prior_games, x0=point))
     boots = np.array(boots) + anchor if boots else np.empty((0, len(players)))
     point = point + anchor
+    ci = [percentile_ci(boots[:, i]) for i in range(len(players))]
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(played > 0, wins / np.where(played > 0, played, 1), np.nan)
     return {
@@ -160,8 +156,8 @@ def fit_elo(games: list[Game], *, scale: float = SCALE, n_bootstrap: int = N_BOO
         "prior_games": prior_games, "prior": prior_text(prior_games),
         "players": players,
         "ratings": {p: float(point[i]) for i, p in enumerate(players)},
-        "ci_low": {p: (float(np.percentile(boots[:, i], 2.5)) if len(boots) else None) for i, p in enumerate(players)},
-        "ci_high": {p: (float(np.percentile(boots[:, i], 97.5)) if len(boots) else None) for i, p in enumerate(players)},
+        "ci_low": {p: ci[i][0] for i, p in enumerate(players)},
+        "ci_high": {p: ci[i][1] for i, p in enumerate(players)},
         "games_by_player": {p: int(played[i].sum()) for i, p in enumerate(players)},
         "win_rate": [[None if np.isnan(v) else float(v) for v in row] for row in rate],
         "games_played": played.astype(int).tolist(),

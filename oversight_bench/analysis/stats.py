@@ -63,6 +63,16 @@ def normal_ci(values: Iterable[float], z: float = Z95) -> tuple[float | None, fl
     return m, m - half, m + half
 
 
+def percentile_ci(samples: Iterable[float], level: float = 95.0) -> tuple[float | None, float | None]:
+    """The central `level`% percentile interval of bootstrap samples (numpy's linear
+    interpolation), (None, None) without samples: the one place a bootstrap becomes an interval."""
+    x = np.asarray(list(samples), dtype=float)
+    if x.size == 0:
+        return None, None
+    tail = (100.0 - level) / 2
+    return float(np.percentile(x, tail)), float(np.percentile(x, 100.0 - tail))
+
+
 def accuracy(decisions: list[DecisionRow]) -> dict[str, Any]:
     """n (questions with a valid answer), accuracy and its 95% CI, and the invalid rate over records."""
     decisions = [d for d in decisions if not d.unjudged]
