@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 import math
 import os
 import random
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
     import openai
 
 from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
-                                 replace_surrogates, is_secret_name, note_no_probs, note_retry, note_usage, redact_text, register_secret)
+                                 strict_json, is_secret_name, note_no_probs, note_retry, note_usage, redact_text, register_secret)
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from model_adapters._flow import AdaptiveLimit, Replicas
@@ -340,8 +339,9 @@ class OpenAIModel(Model):
         if response.status_code == 200:
             try:
                 _loads(body)
-            except ValueError:
-                raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes, cut off?)",
+            except ValueError as exc:  # cut off, NaN or 1e999 (a usage count too), not UTF-8, too deep
+                why = " ".join(str(exc).split())[:100]
+                raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes: {why})",
                                           request=response.request) from None
 
     def _reply_limit(self, body: dict[str, Any]) -> int:
@@ -703,22 +703,10 @@ def _logprob(value: Any) -> float:
 
 
 def _loads(raw: bytes) -> Any:
+    """A server's reply: orjson (fast) where it reads it, else the one strict reader (`strict_json`), so
+    a lone surrogate escape reads as U+FFFD and NaN, Infinity or `1e999` (which orjson refuses too) stay
+    refused: ValueError."""
     try:
         return orjson.loads(raw)
-    except ValueError:  # orjson refuses lone surrogate escapes, which json takes: replaced by U+FFFD
-        try:
-            return _no_surrogates(json.loads(raw))
-        except RecursionError:  # a body nested past the parser's (or this walk's) depth: not an answer
-            raise ValueError("the body is nested too deeply") from None
-
-
-def _no_surrogates(value: Any) -> Any:
-    """A parsed answer with every string's lone surrogates replaced (`replace_surrogates`): a reply
-    holding "\\ud800" is text to store and judge, not a reason to fail the job."""
-    if isinstance(value, str):
-        return replace_surrogates(value)
-    if isinstance(value, list):
-        return [_no_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
-    return value
+    except ValueError:
+        return strict_json(raw.decode("utf-8"))
