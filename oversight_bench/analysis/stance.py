@@ -26,6 +26,7 @@ from typing import Any, Iterable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.model_text import NO_ARGUMENT, is_argument
+from oversight_bench.yamlio import strict_json
 
 CACHE_NAME = "stance_check.jsonl"
 #: calibration turns taken (the first N arguments in a fixed order): enough for a rough accuracy, cheap
@@ -90,7 +91,7 @@ class StanceChecker:
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
-                    rec = json.loads(line)
+                    rec = strict_json(line)  # NaN: a damaged line, asked again
                     out[rec["key"]] = rec["verdict"]
                 except (ValueError, KeyError, TypeError):
                     continue  # a line cut by a crash: asked again

@@ -17,6 +17,7 @@ from oversight_bench.render.figures import (fig_ablation, fig_accuracy, fig_accu
                                             fig_elo, fig_open_role, fig_position, fig_reliability)
 from oversight_bench.render.report import markdown
 from oversight_bench.rundir.store import refuse_foreign_output, refuse_output_inside
+from oversight_bench.yamlio import strict_json
 
 
 #: written first into a report's folder, before any page: a folder holding it and only REPORT_FILES is an
@@ -88,7 +89,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
 def _is_marker(path: Path) -> bool:
     """Whether `path` is a report's marker (a file of that name a user wrote is not)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("written_by") == "oversight-bench report"
+        return strict_json(path.read_text(encoding="utf-8")).get("written_by") == "oversight-bench report"
     except (OSError, ValueError, AttributeError):
         return False
 
