@@ -27,9 +27,11 @@ from oversight_bench.run_exit import finish_run
                    "(default: the cached khan-2024 suite)")
 def report(dirs, output, no_figures, stance_check, stance_calibration):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
+    from oversight_bench.models import check_spec
     from oversight_bench.publish.report import build_report
     from oversight_bench.render.report import deviation_lines
 
+    stance_check = check_spec(stance_check) if stance_check else None  # parsed once: the Spec travels down
     rep = build_report(dirs, output, figures=not no_figures, stance_check=stance_check,
                        stance_calibration=stance_calibration)
     rows = [g for g in rep["groups"] if g["level"] == "task"]
@@ -100,6 +102,9 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_
 
     if not output:  # no default: one pointing into the repository overwrote the committed board
         raise BenchError("leaderboard: no output folder; give --output DIR")
+    from oversight_bench.models import check_spec
+
+    stance_check = check_spec(stance_check) if stance_check else None  # parsed once: the Spec travels down
     res = build_leaderboard(dirs, output, show_small=show_small, carry=carry, include_flagged=include_flagged,
                             force=force, stance_check=stance_check, stance_calibration=stance_calibration)
     if res.get("stance_check"):

@@ -22,11 +22,14 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.model_text import NO_ARGUMENT, is_argument
 from oversight_bench.yamlio import strict_json
+
+if TYPE_CHECKING:
+    from oversight_bench.models import Spec
 
 CACHE_NAME = "stance_check.jsonl"
 #: calibration turns taken (the first N arguments in a fixed order): enough for a rough accuracy, cheap
@@ -72,13 +75,14 @@ def run_items(run) -> list[dict[str, Any]]:
 
 
 class StanceChecker:
-    """Asks `spec` for verdicts, through the run folder's cache; `calls` counts model calls made."""
+    """Asks `spec` for verdicts, through the run folder's cache; `calls` counts model calls made. `spec`:
+    the command's checked Spec (kept and built as it is), or a spec's text, checked here once."""
 
-    def __init__(self, spec: str):
+    def __init__(self, spec: Spec | str):
         from oversight_bench.models import check_spec, redact_spec
 
-        self.spec = redact_spec(check_spec(spec))
-        self._spec_text = spec
+        self._spec = check_spec(spec)  # a checked Spec is returned as it is: no second parse
+        self.spec = redact_spec(self._spec)
         self._model = None
         self.calls = 0
         #: verdicts known in this process, whatever folder's cache held them: the same argument in
@@ -115,7 +119,7 @@ class StanceChecker:
     async def _ask_all(self, folder: Path, todo: list[dict[str, Any]]) -> None:
         from oversight_bench.models import build_model
 
-        model = None if all(it["key"] in self._known for it in todo) else build_model(self._spec_text)
+        model = None if all(it["key"] in self._known for it in todo) else build_model(self._spec)
         try:
             try:
                 f = (folder / CACHE_NAME).open("a", encoding="utf-8")
@@ -187,7 +191,7 @@ def calibrate(checker: StanceChecker, explicit: str | Path | None = None) -> dic
     return {"calibration": name, "checker_accuracy": right / n if n else None, "n_calibration": n}
 
 
-def check_runs(runs, spec: str, calibration: str | Path | None = None) -> tuple[dict, dict[str, Any]]:
+def check_runs(runs, spec: Spec | str, calibration: str | Path | None = None) -> tuple[dict, dict[str, Any]]:
     """Verdicts for every argument of `runs` -> ({(run dir, job key, judge): [items]}, summary with
     the checker, its calibration and the number of calls made)."""
     checker = StanceChecker(spec)
