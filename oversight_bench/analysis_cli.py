@@ -24,7 +24,7 @@ from oversight_bench.run_exit import finish_run
                    "side or conceding (verdicts cached in each run folder's stance_check.jsonl)")
 @click.option("--stance-calibration", "stance_calibration", metavar="RUN", default=None,
               help="a run whose arguments argue their side faithfully, to measure the checker on "
-                   "(default: the cached khan-2024 suite)")
+                   "(default: the stored copy of a suite declaring its arguments faithful, if any)")
 def report(dirs, output, no_figures, stance_check, stance_calibration):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
     from oversight_bench.models import check_spec
@@ -93,7 +93,7 @@ def _print_main_table(rows: list[dict]) -> None:
                    "folder's stance_check.jsonl)")
 @click.option("--stance-calibration", "stance_calibration", metavar="RUN", default=None,
               help="a run whose arguments argue their side faithfully, to measure the checker on "
-                   "(default: the cached khan-2024 suite)")
+                   "(default: the stored copy of a suite declaring its arguments faithful, if any)")
 def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_check, stance_calibration):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the room pages
     its cells link to (rooms/, drawn by the viewer plugin from the cells file rooms-cells.json)."""

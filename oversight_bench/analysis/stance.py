@@ -7,9 +7,10 @@ asked which answer the argument supports: 1, 2 or 0 (neither: it concedes or tak
 A turn "argues the other side or concedes" when the checker names the other answer or 0.
 
 The checker is itself a model that errs, so its accuracy is measured on a calibration set whose
-turns argue their side faithfully (by default the khan-2024 suite's GPT-4o debaters, when that
-suite is in the cache; or any run given with `--stance-calibration`) and printed beside every
-stance figure. Unparsed checker replies are counted apart, never as a stance.
+turns argue their side faithfully (by default a suite that declares so, `faithful_arguments`: the
+Khan et al. 2024 GPT-4o debaters, when that suite is in the cache; or any run given with
+`--stance-calibration`) and printed beside every stance figure. Unparsed checker replies are counted
+apart, never as a stance.
 
 Verdicts are cached per (checker, question, answers, argument) in `stance_check.jsonl`, a side
 file in the run folder (the store's records are never touched): a rerun makes no calls.
@@ -163,17 +164,24 @@ def figures(items: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def calibration_dir(explicit: str | Path | None) -> tuple[Path | None, str]:
-    """The calibration run and how to name it: the given one, else the cached khan-2024 suite, else none."""
+    """The calibration run and how to name it: the given one, else the stored copy of the first
+    registered suite that declares its arguments faithful (`faithful_arguments`: the suite's fact, so
+    the core names no suite), else none. A suite not yet imported is not imported here."""
     if explicit is not None:
         return Path(explicit), f"{explicit} (given; its turns taken as arguing their side faithfully)"
-    from oversight_bench.locations import cache_dir  # where `suites` converts them
+    from oversight_bench.registry import get_registry
     from oversight_bench.rundir import is_run_dir
 
-    found = sorted(cache_dir("suites").glob("khan-2024-*"))
-    found = [p for p in found if is_run_dir(p)]
-    if found:
-        return found[-1], f"khan-2024 suite, GPT-4o debaters ({found[-1].name})"
-    return None, "none (no khan-2024 suite in the cache; give --stance-calibration RUN)"
+    reg = get_registry()
+    faithful = [s for s in (reg.get("suites", n) for n in sorted(reg.names("suites")))
+                if getattr(s, "faithful_arguments", False)]
+    for suite in faithful:
+        where = suite.cache_path() if hasattr(suite, "cache_path") else getattr(suite, "path", None)
+        if where is not None and is_run_dir(where):
+            return Path(where), f"{suite.name} suite, its arguments taken as argued faithfully ({Path(where).name})"
+    named = ", ".join(s.name for s in faithful) or "none registered"
+    return None, (f"none (no suite whose arguments are argued faithfully is stored: {named}; "
+                  "give --stance-calibration RUN)")
 
 
 def calibrate(checker: StanceChecker, explicit: str | Path | None = None) -> dict[str, Any]:
