@@ -335,15 +335,17 @@ def test_openai_answer_without_choices_is_a_clear_error():
 @pytest.mark.parametrize("count", [float("nan"), float("inf")], ids=["NaN", "Infinity"])
 def test_openai_refuses_a_non_finite_usage_count_in_one_line(count):
     """A reply whose usage says `"prompt_tokens": NaN` (or Infinity) is read by the one strict reader
-    and refused, as a body that is not JSON (re-sent, then this job fails in one line), not read as
-    an answer with a NaN count."""
+    and refused as a malformed answer (the runner re-sends it, then fails only its job, in one line),
+    not read as an answer with a NaN count."""
+    from oversight_bench.errors import MalformedResponse
+
     def handler(body, headers):
         return 200, _completion_json(["Answer: 1"], prompt_tokens=count)
 
-    with pytest.raises(RuntimeError) as err:
+    with pytest.raises(MalformedResponse) as err:
         _openai("openai:m,base_url={url},api_key=k,max_retries=0", handler, lambda m: m.generate(MSGS))
     msg = str(err.value)
-    assert "the body is not JSON" in msg and "non-finite number" in msg and "\n" not in msg, msg
+    assert "the server's answer holds a non-finite number" in msg and "\n" not in msg, msg
 
 
 def test_openai_reply_reader_refuses_what_the_strict_reader_refuses():
