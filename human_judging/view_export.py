@@ -50,14 +50,14 @@ def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[s
             raise BenchError(f"--cells {p}: cell {cid}: expected {{\"title\": TEXT, \"decisions\": [[RUN_DIR, JUDGE, JOB_KEY], ...]}}, "
                              f"got {_json_type(cell)}")
         title = cell.get("title")
-        if title is not None and not _utf8_text(title):
+        if title is not None and not isinstance(title, str):
             raise BenchError(f"--cells {p}: cell {cid}: \"title\" is {_json_type(title)}; expected text (UTF-8)")
         ds = cell.get("decisions")
         if not isinstance(ds, list):
             raise BenchError(f"--cells {p}: cell {cid}: \"decisions\" is {_json_type(ds)}; "
                              "expected a list [[RUN_DIR, JUDGE, JOB_KEY], ...]")
         for n, d in enumerate(ds):
-            if not (isinstance(d, list) and len(d) == 3 and all(_utf8_text(x) and x for x in d)):
+            if not (isinstance(d, list) and len(d) == 3 and all(isinstance(x, str) and x for x in d)):
                 raise BenchError(f"--cells {p}: cell {cid}: decision #{n + 1} is {_shown(d)}; expected "
                                  "[RUN_DIR, JUDGE, JOB_KEY], three non-empty strings")
     base = p.parent
@@ -66,7 +66,7 @@ def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[s
     back = data.get("back")
     if back is not None:
         if not (isinstance(back, dict) and isinstance(back.get("link"), str) and _back_ok(back["link"])
-                and (back.get("title") is None or _utf8_text(back.get("title")))):
+                and (back.get("title") is None or isinstance(back.get("title"), str))):
             raise BenchError(f"--cells {p}: \"back\" must be {{\"link\": a relative path (letters, digits, . _ - /), "
                              "\"title\": TEXT}")
         back = {"link": back["link"], "title": back.get("title") or "back"}
@@ -75,17 +75,6 @@ def read_cells_file(path: str | Path) -> tuple[dict[str, dict[str, Any]], dict[s
 
 #: the largest cells file read (the committed leaderboard's rooms-cells.json, 46 cells, is 2.2 MB)
 MAX_CELLS_BYTES = 64 << 20
-
-
-def _utf8_text(x: Any) -> bool:
-    """A string that can be written as UTF-8 (JSON's \\ud800 escapes make lone surrogates)."""
-    if not isinstance(x, str):
-        return False
-    try:
-        x.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _json_type(x: Any) -> str:

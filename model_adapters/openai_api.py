@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 import math
 import os
 import random
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
     import openai
 
 from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
-                                 replace_surrogates, is_secret_name, note_no_probs, note_retry, note_usage, redact_text, register_secret)
+                                 strict_json, is_secret_name, note_no_probs, note_retry, note_usage, redact_text, register_secret)
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from model_adapters._flow import AdaptiveLimit, Replicas
@@ -340,9 +339,11 @@ class OpenAIModel(Model):
         if response.status_code == 200:
             try:
                 _loads(body)
-            except ValueError:
-                raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes, cut off?)",
-                                          request=response.request) from None
+            except ValueError as exc:  # cut off, not UTF-8, too deep: a transport failure, re-sent
+                why = " ".join(str(exc).split())[:100]
+                if not why.startswith(NON_FINITE):  # NaN, Infinity, 1e999: whole, but no answer (see _create)
+                    raise httpx2.DecodingError(f"the body is not JSON ({len(body)} bytes: {why})",
+                                              request=response.request) from None
 
     def _reply_limit(self, body: dict[str, Any]) -> int:
         tokens = int(body.get(self.max_tokens_field) or 0) * int(body.get("n") or 1)
@@ -409,7 +410,12 @@ class OpenAIModel(Model):
                             self.flow.loss(slot)
                         failure = exc
                     else:
-                        data = _loads(response.content)
+                        try:
+                            data = _loads(response.content)
+                        except ValueError as exc:  # NaN, Infinity or 1e999 anywhere (a usage count, a logprob)
+                            raise MalformedResponse(f"{self.name}: the server's answer holds a "
+                                                    f"{' '.join(str(exc).split())[:80]}; expected JSON with finite "
+                                                    "numbers") from None
                         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
                             raise MalformedResponse(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
                         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
@@ -574,8 +580,8 @@ class OpenAIModel(Model):
             # prefilled: few-shot, so a server that continues the prefix shows a digit next; not
             # prefilled: zero-shot as the run's judge prompts are, so a model that does not write
             # "Answer: N" by itself (a 135M model writes "The answer is 2") is found here, not in every call
-            data = await self._create(self._probs_request(_PROBE if prefill else _PROBE[-1:], "Answer: ", prefill))
             try:
+                data = await self._create(self._probs_request(_PROBE if prefill else _PROBE[-1:], "Answer: ", prefill))
                 found = self.parse_probs(data, "Answer: ", ("1", "2"), prefill)
                 if found is not None and prefill and _first_token(data) not in ("1", "2"):
                     found, why[prefill] = None, f"the reply did not continue the prefix (reply {_first_token(data)!r}...)"
@@ -702,23 +708,15 @@ def _logprob(value: Any) -> float:
     return min(lp, 0.0)
 
 
+#: how the strict reader starts its refusal of NaN, Infinity and 1e999 (`yamlio.strict_json`)
+NON_FINITE = "non-finite number"
+
+
 def _loads(raw: bytes) -> Any:
+    """A server's reply: orjson (fast) where it reads it, else the one strict reader (`strict_json`), so
+    a lone surrogate escape reads as U+FFFD and NaN, Infinity or `1e999` (which orjson refuses too) stay
+    refused: ValueError."""
     try:
         return orjson.loads(raw)
-    except ValueError:  # orjson refuses lone surrogate escapes, which json takes: replaced by U+FFFD
-        try:
-            return _no_surrogates(json.loads(raw))
-        except RecursionError:  # a body nested past the parser's (or this walk's) depth: not an answer
-            raise ValueError("the body is nested too deeply") from None
-
-
-def _no_surrogates(value: Any) -> Any:
-    """A parsed answer with every string's lone surrogates replaced (`replace_surrogates`): a reply
-    holding "\\ud800" is text to store and judge, not a reason to fail the job."""
-    if isinstance(value, str):
-        return replace_surrogates(value)
-    if isinstance(value, list):
-        return [_no_surrogates(v) for v in value]
-    if isinstance(value, dict):
-        return {_no_surrogates(k): _no_surrogates(v) for k, v in value.items()}
-    return value
+    except ValueError:
+        return strict_json(raw.decode("utf-8"))

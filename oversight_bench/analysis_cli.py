@@ -24,12 +24,14 @@ from oversight_bench.run_exit import finish_run
                    "side or conceding (verdicts cached in each run folder's stance_check.jsonl)")
 @click.option("--stance-calibration", "stance_calibration", metavar="RUN", default=None,
               help="a run whose arguments argue their side faithfully, to measure the checker on "
-                   "(default: the cached khan-2024 suite)")
+                   "(default: the stored copy of a suite declaring its arguments faithful, if any)")
 def report(dirs, output, no_figures, stance_check, stance_calibration):
     """Accuracy with 95% CIs, permutation tests, open roles, calibration, cost and Elo for run directories."""
+    from oversight_bench.models import check_spec
     from oversight_bench.publish.report import build_report
     from oversight_bench.render.report import deviation_lines
 
+    stance_check = check_spec(stance_check) if stance_check else None  # parsed once: the Spec travels down
     rep = build_report(dirs, output, figures=not no_figures, stance_check=stance_check,
                        stance_calibration=stance_calibration)
     rows = [g for g in rep["groups"] if g["level"] == "task"]
@@ -91,7 +93,7 @@ def _print_main_table(rows: list[dict]) -> None:
                    "folder's stance_check.jsonl)")
 @click.option("--stance-calibration", "stance_calibration", metavar="RUN", default=None,
               help="a run whose arguments argue their side faithfully, to measure the checker on "
-                   "(default: the cached khan-2024 suite)")
+                   "(default: the stored copy of a suite declaring its arguments faithful, if any)")
 def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_check, stance_calibration):
     """Judge-centric leaderboard: results.json, leaderboard.md, a static HTML page, a figure, and the room pages
     its cells link to (rooms/, drawn by the viewer plugin from the cells file rooms-cells.json)."""
@@ -100,6 +102,9 @@ def leaderboard(dirs, output, force, show_small, carry, include_flagged, stance_
 
     if not output:  # no default: one pointing into the repository overwrote the committed board
         raise BenchError("leaderboard: no output folder; give --output DIR")
+    from oversight_bench.models import check_spec
+
+    stance_check = check_spec(stance_check) if stance_check else None  # parsed once: the Spec travels down
     res = build_leaderboard(dirs, output, show_small=show_small, carry=carry, include_flagged=include_flagged,
                             force=force, stance_check=stance_check, stance_calibration=stance_calibration)
     if res.get("stance_check"):

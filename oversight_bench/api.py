@@ -51,7 +51,8 @@ Text parsing (what agents and judges wrote)
     is_argument (a turn whose role argues a side: consultant or debater).
 Command-line helpers
     parse_key_values: `-o KEY=VALUE` pairs, values read as YAML. output_option: the `--output DIR` flag
-    (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN).
+    (`-o` is never an output folder). load_json_text: untrusted JSON (bounded nesting, no NaN), one
+    line naming where; strict_json: the same reader raising ValueError (a server's reply, a data row).
     read_input_bytes / read_input_text: an untrusted input file, bounded (a regular file of at most
     16 MB by default; /dev/zero, a FIFO or a folder refused), its text UTF-8 or one line naming the byte.
 Runs and their records
@@ -115,7 +116,8 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("parse_answer", "parse_letter", "split_thinking", "argues_at_line_start", "process_turn",
                      "turn_notes", "verified_passages", "untag_passages", "fold_marks", "replace_surrogates", "is_argument"),
                     "oversight_bench.model_text"),
-    **dict.fromkeys(("parse_key_values", "load_json_text", "read_input_bytes", "read_input_text"), "oversight_bench.yamlio"),
+    **dict.fromkeys(("parse_key_values", "load_json_text", "strict_json", "read_input_bytes",
+                     "read_input_text"), "oversight_bench.yamlio"),
     "output_option": "oversight_bench.flags",
     "get_registry": "oversight_bench.registry",
     "deviations": "oversight_bench.deviations",

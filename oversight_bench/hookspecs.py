@@ -62,7 +62,8 @@ def register_commands(cli):
 @hookspec
 def register_suites(register):
     """Call register(suite) for each transcript suite (`.name`, `.version`, `.description`, `.source`,
-    `.materialize() -> run directory`; see oversight_bench/suites.py)."""
+    `.materialize() -> run directory`; optionally `.faithful_arguments`: its arguments argue their
+    assigned side faithfully, a stance checker's default calibration; see oversight_bench/suites.py)."""
 
 
 @hookspec

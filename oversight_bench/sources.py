@@ -15,6 +15,7 @@ import importlib
 import io
 import itertools
 import json
+import math
 import os
 import shutil
 import sys
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from oversight_bench.errors import BenchError
+from oversight_bench.yamlio import strict_json
 
 csv.field_size_limit(sys.maxsize)  # QuALITY CSVs hold whole stories in one field
 
@@ -499,8 +501,8 @@ def _jsonl_lines(path: Path) -> tuple[tuple, int]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
+                row = strict_json(line)
+            except ValueError:  # not JSON, or NaN / Infinity / 1e999 in it: malformed like any other
                 bad += 1
                 continue
             if isinstance(row, dict):
@@ -544,7 +546,23 @@ def _dataset_rows(path: Path, fmt: str) -> tuple[tuple, int]:
     rows = table.to_pylist()
     if decode:
         rows = [{k: (decode[k](v) if k in decode else v) for k, v in r.items()} for r in rows]
-    return tuple(_drop_none(row) for row in rows), 0
+    bad = 0
+    if decode or "double" in str(table.schema) or "float" in str(table.schema):
+        # Arrow reads NaN and Infinity, which the strict reader refuses: such a row is malformed
+        kept = [r for r in rows if _finite(r)]
+        rows, bad = kept, len(rows) - len(kept)
+    return tuple(_drop_none(row) for row in rows), bad
+
+
+def _finite(value: Any) -> bool:
+    """No NaN or infinity anywhere in `value` (a row, its lists and mappings)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
 
 
 def _json_decoder(arrow_type):
@@ -589,7 +607,7 @@ def _read_cached(key: tuple[str, int, int], fmt: str) -> tuple:
     if fmt == "json":
         # one JSON document: a list of rows, or a mapping of id -> row (PrOntoQA's llm-reasoners
         # copy), which `datasets` does not read as rows
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = strict_json(path.read_text(encoding="utf-8"))  # NaN anywhere: the file is not JSON
         if isinstance(data, dict):
             data = [{"_key": k, **v} if isinstance(v, dict) else {"_key": k, "value": v} for k, v in sorted(data.items())]
         return tuple(r for r in data if isinstance(r, dict)), sum(1 for r in data if not isinstance(r, dict))
@@ -623,7 +641,7 @@ def read_rows(path: Path, fmt: str = "auto") -> tuple[list[dict], int]:
         return [dict(r) for r in rows], bad
     except BenchError:
         raise
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
+    except (OSError, ValueError, csv.Error) as exc:  # ValueError: not UTF-8, not (strict) JSON
         raise BenchError(f"cannot read {path} as {fmt}: {exc}") from None
     except Exception as exc:  # datasets, pandas and pyarrow errors: a file they cannot parse
         raise BenchError(f"cannot read {path} as {fmt}: {_reason(exc)}") from None

@@ -54,6 +54,8 @@ class RunSuite:
     description: str = "stored run"
     version: str = "run"
     static: tuple[str, ...] = ()
+    #: its arguments argue their assigned side faithfully (see ImportedSuite.faithful_arguments)
+    faithful_arguments: bool = False
 
     @property
     def source(self) -> str:
@@ -81,6 +83,9 @@ class ImportedSuite:
     #: the importer whose runs are this suite's (their config's `import.kind`), so a run imported by it
     #: without the suite's name is still known as this suite (the leaderboard's human rows)
     import_kind: str = ""
+    #: its debaters argue their assigned side faithfully, so a stance checker can be calibrated on it:
+    #: `report --stance-check` without `--stance-calibration` takes such a suite's cached copy
+    faithful_arguments: bool = False
 
     def cache_path(self) -> Path:
         return cache_dir() / f"{self.name}-{self.version}"

@@ -332,6 +332,30 @@ def test_openai_answer_without_choices_is_a_clear_error():
         _openai("openai:m,base_url={url}", lambda body, headers: (200, {"detail": "hello"}), lambda m: m.generate(MSGS))
 
 
+@pytest.mark.parametrize("count", [float("nan"), float("inf")], ids=["NaN", "Infinity"])
+def test_openai_refuses_a_non_finite_usage_count_in_one_line(count):
+    """A reply whose usage says `"prompt_tokens": NaN` (or Infinity) is read by the one strict reader
+    and refused as a malformed answer (the runner re-sends it, then fails only its job, in one line),
+    not read as an answer with a NaN count."""
+    from oversight_bench.errors import MalformedResponse
+
+    def handler(body, headers):
+        return 200, _completion_json(["Answer: 1"], prompt_tokens=count)
+
+    with pytest.raises(MalformedResponse) as err:
+        _openai("openai:m,base_url={url},api_key=k,max_retries=0", handler, lambda m: m.generate(MSGS))
+    msg = str(err.value)
+    assert "the server's answer holds a non-finite number" in msg and "\n" not in msg, msg
+
+
+def test_openai_reply_reader_refuses_what_the_strict_reader_refuses():
+    from model_adapters.openai_api import _loads
+
+    for body in (b'{"usage": {"prompt_tokens": NaN}}', b'{"usage": {"prompt_tokens": 1e999}}', b'[-Infinity]'):
+        with pytest.raises(ValueError, match="non-finite number"):
+            _loads(body)
+
+
 def test_openai_name_hides_the_key(monkeypatch):
     from model_adapters.openai_api import OpenAIModel
 

@@ -6,6 +6,7 @@ no other plugin package. Read from the source's imports, every form of them incl
 from __future__ import annotations
 
 import ast
+import re
 import importlib.metadata as md
 import tomllib
 from pathlib import Path
@@ -128,8 +129,9 @@ def test_every_public_name_resolves():
 def test_the_core_names_no_plugins_model_protocol_task_or_suite():
     """The core takes protocols, tasks, models and suites from what plugins register (their facts, e.g.
     `Protocol.has_debaters`, a task file's `in_default_run`, a suite's `import_kind`), so no core string
-    is such a name. "quality" is also the core's word for transcript quality (`analysis.quality`), so it
-    is left out."""
+    is such a name, and no core text outside a docstring holds a suite's, importer's or model's name
+    (a glob "khan-2024-*", a help text). "quality" is also the core's word for transcript quality
+    (`analysis.quality`), so it is left out."""
     from oversight_bench.models import model_names
     from oversight_bench.registry import get_registry
 
@@ -145,6 +147,28 @@ def test_the_core_names_no_plugins_model_protocol_task_or_suite():
            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names]
     assert not bad, "the core must not name a plugin's protocol, task or model:\n" + "\n".join(bad)
+    # suite, importer and model names are no everyday words: inside a longer string too ("khan-2024-*",
+    # "the cached khan-2024 suite"), outside docstrings (which may name a built-in as an example)
+    distinct = {n: k for n, k in names.items() if k in ("suite", "suite's importer", "model")}
+    within = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(distinct, key=len, reverse=True))) + r")(?!\w)")
+    inside = []
+    for p in sorted((REPO / "oversight_bench").rglob("*.py")):
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                if m := within.search(node.value):
+                    inside.append(f"{p.relative_to(REPO)}:{node.lineno} names {distinct[m.group(1)]} {m.group(1)!r} "
+                                  f"in {node.value[:60]!r}")
+    assert not inside, "the core must not name a plugin's suite or model, even inside a text:\n" + "\n".join(inside)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of a parsed module's docstring constants (module, class and function docstrings)."""
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant) and isinstance(node.body[0].value.value, str)}
 
 
 # -- the import graph: no circles, nothing climbing back up ------------------------------------------

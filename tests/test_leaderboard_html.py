@@ -1,112 +1,29 @@
-"""The judge-centric leaderboard (results.json, Markdown, static page), the page opened in headless
-Chromium: small cells hidden by default, the human row, sorting by every column, filtering, the page
-fitting 1280-1400 px, cells linking the viewer's pages of their rooms, no script from transcript text."""
+"""The judge-centric leaderboard (results.json, Markdown, static page) read as files: every figure
+and a sort value per cell, cells linking the viewer's pages of their rooms, hostile names kept text,
+carried boards. The page opened in headless Chromium is tests/test_leaderboard_browser.py."""
 
 from __future__ import annotations
 
-import html as html_lib
 import json
 import re
 import shutil
-import subprocess
-import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 
-from fake_runs import legacy_board, make_crossplay, make_run
+from fake_runs import legacy_board, make_run
 from human_judging import viewer
+from leaderboard_board import SUBSET, build_board
+from leaderboard_board import judge_row as _judge
 from oversight_bench.publish.leaderboard import build_leaderboard
-from oversight_bench.render.pages import render_passages
 from oversight_bench.render.numbers import pct
-from oversight_bench.questions import Question
-from oversight_bench.rundir.store import Store
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (apt-get install chromium)")
-PWN = "document.body.setAttribute('data-pwned','{}')"
-EVIL_JUDGE = f"sim:</script><script>{PWN.format(3)}</script>"
-
-
-def dump_dom(url: str, width: int = 1400) -> str:
-    with tempfile.TemporaryDirectory() as profile:
-        res = subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--window-size={width},900", f"--user-data-dir={profile}", "--dump-dom", url],
-            capture_output=True, text=True, timeout=90)
-    assert res.returncode == 0, res.stderr[-2000:]
-    return res.stdout
-
-
-def pwned(dom: str) -> bool:
-    """Did any injected script run (it would set a data-pwned attribute on <body>)?"""
-    return re.search(r"<body[^>]*\sdata-pwned=", dom) is not None
-
-
-def _set_config(directory, **extra):
-    st = Store.open(directory, write=True)
-    try:
-        st.write_config({**(st.read_config() or {}), **extra})
-    finally:
-        st.close()
-
-
-def _evil_run(directory):
-    """One debate whose question, turns and judge name try to run script."""
-    q = Question(id="evil-1", task="mmlu", task_type="closed", question=f"<script>{PWN.format(1)}</script>?",
-                 correct="a", incorrect="b")
-    st = Store.open(directory, write=True)
-    try:
-        st.put_questions([q])
-        text = f"<img src=x onerror=\"{PWN.format(2)}\"> <script>{PWN.format(4)}</script>"
-        turns = [{"round": 1, "role": "debater", "speaker": "Alice", "content": text, "shown": text, "defends": 1, "extra": {}}]
-        fields = {"judge": EVIL_JUDGE, "agent": "sim:agent", "protocol": "debate", "task": "mmlu", "question_id": q.id,
-                  "assignment": None, "answer_order": "correct_first"}
-        st.write_job("debate|mmlu|evil-1|-|correct_first", fields, turns,
-                     {"raw": "Answer: 1", "answer": 1, "correct": True, "probs": None, "extra": {}, "correct_index": 1,
-                      "answers": ["a", "b"]})
-        st.write_config({"judge": EVIL_JUDGE, "agent": "sim:agent", "seed": 0})
-    finally:
-        st.close()
-    return directory
-
-
-ORDERS = ("correct_first", "correct_second")
-SUBSET = {f"debate|{t}|{t}-{i}|-|{o}" for t in ("quality", "boolq", "mmlu") for i in (0, 1) for o in ORDERS}
+from oversight_bench.render.pages import render_passages
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    """Model judges, a small one, cross-play games, human judges of an imported suite (7 of them, by
-    the import record), a model re-judging two thirds of their debate rooms, and a run whose every
-    field tries to run script; the leaderboard, then the viewer's export of its cells' rooms."""
-    from oversight_bench.commands import rejudge
-
-    base = tmp_path_factory.mktemp("lb")
-    big = make_run(base / "big", n_questions=40, judge="sim:judge-a")  # 80 extractive questions: cells n >= 64
-    _set_config(big, deviations=["judge position-debiased (both orders averaged)"])
-    small = make_run(base / "small", n_questions=4, judge="sim:judge-b", seed=1)
-    xp = make_crossplay(base / "xp", {"sim:agent": 50.0, "other": -50.0}, n_games=80, judge="sim:xp-judge")
-    human = make_run(base / "human", n_questions=3, judge="human:nyu-2023", seed=2)
-    _set_config(human, **{"import": {"kind": "nyu-debate", "counts": {"human_judges": 7, "by_protocol": {"debate": 18}}}})
-    rejudged = base / "rejudged"
-    rejudge(str(human), "scripted:default", str(rejudged), progress=False, only=SUBSET)
-    xp_rejudged = base / "xp-rejudged"  # cross-play re-judged by another judge: still no judge row
-    rejudge(str(xp), "scripted:default,delay=0", str(xp_rejudged), progress=False)
-    evil = _evil_run(base / "evil")
-    dirs = [big, small, xp, xp_rejudged, human, rejudged, evil]
-    res = build_leaderboard(dirs, base / "leaderboards", n_resamples=500)
-    cells, back = viewer.read_cells_file(base / "leaderboards" / "rooms-cells.json")
-    viewer.export_static([d for d in dirs if d not in (xp, xp_rejudged)], base / "leaderboards" / "rooms", cells=cells,
-                         back=back, page_size=7)
-    return base / "leaderboards", res
-
-
-def _judge(res, name):
-    return next(j for j in res["judges"] if j["judge"] == name)
+    return build_board(tmp_path_factory.mktemp("lb"))
 
 
 def test_results_json_is_judge_centric(board):
@@ -209,10 +126,6 @@ class Page(HTMLParser):
             self.details.append(data)
 
 
-def _rows(dom):
-    return [(k, html_lib.unescape(j)) for k, j in re.findall(r'<tr class="row (model|human)" data-judge="([^"]*)">', dom)]
-
-
 def test_page_is_html_with_every_figure_and_a_sort_value_per_cell(board):
     """Without any script the table is there; every column head has a key and every row a cell for it
     whose data-sort is that column's own value (the judge's name, the accuracy the cell shows, the
@@ -274,126 +187,6 @@ def test_readable_at_1280_to_1400_px(board):
     assert re.search(r'<tr class="more"><td colspan="(\d+)">', html).group(1) == str(1 + len(res["columns"]) + 2)
     assert "deviations from the paper</th>" not in html  # no column of them
 
-
-def _fits(page: Path, width: int, query: str = "") -> tuple[int, int]:
-    """(the page's scroll width, the window's width) in Chromium at `width` px, with small cells shown
-    and every toggle open."""
-    probe = page.with_name(f"probe-{width}.html")
-    probe.write_text(page.read_text().replace("</body>", (
-        "<script>document.querySelectorAll('details').forEach(d => d.open = true);"
-        "if (!document.getElementById('f-small').checked) document.getElementById('f-small').click();"
-        "document.body.dataset.fit = document.documentElement.scrollWidth + 'x' + window.innerWidth;</script></body>")))
-    try:
-        dom = dump_dom(probe.resolve().as_uri() + query, width=width)
-    finally:
-        probe.unlink()
-    return tuple(map(int, re.search(r'data-fit="(\d+)x(\d+)"', dom).groups()))
-
-
-@needs_chromium
-@pytest.mark.parametrize("width", [1280, 1400])
-def test_the_committed_board_fits_the_window(tmp_path, width):
-    """The committed leaderboard's table, drawn by this code, with small cells shown and every toggle
-    open, is no wider than a 1280 or 1400 px window (no horizontal scrolling)."""
-    from helpers import REPO
-    from oversight_bench.render.leaderboard import render_index
-
-    res = json.loads((REPO / "leaderboards" / "results.json").read_text())
-    for row in res["judges"]:  # a board of the earlier schema: its one reference as a list
-        for c in row["cells"].values():
-            if "reference" in c:
-                c["references"] = [c.pop("reference")]
-    (tmp_path / "index.html").write_text(render_index(res))
-    scroll, inner = _fits(tmp_path / "index.html", width)
-    assert inner == width and scroll <= inner, (scroll, inner)
-
-
-@needs_chromium
-@pytest.mark.parametrize("width", [1280, 1400])
-def test_page_fits_the_window(board, width):
-    """This board holds 17 columns: shown by one scope (as the filter does), it fits too."""
-    out, _ = board
-    scroll, inner = _fits(out / "index.html", width, "?scope=extractive")
-    assert inner == width and scroll <= inner, (scroll, inner)
-
-
-@needs_chromium
-def test_default_view_hides_small_cells_and_shows_human_row(board):
-    out, res = board
-    dom = dump_dom((out / "index.html").resolve().as_uri())
-    assert not pwned(dom)
-    rows = _rows(dom)
-    assert ("human", "human:nyu-2023") in rows and len(rows) == len(res["judges"])
-    assert re.search(r'<table id="board" class="board sortable hide-small"', dom)
-    assert re.search(r'small cells hidden', dom)
-    cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
-    shown_acc = re.search(rf'<a class="acc" href="{re.escape(cell["rooms"])}" title="its rooms">([0-9.]+)</a>', dom).group(1)
-    assert shown_acc == pct(cell["accuracy"])
-    assert '<table id="elo" class="sortable">' in dom and '<img src="fig2_judges.png"' in dom
-    assert re.search(r'<span id="count">[^<]*small cells hidden</span>', dom)
-    shown = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
-    assert re.search(r'<table id="board" class="board sortable"', shown)
-    assert not re.search(r'<span id="count">[^<]*small cells hidden</span>', shown)
-
-
-def _visible_rows(dom):
-    return [j for kind, j in _rows(dom)]
-
-
-@needs_chromium
-@pytest.mark.parametrize("key", ["qa_without_article · extractive", "_h0", "_h1", "judge"])
-def test_sorting_by_any_column(board, key):
-    """Each column sorts by its own values, both ways; rows without a value go last."""
-    out, res = board
-
-    def value(j):
-        if key == "judge":
-            return j["judge"]
-        if key.startswith("_h"):
-            return j["headlines"][int(key[2:])]["diff"]
-        c = j["cells"].get(key)
-        return None if c is None else (c.get("on_model_rooms") or c)["accuracy"] if j["kind"] == "human" else c["accuracy"]
-
-    for direction in ("desc", "asc"):
-        dom = dump_dom((out / "index.html").resolve().as_uri() + f"?sort={quote(key)}&dir={direction}&small=1")
-        order = _visible_rows(dom)
-        with_value = [j for j in res["judges"] if value(j) is not None]
-        expected = sorted(with_value, key=value, reverse=direction == "desc")
-        assert [value(_judge(res, n)) for n in order[:len(expected)]] == [value(j) for j in expected]
-        assert all(value(_judge(res, n)) is None for n in order[len(expected):])
-    assert len(with_value) >= 2
-
-
-@needs_chromium
-def test_filtering(board):
-    out, res = board
-    dom = dump_dom((out / "index.html").resolve().as_uri() + "?protocol=debate")
-    heads = re.findall(r'<th data-key="([^"]+)" data-col="[^"]+"[^>]*?(?: class="([^"]*)")?>', dom)
-    shown = [k for k, cls in heads if "hidden-col" not in (cls or "")]
-    assert shown and all(k.startswith("debate · ") for k in shown) and len(shown) < len(heads)
-    dom = dump_dom((out / "index.html").resolve().as_uri() + "?judge=judge-b")
-    assert re.findall(r'<tbody class="judge model" data-judge="([^"]+)">', dom) and \
-        [j for j in re.findall(r'<tbody class="judge \w+" data-judge="([^"]+)"(?! hidden)>', dom)] == ["sim:judge-b"]
-
-
-@needs_chromium
-def test_rooms_open_and_no_script_runs(board):
-    out, res = board
-    cell = _judge(res, "sim:judge-a")["cells"]["debate · extractive"]
-    listing = dump_dom((out / cell["rooms"]).resolve().as_uri())
-    room = re.search(r'<td class="question"><a href="(\.\./\.\./rooms/[0-9a-f]+\.html)"', listing).group(1)
-    dom = dump_dom((out / cell["rooms"]).parent.joinpath(room).resolve().as_uri())
-    assert '<span class="v-passage" title="v_passage">saw the blue sands</span>' in dom
-    assert '<mark class="quoted"' in dom and "Round 1 · Alice (answer 1)" in dom
-    evil = _judge(res, EVIL_JUDGE)["cells"]["debate · closed"]
-    dom = dump_dom((out / evil["rooms"]).resolve().as_uri())
-    assert not pwned(dom) and "&lt;script&gt;" in dom
-    evil_room = re.search(r'<td class="question"><a href="(\.\./\.\./rooms/[0-9a-f]+\.html)"', dom).group(1)
-    dom = dump_dom((out / evil["rooms"]).parent.joinpath(evil_room).resolve().as_uri())
-    assert not pwned(dom) and "<img" not in dom
-    dom = dump_dom((out / "index.html").resolve().as_uri() + "?small=1")
-    assert not pwned(dom)
-    assert EVIL_JUDGE.replace("<", "&lt;").replace(">", "&gt;") in dom.replace("<wbr>", "")  # shown as text
 
 
 def test_hostile_names_stay_text_in_the_page(tmp_path):

@@ -164,3 +164,23 @@ def test_elo_parses_each_debater_and_its_judge_once(tmp_path, monkeypatch):
     assert parsed == {JUDGE: 1, "scripted:default": 1, "scripted:default,best_of_n=2": 1, "scripted:default,delay=0": 1}
     # the judge's, then each base model's once (the plain and the best-of-2 player share one)
     assert validated == [{"logprobs": True}, {}, {"delay": 0}]
+
+
+@pytest.mark.parametrize("command", ["report", "leaderboard"])
+def test_the_stance_checker_spec_is_parsed_once(tmp_path, monkeypatch, command):
+    """`report --stance-check SPEC` (and `leaderboard`'s): the command checks SPEC into a Spec; the
+    report, the StanceChecker and the checker model it builds take that Spec, never the text again."""
+    from fake_runs import make_run
+    from test_stance import make_quality_run  # registers the scripted stance-checker
+
+    run = make_quality_run(tmp_path / "run")
+    cal = make_run(tmp_path / "cal", n_questions=2)
+    checker = "scripted:stance-checker,delay=0"
+    parsed = _count_calls(monkeypatch, models, "parse_spec")
+    validated = _count_validations(monkeypatch)
+    extra = ["--no-figures"] if command == "report" else []
+    res = cli(command, str(run), "--output", str(tmp_path / "out"), *extra,
+              "--stance-check", checker, "--stance-calibration", str(cal))
+    assert res.exit_code == 0, res.output
+    assert parsed[checker] == 1, parsed
+    assert validated.count({"delay": 0}) == 1, validated

@@ -37,6 +37,16 @@ def test_parse_verdict():
     assert [parse_verdict(t) for t in (" 2", "Answer 1.", "0 - neither", "none", "")] == [2, 1, 0, None, None]
 
 
+def test_a_cache_line_with_a_nan_verdict_is_asked_again(tmp_path):
+    """The stance cache is read by the one strict reader: a line whose verdict is NaN is a damaged
+    line (its argument asked again), not a verdict of nan."""
+    from oversight_bench.analysis.stance import StanceChecker
+
+    (tmp_path / CACHE_NAME).write_text('{"key": "a", "verdict": NaN}\n{"key": "b", "verdict": 1}\n'
+                                       '{"key": "c", "verdict": 1e999}\n')
+    assert StanceChecker("scripted:stance-checker")._read_cache(tmp_path) == {"b": 1}
+
+
 def test_stance_figures_and_rerun_makes_no_calls(tmp_path):
     run = make_quality_run(tmp_path / "run")
     cal = make_run(tmp_path / "cal", n_questions=2)

@@ -136,6 +136,34 @@ def _count_calls(directory: Path) -> int:
         con.close()
 
 
+class FaithfulPlugin:
+    """A suite under a name the core has never heard of, declaring its arguments faithful."""
+
+    path: Path
+
+    @hookimpl
+    def register_suites(self, register):
+        from oversight_bench.suites import RunSuite
+
+        register(RunSuite(name="zz-faithful-test", path=self.path, faithful_arguments=True))
+
+
+def test_the_stance_calibration_default_is_a_suite_declaring_its_arguments_faithful(registry, tmp_path):
+    """`report --stance-check` without `--stance-calibration` takes the stored copy of a registered suite
+    whose `faithful_arguments` says so (a suite's fact: the core names no suite); with none stored it
+    says which suites could be (khan-2024 declares it, and is not in this test's cache)."""
+    from fake_runs import make_run
+    from oversight_bench.analysis.stance import calibration_dir
+
+    folder, name = calibration_dir(None)
+    assert folder is None and "khan-2024" in name and "--stance-calibration" in name
+    plugin = FaithfulPlugin()
+    plugin.path = make_run(tmp_path / "faithful", n_questions=2)
+    registry.add_module_plugin("faithful", "test-faithful", "0", module=plugin)
+    folder, name = calibration_dir(None)
+    assert folder == plugin.path and name.startswith("zz-faithful-test suite, its arguments taken as argued faithfully")
+
+
 def test_long_transcripts_are_an_error_or_skipped(registry, tmp_path):
     from oversight_bench.rundir import read_run
     from oversight_bench.suites import check_context, get_suite, select_rooms

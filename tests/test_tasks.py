@@ -620,6 +620,26 @@ def test_jsonl_bad_lines_skipped_and_counted(fresh_reads, tmp_path, monkeypatch)
     assert read_rows(nested) == (want_nested, 0)
 
 
+@pytest.mark.parametrize("bad_value", ["NaN", "-Infinity", "1e999"])
+def test_a_jsonl_row_holding_a_non_finite_number_is_malformed(fresh_reads, tmp_path, monkeypatch, bad_value):
+    """The strict reader's rule for data rows: NaN, Infinity or 1e999 (Arrow reads the first two, the
+    line-by-line fallback json.loads read all three) makes its row malformed, counted like any other;
+    in a one-document .json file it makes the file unreadable (one line)."""
+    from oversight_bench.sources import read_rows
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(f'{{"q": "a", "n": 1.5}}\n{{"q": "b", "n": {bad_value}}}\n{{"q": "c", "n": 2.5}}\n')
+    want = ([{"q": "a", "n": 1.5}, {"q": "c", "n": 2.5}], 1)
+    assert read_rows(path) == want
+    if bad_value != "1e999":  # Arrow refuses 1e999: that file is read line by line, never cached
+        _reread_from_cache_only(monkeypatch)
+        assert read_rows(path) == want  # the count survives the cache
+    doc = tmp_path / "t.json"
+    doc.write_text(f'[{{"q": "a"}}, {{"q": "b", "n": {bad_value}}}]')
+    with pytest.raises(BenchError, match=r"^cannot read .*t\.json as json: non-finite number"):
+        read_rows(doc)
+
+
 def test_parquet_rows_as_stored(fresh_reads, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -52,7 +52,7 @@ KHAN_2024 = ImportedSuite(
                 "questions of their human-experiment set T_H, each debate in both answer orders, the debaters' names "
                 "swapped with the answers (the correct debater is \"Debater A\" in half the rooms)",
     source="Chang-Han-Chen/llm_debate (MIT; QuALITY CC BY 4.0): quality/khan2024_TH_first40",
-    importer=_khan_importer,
+    importer=_khan_importer, faithful_arguments=True,  # GPT-4o debaters, each arguing its assigned answer
     meta={"reference": "the CSV's `answer` column (the original judge's verdict) where filled; empty in this file"},
 )
 

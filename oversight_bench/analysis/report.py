@@ -70,7 +70,7 @@ import math
 import statistics
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oversight_bench.analysis import cost as cost_mod
 from oversight_bench.analysis import elo as elo_mod
@@ -83,6 +83,9 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
 from oversight_bench.provenance import git_commit
+
+if TYPE_CHECKING:
+    from oversight_bench.models import Spec
 
 SCHEMA = "oversight-bench/report/v1"
 
@@ -369,7 +372,7 @@ def human_vs_model_rows(decisions: list[DecisionRow], n_resamples: int = stats.N
 # -- entry point -----------------------------------------------------------------------------------------
 
 def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: bool = True,
-            stance_check: str | None = None, stance_calibration: str | Path | None = None) -> dict[str, Any]:
+            stance_check: Spec | str | None = None, stance_calibration: str | Path | None = None) -> dict[str, Any]:
     decisions = [d for r in runs for d in r.decisions]
     calls = [c for r in runs for c in r.calls]
     if not decisions:

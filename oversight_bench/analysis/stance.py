@@ -7,9 +7,10 @@ asked which answer the argument supports: 1, 2 or 0 (neither: it concedes or tak
 A turn "argues the other side or concedes" when the checker names the other answer or 0.
 
 The checker is itself a model that errs, so its accuracy is measured on a calibration set whose
-turns argue their side faithfully (by default the khan-2024 suite's GPT-4o debaters, when that
-suite is in the cache; or any run given with `--stance-calibration`) and printed beside every
-stance figure. Unparsed checker replies are counted apart, never as a stance.
+turns argue their side faithfully (by default a suite that declares so, `faithful_arguments`: the
+Khan et al. 2024 GPT-4o debaters, when that suite is in the cache; or any run given with
+`--stance-calibration`) and printed beside every stance figure. Unparsed checker replies are counted
+apart, never as a stance.
 
 Verdicts are cached per (checker, question, answers, argument) in `stance_check.jsonl`, a side
 file in the run folder (the store's records are never touched): a rerun makes no calls.
@@ -22,10 +23,14 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from oversight_bench.errors import BenchError
 from oversight_bench.model_text import NO_ARGUMENT, is_argument
+from oversight_bench.yamlio import strict_json
+
+if TYPE_CHECKING:
+    from oversight_bench.models import Spec
 
 CACHE_NAME = "stance_check.jsonl"
 #: calibration turns taken (the first N arguments in a fixed order): enough for a rough accuracy, cheap
@@ -71,13 +76,14 @@ def run_items(run) -> list[dict[str, Any]]:
 
 
 class StanceChecker:
-    """Asks `spec` for verdicts, through the run folder's cache; `calls` counts model calls made."""
+    """Asks `spec` for verdicts, through the run folder's cache; `calls` counts model calls made. `spec`:
+    the command's checked Spec (kept and built as it is), or a spec's text, checked here once."""
 
-    def __init__(self, spec: str):
+    def __init__(self, spec: Spec | str):
         from oversight_bench.models import check_spec, redact_spec
 
-        self.spec = redact_spec(check_spec(spec))
-        self._spec_text = spec
+        self._spec = check_spec(spec)  # a checked Spec is returned as it is: no second parse
+        self.spec = redact_spec(self._spec)
         self._model = None
         self.calls = 0
         #: verdicts known in this process, whatever folder's cache held them: the same argument in
@@ -90,7 +96,7 @@ class StanceChecker:
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
-                    rec = json.loads(line)
+                    rec = strict_json(line)  # NaN: a damaged line, asked again
                     out[rec["key"]] = rec["verdict"]
                 except (ValueError, KeyError, TypeError):
                     continue  # a line cut by a crash: asked again
@@ -114,7 +120,7 @@ class StanceChecker:
     async def _ask_all(self, folder: Path, todo: list[dict[str, Any]]) -> None:
         from oversight_bench.models import build_model
 
-        model = None if all(it["key"] in self._known for it in todo) else build_model(self._spec_text)
+        model = None if all(it["key"] in self._known for it in todo) else build_model(self._spec)
         try:
             try:
                 f = (folder / CACHE_NAME).open("a", encoding="utf-8")
@@ -158,17 +164,24 @@ def figures(items: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def calibration_dir(explicit: str | Path | None) -> tuple[Path | None, str]:
-    """The calibration run and how to name it: the given one, else the cached khan-2024 suite, else none."""
+    """The calibration run and how to name it: the given one, else the stored copy of the first
+    registered suite that declares its arguments faithful (`faithful_arguments`: the suite's fact, so
+    the core names no suite), else none. A suite not yet imported is not imported here."""
     if explicit is not None:
         return Path(explicit), f"{explicit} (given; its turns taken as arguing their side faithfully)"
-    from oversight_bench.locations import cache_dir  # where `suites` converts them
+    from oversight_bench.registry import get_registry
     from oversight_bench.rundir import is_run_dir
 
-    found = sorted(cache_dir("suites").glob("khan-2024-*"))
-    found = [p for p in found if is_run_dir(p)]
-    if found:
-        return found[-1], f"khan-2024 suite, GPT-4o debaters ({found[-1].name})"
-    return None, "none (no khan-2024 suite in the cache; give --stance-calibration RUN)"
+    reg = get_registry()
+    faithful = [s for s in (reg.get("suites", n) for n in sorted(reg.names("suites")))
+                if getattr(s, "faithful_arguments", False)]
+    for suite in faithful:
+        where = suite.cache_path() if hasattr(suite, "cache_path") else getattr(suite, "path", None)
+        if where is not None and is_run_dir(where):
+            return Path(where), f"{suite.name} suite, its arguments taken as argued faithfully ({Path(where).name})"
+    named = ", ".join(s.name for s in faithful) or "none registered"
+    return None, (f"none (no suite whose arguments are argued faithfully is stored: {named}; "
+                  "give --stance-calibration RUN)")
 
 
 def calibrate(checker: StanceChecker, explicit: str | Path | None = None) -> dict[str, Any]:
@@ -186,7 +199,7 @@ def calibrate(checker: StanceChecker, explicit: str | Path | None = None) -> dic
     return {"calibration": name, "checker_accuracy": right / n if n else None, "n_calibration": n}
 
 
-def check_runs(runs, spec: str, calibration: str | Path | None = None) -> tuple[dict, dict[str, Any]]:
+def check_runs(runs, spec: Spec | str, calibration: str | Path | None = None) -> tuple[dict, dict[str, Any]]:
     """Verdicts for every argument of `runs` -> ({(run dir, job key, judge): [items]}, summary with
     the checker, its calibration and the number of calls made)."""
     checker = StanceChecker(spec)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import load_runs
@@ -17,6 +17,10 @@ from oversight_bench.render.figures import (fig_ablation, fig_accuracy, fig_accu
                                             fig_elo, fig_open_role, fig_position, fig_reliability)
 from oversight_bench.render.report import markdown
 from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
+from oversight_bench.yamlio import strict_json
+
+if TYPE_CHECKING:
+    from oversight_bench.models import Spec
 
 
 #: written first into a report's folder, before any page: a folder holding it and only REPORT_FILES is an
@@ -31,10 +35,11 @@ REPORT_FILES = frozenset({MARKER, "report.md", "report.json", "groups.csv", "per
 
 
 def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *, n_resamples: int = stats.N_RESAMPLES,
-                 figures: bool = True, stance_check: str | None = None,
+                 figures: bool = True, stance_check: Spec | str | None = None,
                  stance_calibration: str | Path | None = None) -> dict[str, Any]:
     """Analyse run directories; with `output` (never inside one of them), write report.json, report.md,
-    CSV tables and PNG figures. `stance_check`: a checker model's spec (`analysis/stance.py`)."""
+    CSV tables and PNG figures. `stance_check`: a checker model's spec (`analysis/stance.py`), checked
+    once here (a Spec the command checked is kept as it is) and handed down."""
     dirs = list(dirs)
     if output is not None:
         refuse_output_inside(output, dirs, "report")
@@ -42,7 +47,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     if stance_check:
         from oversight_bench.models import check_spec
 
-        check_spec(stance_check)  # a bad spec is one line before anything is read or written
+        stance_check = check_spec(stance_check)  # a bad spec is one line before anything is read or written
     runs = load_runs(dirs, with_turns=True)
     report = _clean(analyse(runs, n_resamples=n_resamples, stance_check=stance_check,
                             stance_calibration=stance_calibration))
@@ -88,7 +93,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
 def _is_marker(path: Path) -> bool:
     """Whether `path` is a report's marker (a file of that name a user wrote is not)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("written_by") == "oversight-bench report"
+        return strict_json(path.read_text(encoding="utf-8")).get("written_by") == "oversight-bench report"
     except (OSError, ValueError, AttributeError):
         return False
 

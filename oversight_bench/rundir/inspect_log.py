@@ -24,6 +24,7 @@ from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.reader import RunReader
 from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
+from oversight_bench.yamlio import strict_json
 
 #: the export's list of the logs it wrote: a later export replaces those, and nothing else
 MARKER = "oversight-bench-inspect.json"
@@ -129,7 +130,7 @@ def export_inspect(directory: str, output: str, summarize: Callable[[RunReader],
 def _earlier(out: Path) -> set[str]:
     """The log names an earlier export listed in its marker (none where there is no readable one)."""
     try:
-        logs = json.loads((out / MARKER).read_text(encoding="utf-8")).get("logs")
+        logs = strict_json((out / MARKER).read_text(encoding="utf-8")).get("logs")
     except (OSError, ValueError, AttributeError):
         return set()
     return {n for n in logs if isinstance(n, str) and "/" not in n and n.endswith(".eval")} if isinstance(logs, list) else set()

@@ -19,7 +19,7 @@ import threading
 from collections import Counter
 from pathlib import Path
 
-from oversight_bench.api import CountDeferred, is_counting
+from oversight_bench.api import CountDeferred, is_counting, strict_json
 from oversight_bench.api import cache_dir as _cache_dir
 from task_configs.sandbox import STATUSES, SandboxResult, numeric, run_programs
 from task_configs.loaders.common import LoadContext, Records, read_rows
@@ -67,8 +67,8 @@ def _cached(line: str) -> tuple[str, SandboxResult] | None:
     """One cache line as (key, result), or None if it is not one this version wrote (a damaged or
     foreign line costs only a re-run)."""
     try:
-        d = json.loads(line, parse_int=float, parse_constant=float)
-    except (ValueError, RecursionError):
+        d = strict_json(line)  # NaN or 1e999 (no answer the sandbox gives): not a line it wrote
+    except ValueError:
         return None
     if not isinstance(d, dict):
         return None
