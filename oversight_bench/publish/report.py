@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -58,7 +59,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchError(f"cannot create report folder {out}: {exc.strerror}; expected a writable path") from None
-    (out / MARKER).write_text(json.dumps({"written_by": "oversight-bench report"}) + "\n")
+    _write_marker(out)
     files = {"markdown": "report.md", "groups_csv": "groups.csv", "permutation_csv": "permutation_tests.csv",
              "open_role_csv": "open_role.csv", "position_bias_csv": "position_bias.csv",
              "consultancy_split_csv": "consultancy_split.csv"}
@@ -88,6 +89,17 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     (out / "report.md").write_text(markdown(report))
     (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
     return report
+
+
+def _write_marker(out: Path) -> None:
+    """The marker whole or not at all (a full disk mid-write leaves none, so the folder, empty, is
+    still this report's to write): a temporary file beside it, then renamed."""
+    tmp = out / (MARKER + ".tmp")
+    try:
+        tmp.write_text(json.dumps({"written_by": "oversight-bench report"}) + "\n")
+        os.replace(tmp, out / MARKER)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _is_marker(path: Path) -> bool:
