@@ -17,7 +17,9 @@ What counts as a secret:
   (`_secret_pattern`, `_mask_runs`: the k-grams of the secret in a set, the text squeezed once, the
   runs found by string search and merged; only characters of a secret's run are ever masked); and
   so are its base64, hex, byte-by-byte percent-encoded, JSON `\\uXXXX` and HTML `&#N;`/`&#xN;`
-  forms (`_encodings`);
+  forms (`_encodings`); and any run of 12 of the letters and digits of the secret or of a form,
+  whatever stands between them (`s, k, -`, `["s", "k"]`, a no-break space, `sk-p,roj-`, `115,107`:
+  `_skeleton_runs`), within one string of a JSON text, so a stored record stays valid JSON;
 - values of environment variables named like credentials (`OPENAI_API_KEY`, `HF_TOKEN`, ...),
   registered by `register_env_secrets`, for the same reason.
 
@@ -70,6 +72,8 @@ _lock = threading.Lock()
 _secrets: set[str] = set()
 _pattern: dict[int, frozenset[str]] | None = None  # k -> the k-grams of the secrets' forms
 _lowered: tuple[str, ...] = ()  # the quick test's anchors (see `_secret_pattern`)
+_skeleton: dict[int, frozenset[str]] = {}  # the same for the forms' letters and digits (`_skeleton_runs`)
+_skeleton_anchors: tuple[str, ...] = ()
 
 
 def is_secret_name(name: str) -> bool:
@@ -79,7 +83,7 @@ def is_secret_name(name: str) -> bool:
 
 def register_secret(value: Any) -> None:
     """Remember a secret value so that `redact_text` removes it wherever it appears."""
-    global _pattern, _lowered
+    global _pattern, _lowered, _skeleton, _skeleton_anchors
     value = str(value or "").strip()
     if len(value) < MIN_SECRET or value == MASK:
         return
@@ -89,6 +93,7 @@ def register_secret(value: Any) -> None:
             return
         _secrets.update(f for f in forms if len(f) >= MIN_SECRET)
         _pattern, _lowered = _secret_pattern(_secrets)
+        _skeleton, _skeleton_anchors = _secret_pattern(_secrets, skeleton=True)
 
 
 def _encodings(value: str) -> set[str]:
@@ -107,9 +112,12 @@ def _encodings(value: str) -> set[str]:
     # the same entities zero-padded (`&#00115;`, `&#x0073;`: HTML reads them alike), up to 8 digits
     out |= {"".join(f"&#{ord(c):0{w}d};" for c in value) for w in range(3, 9)}
     out |= {"".join(f"&#x{ord(c):0{w}x};" for c in value) for w in range(2, 9)}
-    # hex bytes each with a prefix (`0x73 0x6b`, `\\x73\\x6b`: the backslash is a gap); bytes or
-    # characters joined by a separator are found by `_joined_runs`
-    out |= {"".join(f"0x{b:02x}" for b in raw), "".join(f"x{b:02x}" for b in raw)}
+    # hex bytes each with a prefix (`0x73 0x6b`, `\\x73\\x6b`: the backslash is a gap), hex of its
+    # UTF-16, its bytes in decimal (`115,107`) or octal (`\\163\\153`), the secret reversed; joined
+    # by anything, these are found by their letters and digits (`_skeleton_runs`)
+    out |= {"".join(f"0x{b:02x}" for b in raw), "".join(f"x{b:02x}" for b in raw),
+            value.encode("utf-16-le").hex(), value.encode("utf-16-be").hex(), value[::-1],
+            "".join(str(b) for b in raw), "".join(f"{b:03o}" for b in raw)}
     for data in (raw, value.encode("utf-16-le"), value.encode("utf-16-be")):  # base64 of UTF-8 and UTF-16
         for k in range(3):
             enc = base64.b64encode(b"\0" * k + data).decode().rstrip("=")
@@ -131,14 +139,17 @@ def _run_length(form: str) -> int:
     return n if n < 8 else min(RUN_FROM, max(MIN_SECRET, n // 2))
 
 
-def _secret_pattern(secrets: set[str]) -> tuple[dict[int, frozenset[str]], tuple[str, ...]]:
+def _secret_pattern(secrets: set[str], skeleton: bool = False) -> tuple[dict[int, frozenset[str]], tuple[str, ...]]:
     """Every secret form's runs to mask, as its k-grams (k = `_run_length`, the forms lower-cased and
-    without any gap, `_without_gaps`) grouped by k; and the quick test's anchors: each form cut into
-    tiles of k // 2 characters, so any run of k of its characters holds a whole tile."""
+    without any gap, `_without_gaps`; `skeleton`: only their letters and digits, so a run there is of
+    12 letters and digits) grouped by k; and the
+    quick test's anchors: each form cut into tiles of k // 2 characters, so any run of k of its
+    characters holds a whole tile."""
     grams: dict[int, set[str]] = {}
     anchors: set[str] = set()
     for secret in secrets:
-        form = _without_gaps(secret.lower())
+        low = secret.lower()
+        form = _ALNUM_ONLY.sub("", low) if skeleton else _without_gaps(low)
         if len(form) < MIN_SECRET:
             continue
         k = _run_length(form)
@@ -157,10 +168,10 @@ def register_env_secrets(environ: dict[str, str] | None = None) -> None:
 
 def forget_secrets() -> None:
     """For tests: drop every registered secret."""
-    global _pattern, _lowered
+    global _pattern, _lowered, _skeleton, _skeleton_anchors
     with _lock:
         _secrets.clear()
-        _pattern, _lowered = None, ()
+        _pattern, _lowered, _skeleton, _skeleton_anchors = None, (), {}, ()
 
 
 #: userinfo (up to the last @ before the path) and query-like parameters (`,` too: spec options)
@@ -215,31 +226,42 @@ def scrub_known(text: str) -> str:
     low = text.lower().translate(_FULLWIDTH)  # passes in C, then a substring search per piece: microseconds per call
     if not any(s in low for s in lowered):
         squeezed = _without_gaps(low)  # a secret wrapped across lines: whole once the gaps are gone
-        if not any(s in squeezed for s in lowered) and not any(rx.search(low) for rx, _ in _JOINED):
-            return text
+        if not any(s in squeezed for s in lowered):
+            # its letters and digits (a secret joined by anything), with and without JSON's escapes
+            skeletons = (_ALNUM_ONLY.sub("", low), _ALNUM_ONLY.sub("", _JSON_ESCAPE.sub(" ", low)))
+            if not any(s in skeleton for skeleton in skeletons for s in _skeleton_anchors):
+                return text
     return _mask_runs(text, pattern, low)
 
 
-#: a secret echoed with its characters (width 1) or hex bytes (width 2) joined by a separator: the same
-#: one or two punctuation characters, a space either side allowed (`s,k,-`, `s | k`, `s--k`, `73,6b`),
-#: between at least 6 units. A rule, not a list: a list of separators always misses one. Neither units
-#: nor separators hold a quote or a backslash, so a run never leaves the JSON string it is in.
-_SEP = r'(?P<sep> ?[^\w\s"\\]{1,2} ?)'
-_JOINED = ((re.compile(r'[^\s"\\]' + _SEP + r'(?:[^\s"\\](?P=sep)){4,}[^\s"\\]'), 1),
-           (re.compile(r'[0-9a-f]{2}' + _SEP + r'(?:[0-9a-f]{2}(?P=sep)){4,}[0-9a-f]{2}'), 2))
+#: what is not a letter or digit (any script: U+00A0 and U+2003 too), and one JSON string (quotes
+#: escaped inside it); a text starting like JSON is masked by skeleton runs only inside its strings
+_ALNUM_ONLY = re.compile(r"[\W_]+")
+_ALNUM_RUN = re.compile(r"[^\W_]+")
+#: inside a JSON string an escape (`\\n`, `\\u00a0`, `\\\\`) is one character, not its letters
+_JSON_ALNUM_RUN = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)|([^\W_\\]+)")
+_JSON_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[nrtbf])")
+_JSON_STRING = re.compile(r'"((?:\\.|[^"\\])*)"')
 
 
-def _joined_runs(low: str, grams: dict[int, frozenset[str]]) -> list[tuple[int, int]]:
-    """The runs of a secret's form in `low` (lower-cased text) echoed joined by a separator (`_JOINED`),
-    as (start, end) in the text: each joined stretch read without its separators and searched as a
-    squeezed text is, each run mapped back from its first unit's character to its last's."""
+def _skeleton_runs(low: str, grams: dict[int, frozenset[str]]) -> list[tuple[int, int]]:
+    """The runs of a secret's letters and digits in `low` (lower-cased text), whatever stands between
+    them (`s, k, -`, `["s", "k"]`, `s\u00a0k`, `sk-p,roj-`, `115,107`): a rule, not a list of
+    separators, which always misses one. In a JSON text (a stored record or response) only within one
+    of its strings, so a mask never takes a quote, a key or a number from the record around it and the
+    record stays valid JSON. As (start, end) in the text, from the run's first letter to its last."""
+    json_text = low.lstrip()[:1] in ("{", "[")
+    pieces = [(m.start(1), m.end(1)) for m in _JSON_STRING.finditer(low)] if json_text else [(0, len(low))]
     runs = []
-    for rx, width in _JOINED:
-        for m in rx.finditer(low):
-            starts = range(m.start(), m.end(), width + len(m["sep"]))
-            units = "".join(low[p:p + width] for p in starts)
-            for a, b in _merged(_found(units, grams)):
-                runs.append((starts[a // width] + a % width, starts[(b - 1) // width] + (b - 1) % width + 1))
+    for start, end in pieces:
+        chars, where = [], []
+        for m in (_JSON_ALNUM_RUN if json_text else _ALNUM_RUN).finditer(low, start, end):
+            if m.lastindex is None and json_text:
+                continue  # an escape
+            chars.append(m[json_text and 1 or 0])
+            where.extend(range(m.start(json_text and 1 or 0), m.end(json_text and 1 or 0)))
+        skeleton = "".join(chars)
+        runs += [(where[a], where[b - 1] + 1) for a, b in _merged(_found(skeleton, grams))]
     return runs
 
 
@@ -270,7 +292,7 @@ def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = No
     """`text` with every run of a secret's form masked (gaps inside a run included), each stretch of
     overlapping or touching runs as one MASK: the text is squeezed once (lower-cased, gaps removed,
     each kept character's position noted), each k-gram found in it by C string search, the spans
-    merged and mapped back; with them the runs echoed joined by a separator (`_joined_runs`). Only
+    merged and mapped back; with them the runs of a secret's letters and digits (`_skeleton_runs`). Only
     characters of a secret's run are ever masked. `low`: `text.lower()` where the caller has it already."""
     low = text.lower().translate(_FULLWIDTH) if low is None else low
     if len(low) != len(text):  # a character whose lower case is longer: keep positions
@@ -285,7 +307,7 @@ def _mask_runs(text: str, grams: dict[int, frozenset[str]], low: str | None = No
     where.extend(range(pos, len(low)))
     squeezed = "".join(parts)
     runs = [(where[a], where[b - 1] + 1) for a, b in _merged(_found(squeezed, grams))]
-    runs = _merged(runs + _joined_runs(low, grams))
+    runs = _merged(runs + _skeleton_runs(low, _skeleton))
     if not runs:
         return text
     out, last = [], 0

@@ -181,8 +181,8 @@ def test_any_run_of_twelve_of_the_key_is_masked(cut):
     register_secret(KEY)
     try:
         run = KEY[cut[0]:cut[1]]
-        out = scrub_known(f"Answer: 1 {run} | fin")  # (a gap may stand inside a run: "| " ends it)
-        assert out == "Answer: 1 *** | fin", out
+        out = scrub_known(f"Answer: 1 {run} | ok")  # ("| o" does not go on with the key: the run ends)
+        assert out == "Answer: 1 *** | ok", out
         assert scrub_known(f"x {run[:11]} y") == f"x {run[:11]} y"  # 11 characters: no run
         prose = "The quick brown fox jumps over the lazy dog, sk-echo and SECRET alike. 0718 91b2"
         assert scrub_known(prose) == prose  # only a secret's own runs are ever masked
@@ -303,5 +303,34 @@ def test_joined_echo_detection_stays_linear():
             scrub_known(text)
             times.append(time.perf_counter() - t0)
         assert times[1] < 8 * times[0] + 0.05, times
+    finally:
+        forget_secrets()
+
+
+@pytest.mark.parametrize("echo", [
+    "\u00a0".join(KEY), "\u2003".join(KEY), json.dumps(list(KEY)), ",".join(str(b) for b in KEY.encode()),
+    ",".join(KEY[i:i + 4] for i in range(0, len(KEY), 4)), "".join(c + "-\n" for c in KEY),
+    "".join(c + "_-"[i % 2] for i, c in enumerate(KEY)), KEY[::-1], "".join(f"\\{b:03o}" for b in KEY.encode()),
+    KEY.encode("utf-16-le").hex()],
+    ids=["nbsp", "em-space", "json-array", "decimal-bytes", "groups-of-4", "dash-newline", "alternating",
+         "reversed", "octal-escapes", "utf16-hex"])
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_a_key_echoed_by_its_letters_and_digits_is_masked_and_the_record_stays_json(echo, ensure_ascii):
+    """Probe round 9, cases 402-409, 413, 414: a key echoed with anything between its characters (a
+    no-break or em space, JSON array punctuation, commas every 4 characters, mixed separators), as its
+    bytes in decimal or octal, as hex of UTF-16 or reversed, was stored whole. Now its letters and
+    digits are found in order whatever stands between them, within one JSON string of a stored record,
+    so the record around the mask stays valid JSON and keeps its other values."""
+    from oversight_bench.redact import forget_secrets, register_secret, scrub_known
+
+    forget_secrets()
+    register_secret(KEY)
+    try:
+        record = {"content": f"you sent {echo} ok", "answer": 1, "probs": [0.25, 0.75], "note": "a-b c_d 2024-06-01"}
+        out = json.loads(scrub_known(json.dumps(record, ensure_ascii=ensure_ascii)))
+        assert {k: v for k, v in out.items() if k != "content"} == {k: v for k, v in record.items() if k != "content"}
+        assert out["content"].startswith("you sent ") and out["content"].endswith(" ok") and "***" in out["content"]
+        left = out["content"][len("you sent "):-len(" ok")].replace("***", "")
+        assert sum(c.isalnum() for c in left) < 6, out  # no run of the key's letters and digits stays
     finally:
         forget_secrets()
