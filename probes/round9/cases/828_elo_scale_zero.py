@@ -1,0 +1,10 @@
+# area 8: elo --from run --scale 0
+import os, sys; sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lib import *
+d = tmp()
+args = ["elo","--from","@D","--scale","0","--output","@D/out"]
+args = [a.replace("@D", d) if isinstance(a, str) else a for a in args]
+rc, out, err = ob(*args)
+if os.path.exists(os.path.join(d, "out")) and os.listdir(os.path.join(d, "out")):
+    broke("elo_scale_zero: refused input but wrote " + str(os.listdir(os.path.join(d, "out"))))
+check_error(rc, out, err, "elo_scale_zero", must=None)
