@@ -487,8 +487,10 @@ def test_a_rebuild_replaces_the_room_pages_and_keeps_no_stale_one(tmp_path):
     assert cli("leaderboard", str(a), str(b), "--output", str(lb)).exit_code == 0
     before = {p.name for p in (lb / "rooms" / "cells").iterdir()}
     (lb / "rooms" / "rooms" / "notes.txt").write_text("mine")
+    board = (lb / "results.json").read_bytes()
     res = cli("leaderboard", str(a), "--output", str(lb), "--force")
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and "rooms/notes.txt" in res.output
+    assert (lb / "results.json").read_bytes() == board
     assert (lb / "rooms" / "rooms" / "notes.txt").read_text() == "mine"
     (lb / "rooms" / "rooms" / "notes.txt").rename(tmp_path / "notes.txt")
     res = cli("leaderboard", str(a), "--output", str(lb), "--force")

@@ -258,6 +258,15 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 room_cells[cid] = {"title": f"{row['judge']} · {key} · on the rooms the models' cells count",
                                    "decisions": sorted({(_relative(d.run_dir, out), d.judge, d.job_key) for d in on})}
                 c["on_model_rooms"] = {**_cell_stats(on), "rooms": rooms_link(cid)}
+    # the room pages first of what a rebuild writes: a rooms/ folder holding anything an earlier export did not
+    # write is refused there (by the writer), before any transcript page is written or deleted
+    _write(out / CELLS_FILE, json.dumps({
+        "about": (f"The decisions each cell of results.json counts, as [RUN_DIR (relative to this folder), JUDGE, JOB_KEY]: "
+                  f"`oversight-bench view RUN_DIRS --export {ROOMS_DIR} --cells {CELLS_FILE}` writes each cell's rooms."),
+        "back": {"link": "../index.html", "title": "leaderboard"}, "cells": room_cells},
+        indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    used = {run for c in room_cells.values() for run, _, _ in c["decisions"]}  # cross-play runs have no room
+    written = _write_room_pages([r.dir for r in runs if _relative(str(r.dir), out) in used], out, len(room_cells))
     n_carried = _carry_cells(prev, judges_out, columns, min_n, lambda slug, page: _write_page(out / "transcripts", slug, page)) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
@@ -279,13 +288,6 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
         if not any(tdir.iterdir()):
             tdir.rmdir()
     n_pages = sum(1 for t in linked if t and (out / t).exists())
-    _write(out / CELLS_FILE, json.dumps({
-        "about": (f"The decisions each cell of results.json counts, as [RUN_DIR (relative to this folder), JUDGE, JOB_KEY]: "
-                  f"`oversight-bench view RUN_DIRS --export {ROOMS_DIR} --cells {CELLS_FILE}` writes each cell's rooms."),
-        "back": {"link": "../index.html", "title": "leaderboard"}, "cells": room_cells},
-        indent=1, ensure_ascii=False, sort_keys=True) + "\n")
-    used = {run for c in room_cells.values() for run, _, _ in c["decisions"]}  # cross-play runs have no room
-    written = _write_room_pages([r.dir for r in runs if _relative(str(r.dir), out) in used], out, len(room_cells))
     if room_cells and written is None:
         warnings.append(f"room pages not written: no room writer is installed (the viewer plugin, `pip install "
                         f"'oversight-bench[web]'`); the cells link to {ROOMS_DIR}/cells/<cell>/, which `oversight-bench "
