@@ -259,6 +259,13 @@ def test_an_own_name_of_another_kind_is_refused_in_one_line(run, tmp_path):
     (site / "rooms").write_text("my notes")
     _one_line_error(cli("view", str(run), "--export", str(site)), "rooms, which is a file")
     assert (site / "rooms").read_text() == "my notes"
+    lb = tmp_path / "lb"
+    assert cli("leaderboard", str(run), "--output", str(lb)).exit_code == 0
+    (lb / "index.html").unlink()
+    (lb / "index.html").mkdir()
+    (lb / "index.html" / "mine.txt").write_text("mine")
+    _one_line_error(cli("leaderboard", str(run), "--output", str(lb), "--force"), "index.html, which is no regular file")
+    assert (lb / "index.html" / "mine.txt").read_text() == "mine"
 
 
 @pytest.mark.parametrize("command, page", [("view", "view.css"), ("view", "rooms/*.html"), ("report", "report.md"),

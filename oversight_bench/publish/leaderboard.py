@@ -50,6 +50,10 @@ def _write_page(tdir: Path, slug: str, page: dict[str, Any]) -> None:
     _write(tdir / f"{slug}.html", carried_page(page))
 
 
+#: the files a build writes at the top of its folder (beside transcripts/ and ROOMS_DIR)
+BOARD_FILES = ("results.json", "leaderboard.md", "index.html", CELLS_FILE, "fig2_judges.png")
+
+
 def check_output(output: str | Path, force: bool = False) -> set[str]:
     """Refuse, before anything is written or deleted, an output folder a build would damage. A build
     overwrites results.json, leaderboard.md, index.html, the cells file and the figure and deletes
@@ -87,6 +91,10 @@ def check_output(output: str | Path, force: bool = False) -> set[str]:
         link, kind = found
         raise BenchError(f"{out} holds {link.relative_to(out)}, {kind}, which no leaderboard build wrote; "
                          "remove it, or give --output a new or empty folder")
+    for name in BOARD_FILES:  # a folder of the user's named like a page the build rewrites: never written into
+        if (out / name).exists() and not (out / name).is_file():
+            raise BenchError(f"{out} holds {name}, which is no regular file where a leaderboard build writes one; move "
+                             "it away, or give --output a new or empty folder")
     pages = _listed_pages(board)
     tdir = out / "transcripts"
     if tdir.exists() or tdir.is_symlink():
