@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -120,24 +121,55 @@ def default_cells(index: Index) -> dict[str, dict[str, Any]]:
 
 #: the names an export writes at its top: an earlier export's folder holds only these
 EXPORTED = re.compile(r"^(view\.css|index\.html|list-[0-9]+\.html|rooms|runs|questions|cells|cells\.json)$")
+#: of those, the folders
+EXPORTED_FOLDERS = frozenset({"rooms", "runs", "questions", "cells"})
+#: what an export's manifest (cells.json) says of itself: a --cells input of the same shape, a
+#: leaderboard's rooms-cells.json or a user's notes of that name never say it
+WRITTEN_BY = "oversight-bench view --export"
+#: every file an export writes but its manifest, relative to its folder: the manifest lists those it
+#: wrote, and a later export deletes those only (a user's file merely named like a page is no page)
+PAGE = re.compile(r"^(view\.css|index\.html|list-[0-9]+\.html|(rooms|questions)/[0-9a-f]{16}\.html|runs/[0-9]+\.html|"
+                  r"cells/[A-Za-z0-9][A-Za-z0-9_.-]{0,119}/(index|page-[0-9]+)\.html)$")
+#: every folder an export makes, relative to its folder
+_FOLDER = re.compile(r"^(rooms|questions|runs|cells|cells/[A-Za-z0-9][A-Za-z0-9_.-]{0,119})$")
 
 
 def _exported(name: str) -> bool:
     return bool(EXPORTED.match(name))
 
 
-def _is_manifest(path: Path) -> bool:
-    """Whether `path` is the cells.json an export writes ({"cells": {ID: {...}}}), not a user's file of that name."""
+def _manifest_files(path: Path) -> set[str] | None:
+    """The files the export whose manifest is `path` wrote, or None where `path` is no export's
+    manifest: one says so ("written_by": WRITTEN_BY), lists its cells and lists only names an
+    export writes ("files")."""
     try:
         data = load_json_text(read_input_bytes(path, "--export", MAX_CELLS_BYTES), str(path), "an export's cells.json")
     except BenchError:
-        return False
-    return isinstance(data, dict) and isinstance(data.get("cells"), dict) and all(
-        CELL_ID.match(k) and isinstance(v, dict) for k, v in data["cells"].items())
+        return None
+    if not (isinstance(data, dict) and data.get("written_by") == WRITTEN_BY and isinstance(data.get("cells"), dict)
+            and all(CELL_ID.match(k) and isinstance(v, dict) for k, v in data["cells"].items())
+            and isinstance(data.get("files"), list) and all(isinstance(f, str) and PAGE.match(f) for f in data["files"])):
+        return None
+    return set(data["files"])
+
+
+def _is_manifest(path: Path) -> bool:
+    """Whether `path` is the cells.json an export writes, not a user's file of that name (their
+    --cells input, in the documented shape, included)."""
+    return _manifest_files(path) is not None
 
 
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
+
+
+def _manifest(cells: dict[str, Any], files: list[str]) -> str:
+    return json.dumps({"written_by": WRITTEN_BY, "cells": cells, "files": files}, indent=1, ensure_ascii=False)
+
+
+def _list_names(n_rooms: int, page_size: int, first: str, prefix: str) -> list[str]:
+    """The pages of a paged room list: `first`, then {prefix}-2.html, ..."""
+    return [first if n == 1 else f"{prefix}-{n}.html" for n in range(1, max(1, -(-n_rooms // page_size)) + 1)]
 
 
 def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict[str, dict[str, Any]] | None = None,
@@ -145,40 +177,22 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
                   back: dict[str, str] | None = None) -> dict[str, Any]:
     """Write the viewer's pages as static files into `output`: index.html (+ list-N.html), rooms/ID.html,
     questions/KEY.html, cells/CELL/index.html (+ page-N.html) for each cell (`cells`, else one per
-    judge · protocol · task) and cells.json ({cell: {title, link, rooms, pages}}). Returns cells.json's
-    content. Never writes inside a run directory. With `back` ({"link", "title"}), every page links
-    back to that page (a path relative to `output`). The same runs and cells export to the same bytes."""
+    judge · protocol · task) and cells.json, the manifest ({"written_by", "cells": {cell: {title, link,
+    rooms, pages}}, "files": every page written}). Returns its cells. Never writes inside a run
+    directory. With `back` ({"link", "title"}), every page links back to that page (a path relative
+    to `output`). The same runs and cells export to the same bytes."""
     own = index is None
     index = index or Index(dirs, search=False)  # static pages search nothing
     try:
         out = Path(output)
         refuse_output_inside(out, index.dirs, "view", flag="--export")
         refuse_foreign_output(out, "view --export", _exported, "cells.json", flag="--export", what="export",
-                              marker_ok=_is_manifest)
-        _clear_export(out)
-        try:
-            for sub in ("rooms", "questions", "cells"):
-                (out / sub).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BenchError(f"cannot create export folder {out}: {exc.strerror}") from None
-        _write(out / "view.css", (TEMPLATES / "viewer" / "view.css").read_text())
-        _write_list(index, index.rooms, out, "index.html", lambda n: "index.html" if n == 1 else f"list-{n}.html",
-                    0, "all rooms", page_size, back=back)
-        for room in index.rooms:
-            _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1, back), v=index.room_view(room)))
-        (out / "runs").mkdir(exist_ok=True)
-        for i in range(len(index.runs)):
-            _write(out / "runs" / f"{i + 1}.html", render("viewer/run.html", links=Links(True, 1, back),
-                                                          o=index.overview(i), static=True))
-        for task, qid in index.by_question:
-            key = question_key(task, qid)
-            _write(out / "questions" / f"{key}.html",
-                   render("viewer/question.html", links=Links(True, 1, back), v=index.question_view(key)))
+                              marker_ok=_is_manifest, folders=EXPORTED_FOLDERS)
         cells = default_cells(index) if cells is None else cells
         where = {str(d): i for i, d in enumerate(index.dirs)}
         where.update({str(d.resolve()): i for i, d in enumerate(index.dirs)})
         by_decision = {(v.run, v.judge, r.job_key): r for r in index.rooms for v in r.verdicts}
-        manifest: dict[str, Any] = {}
+        cell_rooms: dict[str, tuple[list[Room], int]] = {}
         for cid, cell in cells.items():
             rooms, missing, seen = [], 0, set()
             for run_dir, judge, job_key in cell["decisions"]:
@@ -190,51 +204,73 @@ def export_static(dirs: Iterable[str | Path], output: str | Path, *, cells: dict
                 elif room.id not in seen:
                     seen.add(room.id)
                     rooms.append(room)
+            cell_rooms[cid] = (rooms, missing)
+        files = sorted({"view.css", *_list_names(len(index.rooms), page_size, "index.html", "list"),
+                        *(f"rooms/{room.id}.html" for room in index.rooms),
+                        *(f"runs/{i + 1}.html" for i in range(len(index.runs))),
+                        *(f"questions/{question_key(task, qid)}.html" for task, qid in index.by_question),
+                        *(f"cells/{cid}/{p}" for cid, (rooms, _) in cell_rooms.items()
+                          for p in _list_names(len(rooms), page_size, "index.html", "page"))})
+        _clear_export(out)
+        try:
+            for sub in ("rooms", "questions", "cells", "runs"):
+                (out / sub).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BenchError(f"cannot create export folder {out}: {exc.strerror}") from None
+        # the manifest first, listing every page to come: an export cut short is still one a later export replaces
+        _write(out / "cells.json", _manifest({}, files))
+        _write(out / "view.css", (TEMPLATES / "viewer" / "view.css").read_text())
+        _write_list(index, index.rooms, out, "index.html", lambda n: "index.html" if n == 1 else f"list-{n}.html",
+                    0, "all rooms", page_size, back=back)
+        for room in index.rooms:
+            _write(out / "rooms" / f"{room.id}.html", render("viewer/room.html", links=Links(True, 1, back), v=index.room_view(room)))
+        for i in range(len(index.runs)):
+            _write(out / "runs" / f"{i + 1}.html", render("viewer/run.html", links=Links(True, 1, back),
+                                                          o=index.overview(i), static=True))
+        for task, qid in index.by_question:
+            key = question_key(task, qid)
+            _write(out / "questions" / f"{key}.html",
+                   render("viewer/question.html", links=Links(True, 1, back), v=index.question_view(key)))
+        manifest: dict[str, Any] = {}
+        for cid, cell in cells.items():
+            rooms, missing = cell_rooms[cid]
             folder = out / "cells" / cid
             folder.mkdir(parents=True, exist_ok=True)
             pages = _write_list(index, rooms, folder, "index.html", lambda n: "index.html" if n == 1 else f"page-{n}.html",
                                 2, str(cell.get("title") or cid), page_size, missing=missing, back=back)
             manifest[cid] = {"title": cell.get("title") or cid, "link": f"cells/{cid}/index.html", "rooms": len(rooms),
                              "missing": missing, "pages": [f"cells/{cid}/{p}" for p in pages]}
-        _write(out / "cells.json", json.dumps({"cells": manifest}, indent=1, ensure_ascii=False))
+        _write(out / "cells.json", _manifest(manifest, files))
         return manifest
     finally:
         if own:
             index.close()
 
 
-#: the pages an export writes inside its folders, by folder (cells/<id>/ holds index.html and page-N.html)
-_PAGES = {"rooms": re.compile(r"^[0-9a-f]{16}\.html$"), "questions": re.compile(r"^[0-9a-f]{16}\.html$"),
-          "runs": re.compile(r"^[0-9]+\.html$")}
-
-
-_CELL_PAGE = re.compile(r"^(index|page-[0-9]+)\.html$")
-
-
 def _clear_export(out: Path) -> None:
-    """An earlier export's pages (its folder passed `refuse_foreign_output`: it holds cells.json and
-    only an export's names), so that no page of a room or cell this export lacks stays behind. Only
-    files named as an export names them go; any other file, and the folder holding it, stays."""
-    if not (out / "cells.json").is_file():
+    """An earlier export's pages go (its folder passed `refuse_foreign_output`), so that no page of a
+    room or cell this export lacks stays behind: exactly the files its manifest lists, never one
+    merely named like a page. Anything else in the folder (a user's file or folder, a listed name
+    that is no longer a file) is refused in one line first, before anything is deleted."""
+    listed = _manifest_files(out / "cells.json")
+    if listed is None:  # a new or empty folder (refuse_foreign_output let nothing else through)
         return
-    for name in out.iterdir():
-        if re.match(r"^list-[0-9]+\.html$", name.name) and name.is_file():
-            name.unlink()
-    for sub, pattern in _PAGES.items():
-        folder = out / sub
-        if folder.is_dir() and not folder.is_symlink():
-            for page in folder.iterdir():
-                if pattern.match(page.name) and page.is_file() and not page.is_symlink():
-                    page.unlink()
+    for root, folders, names in os.walk(out):
+        here = Path(root).relative_to(out)
+        for name, ok in [*((n, False) for n in sorted(names)), *((n, True) for n in sorted(folders))]:
+            rel = (here / name).as_posix()
+            if rel == "cells.json" or (_FOLDER.match(rel) if ok else rel in listed and (out / rel).is_file()):
+                continue
+            raise BenchError(f"view --export: --export {out} holds {rel}, which the earlier export's cells.json does "
+                             f"not list as {'a folder' if ok else 'a page'} it wrote; expected a new or empty folder, "
+                             f"or one an earlier 'view --export' wrote (move {rel} away)")
+    for rel in sorted(listed):
+        (out / rel).unlink(missing_ok=True)
     cells = out / "cells"
-    if cells.is_dir() and not cells.is_symlink():
+    if cells.is_dir():
         for cell in cells.iterdir():
-            if cell.is_dir() and not cell.is_symlink() and CELL_ID.match(cell.name):
-                for page in cell.iterdir():
-                    if _CELL_PAGE.match(page.name) and page.is_file() and not page.is_symlink():
-                        page.unlink()
-                if not any(cell.iterdir()):
-                    cell.rmdir()
+            if cell.is_dir() and not any(cell.iterdir()):
+                cell.rmdir()
 
 
 def write_room_pages(run_dirs: list[str], folder: Path, cells_file: Path) -> dict[str, Any]:

@@ -477,7 +477,8 @@ def test_a_board_of_small_cells_says_they_are_all_hidden_and_how_to_show_them(tm
 
 def test_a_rebuild_replaces_the_room_pages_and_keeps_no_stale_one(tmp_path):
     """`leaderboard --force` writes its room pages again: a room or cell of the earlier build that this
-    one lacks goes; a file that no export writes stays (and nothing outside the board is touched)."""
+    one lacks goes; a file that no export wrote is refused in one line, and stays (and nothing
+    outside the board is touched)."""
     from helpers import cli
 
     a = make_run(tmp_path / "a", n_questions=2, judge="sim:judge-a")
@@ -486,6 +487,12 @@ def test_a_rebuild_replaces_the_room_pages_and_keeps_no_stale_one(tmp_path):
     assert cli("leaderboard", str(a), str(b), "--output", str(lb)).exit_code == 0
     before = {p.name for p in (lb / "rooms" / "cells").iterdir()}
     (lb / "rooms" / "rooms" / "notes.txt").write_text("mine")
+    board = (lb / "results.json").read_bytes()
+    res = cli("leaderboard", str(a), "--output", str(lb), "--force")
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and "rooms/notes.txt" in res.output
+    assert (lb / "results.json").read_bytes() == board
+    assert (lb / "rooms" / "rooms" / "notes.txt").read_text() == "mine"
+    (lb / "rooms" / "rooms" / "notes.txt").rename(tmp_path / "notes.txt")
     res = cli("leaderboard", str(a), "--output", str(lb), "--force")
     assert res.exit_code == 0, res.output
     after = {p.name for p in (lb / "rooms" / "cells").iterdir()}
@@ -493,7 +500,6 @@ def test_a_rebuild_replaces_the_room_pages_and_keeps_no_stale_one(tmp_path):
     linked = {f"{r}.html" for c in json.loads((lb / "rooms" / "cells.json").read_text())["cells"].values()
               for r in _listed(lb / "rooms", {"rooms": c["link"]})}
     assert {p.name for p in (lb / "rooms" / "rooms").glob("*.html")} == linked
-    assert (lb / "rooms" / "rooms" / "notes.txt").read_text() == "mine"
     shutil.rmtree(lb / "rooms")
     (lb / "rooms").mkdir()
     (lb / "rooms" / "mine.txt").write_text("mine")  # a board whose rooms/ is no export: refused before any write

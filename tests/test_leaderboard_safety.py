@@ -85,9 +85,12 @@ def test_board_is_rebuilt_only_with_force(built, run, tmp_path):
     out = tmp_path / "board"
     shutil.copytree(built, out)
     (out / "README.md").write_text("what this board is")  # a hand-written file beside the generated ones
-    stale = out / "transcripts" / "stale.html"  # an earlier build's page that no cell links any more
+    stale = out / "transcripts" / "stale.html"  # an earlier build's page that no cell of this build links
     stale.parent.mkdir()
     stale.write_text("a page no cell links")
+    earlier = json.loads((out / "results.json").read_text())  # listed by the earlier build, as a carried cell's page
+    next(iter(earlier["judges"][0]["cells"].values()))["transcripts"] = "transcripts/stale.html"
+    (out / "results.json").write_text(json.dumps(earlier))
     before = snapshot(out)
     generated = json.loads((out / "results.json").read_text())["generated"]
     res = cli("leaderboard", str(run), "--output", str(out))
@@ -173,6 +176,9 @@ def test_reproduce_board_step_builds_the_board_and_its_room_pages(tmp_path):
         if attempt == 1:
             stale = board / "rooms" / "rooms" / "0123456789abcdef.html"  # a room page no build of these runs writes
             stale.write_text("an old page")
+            manifest = json.loads((board / "rooms" / "cells.json").read_text())  # which an earlier export wrote
+            manifest["files"].append("rooms/0123456789abcdef.html")
+            (board / "rooms" / "cells.json").write_text(json.dumps(manifest))
     assert not stale.exists()
     res = json.loads((board / "results.json").read_text())
     assert {r["judge"] for r in res["judges"]} == {"sim:judge-a", "scripted:default", "human:nyu-2023"}

@@ -236,3 +236,133 @@ def test_a_link_inside_an_earlier_output_is_not_written_through(run, tmp_path, c
     _one_line_error(cli(*args), "symbolic link", page)
     assert victim.read_text() == "precious, outside the output folder"
     assert not any((tmp_path / "elsewhere").iterdir()) if (tmp_path / "elsewhere").exists() else True
+
+
+# -- probe round 11 (issue 37): own names of another kind, hard links, listed pages, linked stores ----------
+
+
+def test_an_own_name_of_another_kind_is_refused_in_one_line(run, tmp_path):
+    """Case 102: an earlier report whose groups.csv is now a folder of the user's files (and an export
+    whose rooms/ is now a file) is refused in one line naming it, not a traceback; both kept."""
+    rep = tmp_path / "rep"
+    assert cli("report", str(run), "--output", str(rep), "--no-figures").exit_code == 0
+    (rep / "groups.csv").unlink()
+    (rep / "groups.csv").mkdir()
+    (rep / "groups.csv" / "mine.txt").write_text("mine")
+    _one_line_error(cli("report", str(run), "--output", str(rep), "--no-figures"), "groups.csv, which is a folder")
+    assert (rep / "groups.csv" / "mine.txt").read_text() == "mine"
+    site = tmp_path / "site"
+    assert cli("view", str(run), "--export", str(site)).exit_code == 0
+    import shutil
+
+    shutil.rmtree(site / "rooms")
+    (site / "rooms").write_text("my notes")
+    _one_line_error(cli("view", str(run), "--export", str(site)), "rooms, which is a file")
+    assert (site / "rooms").read_text() == "my notes"
+    lb = tmp_path / "lb"
+    assert cli("leaderboard", str(run), "--output", str(lb)).exit_code == 0
+    (lb / "index.html").unlink()
+    (lb / "index.html").mkdir()
+    (lb / "index.html" / "mine.txt").write_text("mine")
+    _one_line_error(cli("leaderboard", str(run), "--output", str(lb), "--force"), "index.html, which is no regular file")
+    assert (lb / "index.html" / "mine.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("command, page", [("view", "view.css"), ("view", "rooms/*.html"), ("report", "report.md"),
+                                           ("leaderboard", "leaderboard.md")])
+def test_a_hard_link_inside_an_earlier_output_is_not_written_through(run, tmp_path, command, page):
+    """Case 103: an earlier output's page replaced by a hard link to the user's file elsewhere (a second
+    name of that file): the rewrite is refused in one line naming it, and the user's file is unchanged."""
+    out = tmp_path / "out"
+    args = {"view": ["view", str(run), "--export", str(out)],
+            "report": ["report", str(run), "--output", str(out), "--no-figures"],
+            "leaderboard": ["leaderboard", str(run), "--output", str(out), "--force"]}[command]
+    assert cli(*args).exit_code == 0
+    thesis = tmp_path / "thesis.md"
+    thesis.write_text("MY THESIS, months of work")
+    target = next(out.glob(page))
+    target.unlink()
+    os.link(thesis, target)
+    _one_line_error(cli(*args), "hard link", target.name)
+    assert thesis.read_text() == "MY THESIS, months of work"
+
+
+def test_view_export_refuses_a_users_cells_input_beside_their_page(run, tmp_path):
+    """Case 101: the user's --cells input, in the documented shape and named cells.json, beside their own
+    index.html is no earlier export (only an export's manifest says it wrote it): refused, both kept.
+    A manifest that says so but lists a name no export writes is no export's either."""
+    import json
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    cells = {"cells": {"my-cell": {"title": "my pick", "decisions": [["../run", "j", "k"]]}}}
+    (out / "cells.json").write_text(json.dumps(cells))
+    (out / "index.html").write_text("<h1>mine</h1>")
+    _one_line_error(cli("view", str(run), "--export", str(out), "--cells", str(out / "cells.json")),
+                    "cells.json, which no earlier export wrote")
+    assert (out / "index.html").read_text() == "<h1>mine</h1>"
+    assert json.loads((out / "cells.json").read_text()) == cells
+    forged = {"written_by": "oversight-bench view --export", "cells": {}, "files": ["index.html", "../thesis.md"]}
+    (out / "cells.json").write_text(json.dumps(forged))
+    _one_line_error(cli("view", str(run), "--export", str(out)), "cells.json, which no earlier export wrote")
+    assert (out / "index.html").read_text() == "<h1>mine</h1>"
+
+
+def test_view_reexport_deletes_only_the_pages_its_manifest_lists(run, tmp_path):
+    """Case 104: a file merely named like a room page (and one of any other name) in an earlier export
+    is refused in one line before anything is deleted; a page the earlier export listed and this one
+    does not write goes."""
+    import json
+
+    out = tmp_path / "site"
+    assert cli("view", str(run), "--export", str(out)).exit_code == 0
+    mine = out / "rooms" / "0123456789abcdef.html"
+    mine.write_text("mine, named like a page")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    _one_line_error(cli("view", str(run), "--export", str(out)), "rooms/0123456789abcdef.html", "does not list")
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before and mine.read_text() == "mine, named like a page"
+    (out / "rooms" / "NOTES.txt").write_text("mine")
+    mine.unlink()
+    _one_line_error(cli("view", str(run), "--export", str(out)), "rooms/NOTES.txt")
+    (out / "rooms" / "NOTES.txt").unlink()
+    manifest = json.loads((out / "cells.json").read_text())
+    manifest["files"].append("rooms/0123456789abcdef.html")  # an earlier export's page of a room no longer given
+    (out / "cells.json").write_text(json.dumps(manifest))
+    mine.write_text("an old page")
+    assert cli("view", str(run), "--export", str(out)).exit_code == 0
+    assert not mine.exists() and "rooms/0123456789abcdef.html" not in json.loads((out / "cells.json").read_text())["files"]
+
+
+def test_leaderboard_force_refuses_files_its_earlier_build_did_not_list(run, tmp_path):
+    """Case 114: `leaderboard --force` over a board whose transcripts/ holds the user's pages (no cell of
+    the earlier build's results.json lists them) is refused in one line; nothing is deleted."""
+    lb = tmp_path / "lb"
+    assert cli("leaderboard", str(run), "--output", str(lb)).exit_code == 0
+    (lb / "transcripts").mkdir(exist_ok=True)
+    (lb / "transcripts" / "my-analysis.html").write_text("mine")
+    (lb / "transcripts" / "my-analysis.json").write_text("{}")
+    _one_line_error(cli("leaderboard", str(run), "--output", str(lb), "--force"), "my-analysis.html", "no earlier build")
+    assert (lb / "transcripts" / "my-analysis.html").read_text() == "mine"
+    assert (lb / "transcripts" / "my-analysis.json").read_text() == "{}"
+
+
+@pytest.mark.parametrize("how", ["symbolic", "hard"])
+def test_a_run_refuses_a_store_linked_from_another_run(run, tmp_path, how):
+    """Case 110: the lock is on the run folder, so a folder B whose results.sqlite (and config.json) is a
+    link to run A's, while A's writer holds A, must not let a second writer into A's store: refused in
+    one line, exit 2, before anything is written (B as it was)."""
+    import shutil
+
+    a, b = tmp_path / "A", tmp_path / "B"
+    shutil.copytree(run, a)
+    b.mkdir()
+    held = Store.open(a, write=True)  # A's writer, running (a hard-linked A is refused too: opened first)
+    try:
+        for name in (DB_NAME, "config.json"):
+            (b / name).symlink_to(a / name) if how == "symbolic" else os.link(a / name, b / name)
+        res = cli("run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "1", "--protocols",
+                  "qa_without_article", "--output", str(b), "--quiet")
+        _one_line_error(res, str(b / DB_NAME), f"{how} link")
+    finally:
+        held.close()
+    assert sorted(p.name for p in b.iterdir()) == ["config.json", DB_NAME]

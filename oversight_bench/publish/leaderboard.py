@@ -16,8 +16,8 @@ from typing import Any, Iterable
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.carry import MAX_CARRY_BYTES, _carry_cells, load_carry
-from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, QUALITY_BAR, ROOMS_DIR, SCHEMA,
-                                                  SELF_JUDGED, _argued, _by_job, _cell_quality, _cell_stats,
+from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, QUALITY_BAR, ROOMS_DIR,
+                                                  SCHEMA, SELF_JUDGED, _argued, _by_job, _cell_quality, _cell_stats,
                                                   _elo_table, _headlines, _human_about, _is_crossplay, _judge_kind,
                                                   _qkey, _suite_of, cell_id, figure_bars, models_rooms_id,
                                                   paired_tests, rooms_link, self_judged)
@@ -50,20 +50,26 @@ def _write_page(tdir: Path, slug: str, page: dict[str, Any]) -> None:
     _write(tdir / f"{slug}.html", carried_page(page))
 
 
-def check_output(output: str | Path, force: bool = False) -> None:
+#: the files a build writes at the top of its folder (beside transcripts/ and ROOMS_DIR)
+BOARD_FILES = ("results.json", "leaderboard.md", "index.html", CELLS_FILE, "fig2_judges.png")
+
+
+def check_output(output: str | Path, force: bool = False) -> set[str]:
     """Refuse, before anything is written or deleted, an output folder a build would damage. A build
     overwrites results.json, leaderboard.md, index.html, the cells file and the figure and deletes
     transcript pages it does not link, so: a missing or empty folder is fine; a folder holding a
-    leaderboard (a results.json of this SCHEMA or an older one) only with `force`; any other non-empty
-    folder never, `force` or not."""
+    leaderboard (a results.json of this SCHEMA or an older one) only with `force`, and only where its
+    transcripts/ holds nothing but the pages that board's results.json lists (a user's page there
+    is neither deleted nor overwritten); any other non-empty folder never, `force` or not. Returns
+    the names in transcripts/ the earlier build wrote: the only ones a rebuild may delete."""
     out = Path(output)
     if not out.exists():
-        return
+        return set()
     if not out.is_dir():
         raise BenchError(f"{out} is not a folder; give --output a new or empty folder")
     try:
         if not any(out.iterdir()):
-            return
+            return set()
     except OSError as exc:
         raise BenchError(f"cannot read leaderboard folder {out}: {exc.strerror}; expected a readable folder") from None
     board = None
@@ -80,10 +86,46 @@ def check_output(output: str | Path, force: bool = False) -> None:
     if not force:
         raise BenchError(f"{out} holds a leaderboard (generated {board.get('generated') or 'unknown'}); "
                          "rebuilding it replaces its pages: add --force")
-    link = first_link(out)
-    if link is not None:  # a page replaced by a link to a file outside: a rebuild would write through it
-        raise BenchError(f"{out} holds a symbolic link ({link.relative_to(out)}), which no leaderboard build wrote; "
+    found = first_link(out)
+    if found is not None:  # a page replaced by a link to a file outside: a rebuild would write through it
+        link, kind = found
+        raise BenchError(f"{out} holds {link.relative_to(out)}, {kind}, which no leaderboard build wrote; "
                          "remove it, or give --output a new or empty folder")
+    for name in BOARD_FILES:  # a folder of the user's named like a page the build rewrites: never written into
+        if (out / name).exists() and not (out / name).is_file():
+            raise BenchError(f"{out} holds {name}, which is no regular file where a leaderboard build writes one; move "
+                             "it away, or give --output a new or empty folder")
+    pages = _listed_pages(board)
+    tdir = out / "transcripts"
+    if tdir.exists() or tdir.is_symlink():
+        try:
+            entries = sorted(tdir.iterdir()) if tdir.is_dir() else None
+        except OSError as exc:
+            raise BenchError(f"cannot read {tdir}: {exc.strerror}; expected a readable folder") from None
+        if entries is None:
+            raise BenchError(f"{tdir} is not a folder, where a leaderboard build writes its transcript pages; "
+                             "move it away, or give --output a new or empty folder")
+        foreign = [p.name for p in entries if p.name not in pages or not p.is_file()]
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            raise BenchError(f"{tdir} holds {shown}, which no earlier build wrote (its results.json lists no such "
+                             "page), and a rebuild deletes or overwrites what is there: move it away, or give --output "
+                             "a new or empty folder")
+    return pages
+
+
+def _listed_pages(board: dict[str, Any]) -> set[str]:
+    """The transcript pages an earlier build wrote, as its results.json lists them (each carried
+    cell's `transcripts` link, and the data file beside it): NAME.html and NAME.json."""
+    pages: set[str] = set()
+    for row in board.get("judges") if isinstance(board.get("judges"), list) else []:
+        cells = row.get("cells") if isinstance(row, dict) else None
+        for cell in cells.values() if isinstance(cells, dict) else []:
+            link = cell.get("transcripts") if isinstance(cell, dict) else None
+            match = PAGE_LINK.fullmatch(link) if isinstance(link, str) else None
+            if match:
+                pages |= {f"{match.group(1)}.html", f"{match.group(1)}.json"}
+    return pages
 
 
 def _check_rooms_folder(rooms: Path) -> None:
@@ -132,7 +174,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
     dirs = list(dirs)
     refuse_output_inside(output, dirs, "leaderboard")
-    check_output(output, force)
+    earlier_pages = check_output(output, force)
     _check_rooms_folder(Path(output) / ROOMS_DIR)
     for d in dirs:
         if in_use(d):
@@ -224,6 +266,15 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 room_cells[cid] = {"title": f"{row['judge']} · {key} · on the rooms the models' cells count",
                                    "decisions": sorted({(_relative(d.run_dir, out), d.judge, d.job_key) for d in on})}
                 c["on_model_rooms"] = {**_cell_stats(on), "rooms": rooms_link(cid)}
+    # the room pages first of what a rebuild writes: a rooms/ folder holding anything an earlier export did not
+    # write is refused there (by the writer), before any transcript page is written or deleted
+    _write(out / CELLS_FILE, json.dumps({
+        "about": (f"The decisions each cell of results.json counts, as [RUN_DIR (relative to this folder), JUDGE, JOB_KEY]: "
+                  f"`oversight-bench view RUN_DIRS --export {ROOMS_DIR} --cells {CELLS_FILE}` writes each cell's rooms."),
+        "back": {"link": "../index.html", "title": "leaderboard"}, "cells": room_cells},
+        indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    used = {run for c in room_cells.values() for run, _, _ in c["decisions"]}  # cross-play runs have no room
+    written = _write_room_pages([r.dir for r in runs if _relative(str(r.dir), out) in used], out, len(room_cells))
     n_carried = _carry_cells(prev, judges_out, columns, min_n, lambda slug, page: _write_page(out / "transcripts", slug, page)) if prev else 0
     columns.sort(key=lambda ps: (ps[1].startswith("suite:"), ps[1], _proto_key(ps[0])))
     warnings = [f"{row['judge']} · {key}: no human reference (the human judges' {key} cell is carried, without its "
@@ -239,19 +290,12 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     tdir = out / "transcripts"
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
     if tdir.is_dir():
-        for page in [*tdir.glob("*.html"), *tdir.glob("*.json")]:  # pages of cells not carried are stale
-            if f"transcripts/{page.stem}.html" not in linked:
-                page.unlink()
+        for name in earlier_pages:  # the earlier build's pages of cells not carried are stale; nothing else goes
+            if f"transcripts/{Path(name).stem}.html" not in linked:
+                (tdir / name).unlink(missing_ok=True)
         if not any(tdir.iterdir()):
             tdir.rmdir()
     n_pages = sum(1 for t in linked if t and (out / t).exists())
-    _write(out / CELLS_FILE, json.dumps({
-        "about": (f"The decisions each cell of results.json counts, as [RUN_DIR (relative to this folder), JUDGE, JOB_KEY]: "
-                  f"`oversight-bench view RUN_DIRS --export {ROOMS_DIR} --cells {CELLS_FILE}` writes each cell's rooms."),
-        "back": {"link": "../index.html", "title": "leaderboard"}, "cells": room_cells},
-        indent=1, ensure_ascii=False, sort_keys=True) + "\n")
-    used = {run for c in room_cells.values() for run, _, _ in c["decisions"]}  # cross-play runs have no room
-    written = _write_room_pages([r.dir for r in runs if _relative(str(r.dir), out) in used], out, len(room_cells))
     if room_cells and written is None:
         warnings.append(f"room pages not written: no room writer is installed (the viewer plugin, `pip install "
                         f"'oversight-bench[web]'`); the cells link to {ROOMS_DIR}/cells/<cell>/, which `oversight-bench "

@@ -28,6 +28,7 @@ import os
 import queue
 import shutil
 import sqlite3
+import stat
 import tempfile
 import threading
 import time
@@ -169,6 +170,27 @@ def lock_directory(directory: Path) -> int:
         raise BenchError(f"output directory {directory} is in use by another oversight-bench process; "
                          f"wait for it to finish or choose another --output") from None
     return fd
+
+
+def refuse_linked_store(directory: Path) -> None:
+    """The lock is on the run folder, so a writer writes only that folder's own store: a store file or
+    config.json that is a symbolic link (to another run's, which that run's lock guards) or a hard
+    link (another name of one) is refused in one line, before anything is written."""
+    for name in (DB_NAME, *(DB_NAME + end for end in ("-wal", "-shm", "-journal")), CONFIG_NAME):
+        path = directory / name
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            what = f"a symbolic link (to {os.readlink(path)})"
+        elif stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+            what = f"a hard link (a file with {st.st_nlink} names)"
+        else:
+            continue
+        raise BenchError(f"{path} is {what}: a run writes only its own folder's store, whose lock that folder holds "
+                         f"(another run's store, reached through a link, is guarded by that run's lock); expected a "
+                         f"regular file of this folder, or none (copy the run instead of linking it)")
 
 
 def in_use(directory: str | Path) -> bool:
@@ -521,6 +543,11 @@ class Store(RecordReads):
             except OSError as exc:
                 raise BenchError(f"cannot write to output directory {directory}: {exc.strerror}; expected a writable folder") from None
             lock_fd = lock_directory(directory)
+            try:
+                refuse_linked_store(directory)
+            except BenchError:
+                os.close(lock_fd)
+                raise
             found = _names(directory)
         elif not (directory / DB_NAME).exists():
             raise BenchError(f"{directory} is not a run directory: expected {directory / DB_NAME} (written by 'oversight-bench run')")
