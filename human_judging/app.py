@@ -6,8 +6,9 @@ by their personal link (`/?key=SECRET`, checked against the stored hash); otherw
 single-judge use on loopback) by a name. A session is a row in the study database: signing out
 deletes it, so a copied cookie stops working. Every judge route acts on the session's own judge, and
 a form's assignment id must be that judge's open one, so no judge sees or decides another's items.
-The study token (`--token`) is the organiser's: it opens `/organiser` (`?token=` once, which becomes
-a cookie, or `Authorization: Bearer`), never a judge's pages.
+The study token (`--token`) is the organiser's: it opens `/organiser` (`?token=` once, or
+`Authorization: Bearer`), never a judge's pages. The organiser link's cookie holds a session this
+server made (`LinkSessions`), never the token, which any other loopback server would receive.
 
 Security: forms carry a per-session CSRF token (sign-in: a double-submit cookie whose value only
 this server can have issued: a nonce and its HMAC under the server's own random key and its port,
@@ -114,6 +115,34 @@ class SameOrigin:
 MAX_PENDING_SIGNINS, SIGNIN_TTL_S = 10_000, 3600.0
 
 
+class LinkSessions:
+    """What a token link's cookie holds instead of the token (the organiser's page here, the viewer's
+    `TokenGate`): a random session this process made, valid for `TTL_S`, at most `LIMIT` of them (the
+    oldest dropped). Cookies ignore ports, so every server on 127.0.0.1 the browser visits receives
+    the cookie; the token itself would open the page there as a Bearer token, a session opens
+    nothing there and expires."""
+
+    LIMIT, TTL_S = 1_000, 12 * 3600.0
+
+    def __init__(self) -> None:
+        self._began: dict[str, float] = {}
+
+    def new(self) -> str:
+        while len(self._began) >= self.LIMIT:
+            self._began.pop(next(iter(self._began)))  # the oldest
+        session = secrets.token_urlsafe(32)
+        self._began[session] = time.monotonic()
+        return session
+
+    def valid(self, session: str | None) -> bool:
+        began = self._began.get(session or "")
+        return began is not None and time.monotonic() - began < self.TTL_S
+
+    def set_cookie(self, response: Response, name: str) -> Response:
+        response.set_cookie(name, self.new(), max_age=int(self.TTL_S), httponly=True, samesite="strict")
+        return response
+
+
 def _same(given: str | None, expected: str) -> bool:
     return bool(given) and secrets.compare_digest(given.encode(), expected.encode())
 
@@ -124,6 +153,12 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
     locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per judge
     server_key = secrets.token_bytes(32)  # this server's: a sign-in token no other server (or page) can make
     pending: dict[str, float] = {}  # sign-in nonce -> when it was issued; used once, then gone
+    organisers = LinkSessions()  # the organiser link's cookie: a session, never the token
+
+    def is_organiser(request: Request) -> bool:
+        """The organiser's session cookie, or the token as a Bearer header."""
+        auth = request.headers.get("authorization", "")
+        return organisers.valid(request.cookies.get(TOKEN)) or _same(auth[7:] if auth.lower().startswith("bearer ") else "", token)
 
     def _mac(request: Request, nonce: str) -> str:
         port = (request.scope.get("server") or ("", 0))[1]
@@ -273,12 +308,9 @@ def create_app(study: Study, *, token: str | None = None, allowed_hosts: list[st
         if not token:
             return PlainTextResponse("not found", status_code=404)
         given = request.query_params.get("token")
-        if _same(given, token):  # the organiser's link: keep the token in a cookie, drop it from the address bar
-            resp = RedirectResponse("/organiser", status_code=303)
-            resp.set_cookie(TOKEN, token, httponly=True, samesite="strict")
-            return resp
-        auth = request.headers.get("authorization", "")
-        if not (_same(request.cookies.get(TOKEN), token) or _same(auth[7:] if auth.lower().startswith("bearer ") else "", token)):
+        if _same(given, token):  # the organiser's link: a session in a cookie (not the token), the address bar cleared
+            return organisers.set_cookie(RedirectResponse("/organiser", status_code=303), TOKEN)
+        if not is_organiser(request):
             return PlainTextResponse("forbidden: the organiser's page needs the study token (open the organiser link)",
                                      status_code=403)
         return _page("organiser.html", judges=study.overview(), items=len(study.items), reach=study.reach(), skipped=study.skipped,

@@ -56,11 +56,14 @@ VIEW_TOKEN_COOKIE = "oversight_bench_view_token"
 
 
 class TokenGate:
-    """ASGI middleware: every request must carry the viewer's token (constant-time comparison); the
-    link `?token=...` sets it as a cookie and drops it from the address bar."""
+    """ASGI middleware: every request must carry the viewer's token (constant-time comparison) as a
+    Bearer header, or the cookie the link `?token=...` sets (a session, not the token: `LinkSessions`)
+    and drops the token from the address bar."""
 
     def __init__(self, app, token: str):
-        self.app, self.token = app, token
+        from human_judging.app import LinkSessions
+
+        self.app, self.token, self.sessions = app, token, LinkSessions()
 
     async def __call__(self, scope, receive, send):
         import secrets
@@ -76,11 +79,11 @@ class TokenGate:
         if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
             rest = {k: v for k, v in request.query_params.items() if k != "token"}
             resp = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
-            resp.set_cookie(VIEW_TOKEN_COOKIE, self.token, httponly=True, samesite="strict")
-            return await resp(scope, receive, send)
+            return await self.sessions.set_cookie(resp, VIEW_TOKEN_COOKIE)(scope, receive, send)
         auth = request.headers.get("authorization", "")
-        candidates = [request.cookies.get(VIEW_TOKEN_COOKIE, ""), auth[7:] if auth.lower().startswith("bearer ") else ""]
-        if not any(c and secrets.compare_digest(c.encode(), self.token.encode()) for c in candidates):
+        bearer = auth[7:] if auth.lower().startswith("bearer ") else ""
+        if not (self.sessions.valid(request.cookies.get(VIEW_TOKEN_COOKIE))
+                or bearer and secrets.compare_digest(bearer.encode(), self.token.encode())):
             return await PlainTextResponse("forbidden: the viewer needs its token (open the link it printed)",
                                            status_code=403)(scope, receive, send)
         return await self.app(scope, receive, send)

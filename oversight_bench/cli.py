@@ -111,20 +111,29 @@ class BenchGroup(click.Group):
             from oversight_bench.registry import get_registry
 
             def restore(info=None) -> None:  # a plugin that wrote `cli.commands[...]` directly: named
-                who = f"plugin {info.name} ({info.package} {info.version})" if info is not None else "a plugin"
-                for name, command in self.core_commands.items():
-                    if self.commands.get(name) is not command:
-                        click.echo(f"warning: {who} replaced or removed the command {name!r}; the built-in one is kept",
-                                   err=True)
-                        self.commands[name] = command
+                taken = [name for name, command in self.core_commands.items() if self.commands.get(name) is not command]
+                self.commands.update((name, self.core_commands[name]) for name in taken)
+                if not taken:
+                    return
+                names = ", ".join(map(repr, taken))
+                if info is None:
+                    click.echo(f"warning: a plugin replaced or removed the command {names}; the built-in one is kept", err=True)
+                else:  # said in the plugin's one warning
+                    many = len(taken) > 1
+                    info.skip(f"command{'s' * many} {names} of {info.package} (plugin {info.name}) skipped: it replaced "
+                              f"or removed the built-in {'ones, which are' if many else 'one, which is'} kept")
 
+            # one warning a plugin: what its load, its commands and its run options did wrong, said together
+            registry = get_registry(warn=False)
             self._adding_plugins = True
             try:
-                get_registry().call_each("register_commands", cli=self, after=restore)
-            finally:
+                registry.call_each("register_commands", cli=self, after=restore, warn=False)
                 self._adding_plugins = False
                 restore()
-            get_registry().call_each("register_run_options", add=self.add_run_option)
+                registry.call_each("register_run_options", add=self.add_run_option, warn=False)
+            finally:
+                self._adding_plugins = False
+                registry.warn_new()
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         """A plugin's command under a name the core's commands have is refused (which marks that plugin
@@ -329,8 +338,10 @@ def list_cmd(what, data_dir, include_path):
 
     if (data_dir or include_path) and what != "tasks":
         raise BenchError(f"list {what}: --data-dir and --include-path apply to `list tasks` only")
-    lines = suite_lines() if what == "suites" else list_lines(what, data_dir, include_path,
-                                                              warn=lambda m: click.echo(terminal_line(m), err=True))
+    def warn(message: str) -> None:
+        click.echo(terminal_line(message), err=True)
+
+    lines = suite_lines(warn) if what == "suites" else list_lines(what, data_dir, include_path, warn=warn)
     for line in lines:
         click.echo(line)
 

@@ -101,15 +101,16 @@ def fit_elo(config: EloConfig, sources: list[str]) -> dict[str, Any]:
 def list_lines(what: str, data_dir: str | None = None, include_path: tuple[str, ...] = (), *,
                warn: Callable[[str], None] = print) -> list[str]:
     """What `list WHAT` prints, a line each: tasks, protocols, models or plugins with their package and
-    version (suites: `suites.list_lines`, which runs above this layer's workflows). `warn`: where a plugin's failing install check is said (a line)."""
+    version (suites: `suites.list_lines`, which runs above this layer's workflows). `warn`: where a
+    plugin's broken entry or failing install check is said (a line each)."""
     from oversight_bench.registry import get_registry
 
     if what == "tasks":
-        return _task_lines(data_dir, include_path)
+        return _task_lines(data_dir, include_path, warn)
     if what == "models":
         return _model_lines(warn)
     if what == "protocols":
-        return _protocol_lines()
+        return _protocol_lines(warn)
     reg = get_registry()
     if what == "plugins":
         wide = [max((len(x) for x in col), default=0) for col in zip(*((p.name, p.package, p.version) for p in reg.plugins))]
@@ -123,23 +124,25 @@ def list_lines(what: str, data_dir: str | None = None, include_path: tuple[str, 
     return [f"{name:<22} {reg.entries[what][name].package} {reg.entries[what][name].version}" for name in reg.names(what)]
 
 
-def _protocol_lines() -> list[str]:
+def _protocol_lines(warn: Callable[[str], None]) -> list[str]:
     """One line per protocol: name, package, version and description; a protocol outside the paper
-    says so, and one derived from others' transcripts (`Protocol.derived_from`) how to run it."""
-    from oversight_bench.registry import get_registry
+    says so, and one derived from others' transcripts (`Protocol.derived_from`) how to run it. One
+    whose attributes raise is listed BROKEN (`registry.listed`)."""
+    from oversight_bench.registry import get_registry, listed
 
     reg = get_registry()
-    lines = []
-    for name in reg.names("protocols"):
-        e = reg.entries["protocols"][name]
+
+    def line(name: str, e) -> str:
         p = e.obj
         notes = ["outside the paper"] if getattr(p, "outside_paper", "") else []
         if getattr(p, "derived_from", ()):
             notes.append(f"judge --from RUN --as {name} (RUN: stored {', '.join(p.derived_from)})")
         note = f"[{'; '.join(notes)}] " if notes else ""
         package = f"{e.package} {e.version}"
-        lines.append(f"{name:<22} {package:<28} {note}{getattr(p, 'description', '')}".rstrip())
-    return lines
+        return f"{name:<22} {package:<28} {note}{getattr(p, 'description', '')}".rstrip()
+
+    return [listed("protocols", e, lambda: line(name, e), warn)
+            for name in reg.names("protocols") for e in [reg.entries["protocols"][name]]]
 
 
 def _size(n: int | None) -> str:
@@ -151,7 +154,7 @@ def _size(n: int | None) -> str:
 def _model_lines(warn: Callable[[str], None]) -> list[str]:
     """The backends (`backend:model` specs), then the models plugins name (`--judge NAME`) with the
     roles they are the default for and, where their plugin says, install state and size."""
-    from oversight_bench.registry import get_registry
+    from oversight_bench.registry import get_registry, listed
 
     reg = get_registry()
     lines = ["backends (a model is backend:model[,key=value...]):"]
@@ -163,8 +166,8 @@ def _model_lines(warn: Callable[[str], None]) -> list[str]:
         return lines + ["models by name: none declared by the installed plugins"]
     lines.append("models by name (--judge NAME, --agent NAME):")
     lines.append(f"  {'name':<20} {'spec':<30} {'default':<8} {'size':>8}  state")
-    for name in reg.names("model_names"):
-        m = named[name].obj
+
+    def line(name: str, m) -> str:
         status = None
         if m.status is not None:
             try:
@@ -177,14 +180,17 @@ def _model_lines(warn: Callable[[str], None]) -> list[str]:
             state = (status.detail or "installed") if status.installed else "NOT INSTALLED" + \
                 (f": {status.detail}" if status.detail else "")
         size = _size(status.size_bytes if status else None)
-        lines.append(f"  {name:<20} {m.spec:<30} {','.join(m.default_for) or '-':<8} {size:>8}  {state}")
-    return lines
+        return f"  {name:<20} {m.spec:<30} {','.join(m.default_for) or '-':<8} {size:>8}  {state}"
+
+    return lines + ["  " + listed("model_names", e, lambda: line(name, e.obj).removeprefix("  "), warn, width=20)
+                    for name in reg.names("model_names") for e in [named[name]]]
 
 
-def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str]:
+def _task_lines(data_dir: str | None, include_path: tuple[str, ...], warn: Callable[[str], None]) -> list[str]:
     """Each task with its type, the questions its source holds on this data (what `--limit` samples
-    from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run."""
-    from oversight_bench.registry import get_registry
+    from), the source, and whether a bare `run` uses it. Reading each source takes seconds, not a run.
+    A task that raises while its line is made is listed BROKEN (`registry.listed`)."""
+    from oversight_bench.registry import Entry, get_registry, listed
     from oversight_bench.sources import CountDeferred, counting_only
     from oversight_bench.tasks import data_dir as find_data_dir, resolve_tasks
 
@@ -192,7 +198,8 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
     reg = get_registry()
     lines = [f"{'task':<18} {'type':<11} {'questions':>9}  {'source':<10} {'default':<7} package",]
     notes = []
-    for task in resolve_tasks(["all"], list(include_path)):  # the paper's order, then by name
+
+    def line(task, package: str) -> str:
         count, source = "–", "python"
         choose, available = getattr(task, "choose_source", None), getattr(task, "available", None)
         try:
@@ -210,10 +217,13 @@ def _task_lines(data_dir: str | None, include_path: tuple[str, ...]) -> list[str
         except BenchError as exc:
             source = "missing"
             notes.append(f"{task.name}: {' '.join(str(exc).splitlines())}")
-        entry = reg.entries["tasks"].get(task.name)
-        package = f"{entry.package} {entry.version}" if entry else f"{getattr(task, 'path', '')}"
         default = "yes" if getattr(task, "in_default_run", False) else ""
-        lines.append(f"{task.name:<18} {task.task_type:<11} {count:>9}  {source:<10} {default:<7} {package}")
+        return f"{task.name:<18} {task.task_type:<11} {count:>9}  {source:<10} {default:<7} {package}"
+
+    for task in resolve_tasks(["all"], list(include_path)):  # the paper's order, then by name
+        entry = reg.entries["tasks"].get(task.name) or Entry(task.name, task, f"{getattr(task, 'path', '')}", "")
+        package = f"{entry.package} {entry.version}".strip()
+        lines.append(listed("tasks", entry, lambda: line(task, package), warn, width=18))
     lines.append(f"questions: convertible questions in {folder or 'no data folder (--data-dir or $OVERSIGHT_BENCH_DATA)'}; "
                  f"a run samples --limit of them per task (default: the task's sample size, 128)")
     return lines + notes

@@ -70,6 +70,24 @@ class SharedConfig(BaseModel):
     def _split_tasks(cls, v: Any) -> Any:
         return [x.strip() for x in v.split(",") if x.strip()] if isinstance(v, str) else v
 
+    @field_validator("tasks")
+    @classmethod
+    def _tasks_once(cls, v: list[str]) -> list[str]:
+        return once(v, "task")
+
+
+def once(names: list[str], what: str) -> list[str]:
+    """`names` as given, refused where one is given twice (`debate,debate`): the list is the run's
+    identity, so a duplicate would make the same work a different run that a resume refuses. A task
+    that is also in a group named beside it (`closed,arith`) is not a literal duplicate: the run's
+    tasks are deduplicated when the groups are expanded (`tasks.resolve_tasks`)."""
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(f"{what} {name!r} is given twice; name each {what} once")
+        seen.add(name)
+    return names
+
 
 class RunConfig(SharedConfig):
     """Everything that defines a run. Fields that change results are part of its identity."""
@@ -116,6 +134,11 @@ class RunConfig(SharedConfig):
         if isinstance(v, str):
             v = [x.strip() for x in v.split(",") if x.strip()]
         return v
+
+    @field_validator("protocols")
+    @classmethod
+    def _protocols_once(cls, v: list[str]) -> list[str]:
+        return once(v, "protocol")
 
 
 class EloConfig(SharedConfig):

@@ -112,11 +112,21 @@ def check_judge_tool(name: str | None, tasks: Iterable[str]) -> JudgeTool | None
     if not name:
         return None
     tool = get_judge_tool(name)
-    unsupported = sorted({t for t in tasks if not tool.supports(t)})
+    try:  # the plugin's code: what it raises is one line naming the tool and its package, not a traceback
+        unsupported = sorted({t for t in tasks if not tool.supports(t)})
+        supported = ", ".join(tool.tasks)
+        tool_provenance(tool)
+    except Exception as exc:  # noqa: BLE001 - BenchError too: the line names the plugin either way
+        from oversight_bench.registry import failure_text, get_registry
+
+        entry = get_registry().entries["judge_tools"].get(name)
+        package = f" of {entry.package} {entry.version}" if entry else ""
+        raise BenchError(f"judge tool {name!r}{package} is broken: {failure_text(exc)}; fix or uninstall its plugin, "
+                         f"or drop -o judge_tool") from None
     if unsupported:
         raise BenchError(f"judge tool {name!r} does not support task {unsupported[0]}"
                          f"{f' (nor {len(unsupported) - 1} more)' if len(unsupported) > 1 else ''}; it supports "
-                         f"{', '.join(tool.tasks) or 'the tasks its plugin names'}: drop -o judge_tool or run it on those tasks only")
+                         f"{supported or 'the tasks its plugin names'}: drop -o judge_tool or run it on those tasks only")
     return tool
 
 

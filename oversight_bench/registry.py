@@ -13,9 +13,10 @@ its hooks (`SystemExit`, a `KeyboardInterrupt` it raises itself, any `BaseExcept
 plugin broken (`list plugins` says why); a real Ctrl-C still stops the tool. What a plugin prints
 while it loads goes to stderr, so a command's output (`export`'s JSON) stays its own. Distribution
 metadata without a name or version is shown as the entry point's module and "?". A registration whose name
-another package registered first (the built-ins are first), or a protocol whose option another
-protocol declares differently, is skipped with one line naming both packages; the plugin's other
-registrations stand, and `list plugins` lists what was skipped.
+another package registered first (the built-ins are first), a protocol whose option another
+protocol declares differently, or an object whose attributes raise when read (`READ_AT_REGISTRATION`), is
+skipped; the plugin's other registrations stand, and `list plugins` lists what was skipped. Whatever one
+plugin did wrong is said in one warning line (`warning_line`), however many things it was.
 """
 
 from __future__ import annotations
@@ -48,6 +49,18 @@ KINDS = ("tasks", "protocols", "models", "model_names", "loaders", "suites", "ju
 NAMED_KINDS = ("models", "loaders", "room_writers")
 #: what a registered name may be: one line of plain characters (sorted, shown, typed on a command line)
 NAME = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
+#: kind -> the attributes the core reads of its objects (an absent one is the interface's default), read
+#: once as one registers: an object whose attribute raises is skipped then, named, instead of ending a
+#: listing or a run later with a traceback (a protocol's `description`, a task's `paper_order`)
+READ_AT_REGISTRATION = {
+    "tasks": ("task_type", "paper_order", "paper_task", "in_default_run", "needs_images", "sample_size", "path",
+              "choose_source", "available", "load"),
+    "protocols": ("description", "uses_agent", "outside_paper", "derived_from", "needs_article", "rejudgeable",
+                  "in_default_run", "display_order", "baseline", "speakers", "Options"),
+    "suites": ("version", "description", "source", "static", "static_reason", "faithful_arguments", "materialize"),
+    "judge_tools": ("label", "tasks", "description", "supports", "run"),
+    "model_names": ("spec", "default_for", "status"),
+}
 
 
 @dataclass
@@ -67,8 +80,29 @@ class PluginInfo:
     version: str
     hooks: list[str] = field(default_factory=list)
     error: str | None = None
-    #: registrations skipped for a clash, each as one line naming both packages
+    #: registrations skipped (a clash, an unreadable object, a command it replaced), each one line naming it
     skipped: list[str] = field(default_factory=list)
+    #: what the user can do about the skipped ones, said once at the end of the warning
+    hints: list[str] = field(default_factory=list)
+    #: the problems already said in a warning (`warning_line` says only the new ones)
+    said: set[str] = field(default_factory=set)
+
+    def skip(self, line: str, hint: str = "") -> None:
+        self.skipped.append(line)
+        if hint and hint not in self.hints:
+            self.hints.append(hint)
+
+    def warning_line(self) -> str | None:
+        """Every problem of this plugin not yet said, as one line (None: nothing new): its failure
+        first, then what was skipped, then the hints."""
+        error = f"plugin {self.name} ({self.package} {self.version}) failed to load: {self.error}" if self.error else None
+        new = [p for p in (error, *self.skipped) if p and p not in self.said]
+        if not new:
+            return None
+        self.said.update(new)
+        hints = [h for h in self.hints if h not in self.said]
+        self.said.update(hints)
+        return terminal_line("warning: " + "; ".join(new + hints))
 
 
 def _trace_before(hook_name: str, hook_impls: list, kwargs: dict) -> None:
@@ -142,11 +176,16 @@ class _Guard:
         """The plugin's failure as one line; a real Ctrl-C is raised on."""
         if isinstance(exc, KeyboardInterrupt) and (self.signalled or not self.watching):
             raise exc
-        try:
-            text = _one_line(exc)
-        except BaseException:  # noqa: BLE001 - an exception whose message itself raises
-            text = "(its message cannot be shown)"
-        return f"{type(exc).__name__}: {text}"
+        return failure_text(exc)
+
+
+def failure_text(exc: BaseException) -> str:
+    """What a plugin's code raised, as one line: its type and message, cut (`_one_line`)."""
+    try:
+        text = _one_line(exc)
+    except BaseException:  # noqa: BLE001 - an exception whose message itself raises
+        text = "(its message cannot be shown)"
+    return f"{type(exc).__name__}: {text}"
 
 
 def _dist_name(ep) -> str:
@@ -226,17 +265,25 @@ class Registry:
         except BaseException as exc:  # BenchError, SystemExit, any BaseException: a plugin's error is that plugin's
             info.error = f"{hook} failed: {guard.failure(exc)}"
 
-    def call_each(self, hook: str, *, after: Callable[[Any], None] | None = None, **kwargs: Any) -> None:
+    def call_each(self, hook: str, *, after: Callable[[Any], None] | None = None, warn: bool = True,
+                  **kwargs: Any) -> None:
         """Call `pm.hook.<hook>` on every loaded plugin, each on its own (see `_call_plugin`);
-        `after(info)` after each one's call (to check what that plugin did, and name it)."""
+        `after(info)` after each one's call (to check what that plugin did, and record it with
+        `info.skip`), then one warning for what that plugin did wrong (`warn=False`: the caller says
+        it later with `warn_new`, so several hooks' problems of one plugin are still one line)."""
         for info in self.plugins:
             plugin = self.pm.get_plugin(f"{info.package}:{info.name}")
             if plugin is not None and not info.error:
                 self._call_plugin(plugin, info, hook, **kwargs)
-                if info.error:
-                    _warn(info)
                 if after is not None:
                     after(info)
+                if warn:
+                    _warn(info)
+
+    def warn_new(self) -> None:
+        """One warning line for each plugin with problems not yet said."""
+        for info in self.plugins:
+            _warn(info)
 
     def _registrar(self, kind: str, package: str, version: str, plugin: str):
         info = next(p for p in reversed(self.plugins) if p.name == plugin and p.package == package)
@@ -248,15 +295,17 @@ class Registry:
                 (obj,) = args
                 name = getattr(obj, "name", None)
             if not isinstance(name, str) or not NAME.fullmatch(name):
-                line = f"{kind[:-1]} {str(name)[:40]!r} of {package} (plugin {plugin}) skipped: its name is no plain name"
-                info.skipped.append(line)
-                print(terminal_line(f"warning: {line}; expected letters, digits, _ . - : (at most 80)"), file=sys.stderr)
+                info.skip(f"{kind[:-1]} {str(name)[:40]!r} of {package} (plugin {plugin}) skipped: its name is no plain name",
+                          "expected letters, digits, _ . - : (at most 80)")
+                return
+            unreadable = _unreadable(kind, obj)
+            if unreadable:
+                info.skip(f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {unreadable}")
                 return
             clash = self._clash(kind, name, obj, package)
             if clash:
-                line = f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {clash}"
-                info.skipped.append(line)
-                print(terminal_line(f"warning: {line}; uninstall one, or select plugins with {ENV_LOAD}="), file=sys.stderr)
+                info.skip(f"{kind[:-1]} {name!r} of {package} (plugin {plugin}) skipped: {clash}",
+                          f"uninstall one, or select plugins with {ENV_LOAD}=")
                 return
             self.entries[kind][name] = Entry(name, obj, package, version)
 
@@ -297,20 +346,48 @@ _REGISTRY: Registry | None = None
 KIND_CHECKS: dict[str, Callable[[Any, list["Entry"]], str | None]] = {}
 
 
-def get_registry() -> Registry:
-    """The process-wide registry, loaded on first use."""
+def _unreadable(kind: str, obj: Any) -> str | None:
+    """Why `obj` cannot be registered as a `kind` (None: it can): reading one of the attributes the
+    core reads of it (`READ_AT_REGISTRATION`) raised something other than AttributeError."""
+    for attr in READ_AT_REGISTRATION.get(kind, ()):
+        try:
+            getattr(obj, attr, None)
+        except Exception as exc:  # noqa: BLE001 - the plugin's bug, said once here, not a traceback later
+            return f"reading its {attr} raised {failure_text(exc)}"
+    return None
+
+
+def listed(kind: str, entry: Entry, build: Callable[[], str], warn: Callable[[str], None], width: int = 22) -> str:
+    """The listing line `build()` makes of a registered `entry`. One whose object raises while its line
+    is made (a plugin's property, a suite whose data is gone) is a line saying BROKEN with the error
+    (redacted, one line) and one warning naming its package: the other entries are still listed."""
+    from oversight_bench.redact import redact_text
+
+    try:
+        return build()
+    except Exception as exc:  # noqa: BLE001 - one entry's bug, not the listing's end
+        error = terminal_line(redact_text(failure_text(exc)))
+        warn(f"warning: {kind[:-1]} {entry.name!r} of {entry.package} {entry.version} is broken: {error}")
+        return f"{entry.name:<{width}} BROKEN ({entry.package} {entry.version}): {error}"
+
+
+def get_registry(*, warn: bool = True) -> Registry:
+    """The process-wide registry, loaded on first use. `warn=False`: its plugins' problems are said
+    later by the caller (`Registry.warn_new`), with those of the hooks it calls next, one line a plugin."""
     global _REGISTRY
     if _REGISTRY is None:
         reg = Registry()
         reg.load_entry_points()
         _REGISTRY = reg
-        for p in reg.broken():
-            _warn(p)
+        if warn:
+            reg.warn_new()
     return _REGISTRY
 
 
 def _warn(p: PluginInfo) -> None:
-    print(terminal_line(f"warning: plugin {p.name} ({p.package} {p.version}) failed to load: {p.error}"), file=sys.stderr)
+    line = p.warning_line()
+    if line:
+        print(line, file=sys.stderr)
 
 
 def reset_registry() -> None:

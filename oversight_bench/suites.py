@@ -140,23 +140,25 @@ def describe(suite, source: StoredRun | None = None) -> dict[str, Any]:
             "protocols": protos, "judges": sorted({d.judge for d in ds}), "run_dir": str(run)}
 
 
-def list_lines() -> list[str]:
-    from oversight_bench.registry import get_registry
+def list_lines(warn: Callable[[str], None] = print) -> list[str]:
+    """One line per registered suite: its rooms and questions per protocol, source and package; one
+    whose data is missing says so (a BenchError), and one that raises anything else is listed BROKEN
+    with one warning (`registry.listed`), the others still listed."""
+    from oversight_bench.registry import get_registry, listed
 
     reg = get_registry()
-    lines = []
-    for name in reg.names("suites"):
-        s = reg.get("suites", name)
+
+    def line(name: str, e) -> str:
         try:
-            info = describe(s)
+            info = describe(e.obj)
         except BenchError as exc:
-            lines.append(f"{name:<14} unavailable: {exc}")
-            continue
+            return f"{name:<14} unavailable: {exc}"
         protos = ", ".join(f"{p} {v['rooms']} rooms/{v['questions']} q ({v['mode']})" for p, v in info["protocols"].items())
-        e = reg.entries["suites"][name]
-        lines.append(f"{name:<14} {info['rooms']} rooms, {info['questions']} questions · {protos} · source: {info['source']} "
-                     f"· {e.package} {e.version}")
-    return lines
+        return (f"{name:<14} {info['rooms']} rooms, {info['questions']} questions · {protos} · source: {info['source']} "
+                f"· {e.package} {e.version}")
+
+    return [listed("suites", e, lambda: line(name, e), warn, width=14)
+            for name in reg.names("suites") for e in [reg.entries["suites"][name]]]
 
 
 # -- the context check ---------------------------------------------------------------------------

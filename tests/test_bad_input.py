@@ -210,6 +210,9 @@ CASES = [
     Case("output_folder_not_a_run", [*BASE, "--output", "{tmp}/not_a_run"], ["holds other files", "notes.txt", "no run"],
          keeps_records=False),
     Case("protocols_only_commas", [*BASE, "--protocols", ","], ["no protocols selected", "expected"]),
+    # issue 37 (probe 817, 822): a name given twice was stored twice, and the same run resumed with it once refused
+    Case("protocols_twice", [*BASE, "--protocols", "debate,,debate"], ["protocol 'debate' is given twice", "once"]),
+    Case("tasks_twice", [*BASE, "--tasks", "arith,arith"], ["task 'arith' is given twice", "once"]),
     Case("judge_concurrency_zero", ["judge", "--from", "{tmp}/base_run", "--judge", S, "--output", "{out}",
                                     "--concurrency", "0"], ["--concurrency 0", ">= 1"], keeps_records=False),
     Case("scripted_option_ill_typed", [*BASE, "--judge", "scripted:default,delay=soon"],

@@ -119,11 +119,11 @@ def test_a_clash_skips_the_clashing_registration_and_the_built_in_keeps_the_name
     assert "oversight-bench" in lines["debate"]  # found first on the path, the third party still does not take it
     assert "clash_ok" in lines and "wordy" not in lines  # its other registration stands; the option clash is skipped
     warnings = [l for l in res.stderr.splitlines() if l.startswith("warning:")]
-    assert len(warnings) == 2, res.stderr
+    assert len(warnings) == 1, res.stderr  # one plugin, one warning (issue 37): both skips in it
     assert ("warning: protocol 'debate' of obench-clash (plugin clash) skipped: oversight-bench registers that name "
-            "already") in warnings[0]
+            "already; ") in warnings[0]
     assert "protocol 'wordy' of obench-clash (plugin clash) skipped: its option 'rounds' is declared differently by " \
-           "protocol" in warnings[1] and "of oversight-bench" in warnings[1]
+           "protocol" in warnings[0] and "of oversight-bench" in warnings[0]
     listing = cli_subprocess("list", "plugins", env=env)
     assert listing.returncode == 0
     assert "SKIPPED: protocol 'debate' of obench-clash" in listing.stdout
@@ -265,9 +265,9 @@ def test_a_plugin_cannot_replace_a_built_in_command(tmp_path):
         """)
     res = cli_subprocess("run", "--help", env=direct)
     assert res.returncode == 0 and "HIJACKED" not in res.stdout and "--judge" in res.stdout, res.stdout + res.stderr
-    assert "replaced or removed the command 'run'" in res.stderr and "removed the command 'export'" in res.stderr
-    # the warning names the plugin (it said "a plugin" before)
-    assert "warning: plugin direct (obench-direct 0.1) replaced or removed the command 'run'" in res.stderr, res.stderr
+    # one warning naming the plugin and both commands (it said "a plugin", a line per command, before)
+    assert res.stderr.splitlines() == ["warning: commands 'run', 'export' of obench-direct (plugin direct) skipped: it "
+                                       "replaced or removed the built-in ones, which are kept"], res.stderr
     assert cli_subprocess("export", "--help", env=direct).returncode == 0
 
 
@@ -338,3 +338,216 @@ def test_a_plugins_keyboard_interrupt_is_its_own_when_sigint_is_ignored(tmp_path
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert "BROKEN" in next(l for l in out.splitlines() if "obench-broken" in l), out
+
+
+UNREADABLE = """
+    from oversight_bench import hookimpl
+    from oversight_bench.api import Decision, Protocol
+
+    class Base(Protocol):
+        async def play(self, ctx, job):
+            return []
+
+        async def judge(self, ctx, job, turns):
+            return Decision("", None, None)
+
+    class Broken(Base):
+        name = "bad_props"
+
+        @property
+        def description(self):
+            raise RuntimeError("description boom")
+
+    class Fine(Base):
+        name = "fine_proto"
+        description = "still listed"
+
+    class Raising:
+        def __init__(self, name):
+            self.name = name
+
+        def __getattr__(self, key):
+            raise RuntimeError(f"{key} boom")
+
+    @hookimpl
+    def register_protocols(register):
+        register(Broken())
+        register(Fine())
+
+    @hookimpl
+    def register_tasks(register):
+        register(Raising("bad_task"))
+
+    @hookimpl
+    def register_suites(register):
+        register(Raising("bad_suite"))
+
+    @hookimpl
+    def register_judge_tools(register):
+        register(Raising("bad_tool"))
+"""
+
+
+def test_an_object_whose_attributes_raise_is_skipped_when_it_registers(tmp_path):
+    """Issue 37 (probe 608, 613, 614): a protocol whose `description`, a task, suite or judge tool
+    whose every attribute raises ended `list protocols|tasks|suites` (and a run sorting the tasks) in a
+    traceback. Each is skipped as it registers, all four said in the plugin's one warning; the
+    plugin's other protocol stands and every listing works."""
+    env = installed_plugin(tmp_path / "site", "obench-props", "obench_props", UNREADABLE)
+    listing = cli_subprocess("list", "plugins", env=env)
+    assert listing.returncode == 0 and "Traceback" not in listing.stderr, listing.stderr
+    warnings = [l for l in listing.stderr.splitlines() if l.strip()]
+    assert len(warnings) == 1, listing.stderr
+    for what in ("protocol 'bad_props'", "task 'bad_task'", "suite 'bad_suite'", "judge_tool 'bad_tool'"):
+        assert f"{what} of obench-props (plugin props) skipped: reading its" in warnings[0], warnings[0]
+        assert f"SKIPPED: {what} of obench-props" in listing.stdout
+    assert "RuntimeError: description boom" in warnings[0]
+    for what, shown in (("protocols", "fine_proto"), ("tasks", "arith"), ("suites", "")):
+        res = cli_subprocess("list", what, env=env)
+        assert res.returncode == 0 and "Traceback" not in res.stderr, (what, res.stderr)
+        assert shown in res.stdout and "bad_" not in res.stdout, (what, res.stdout)
+        assert len([l for l in res.stderr.splitlines() if "obench-props" in l]) == 1, (what, res.stderr)
+
+
+LATE = """
+    from oversight_bench import hookimpl
+    from oversight_bench.api import Decision, Protocol
+
+    class Flaky(Protocol):
+        name = "flaky_proto"
+        reads = 0
+
+        @property
+        def description(self):  # read once as it registers, then it raises
+            Flaky.reads += 1
+            if Flaky.reads > 1:
+                raise RuntimeError("description boom sk-abcdefghijklmnopqrstuvwx123456")
+            return "fine at first"
+
+        async def play(self, ctx, job):
+            return []
+
+        async def judge(self, ctx, job, turns):
+            return Decision("", None, None)
+
+    class Gone:
+        name = "gone_suite"
+        version = "1"
+        description = "its data is gone"
+        source = "nowhere"
+
+        def materialize(self):
+            raise FileNotFoundError("/data/gone.csv")
+
+    class Uncountable:
+        name = "uncountable"
+        task_type = "closed"
+
+        def available(self, folder):
+            raise RuntimeError("count boom")
+
+    @hookimpl
+    def register_protocols(register):
+        register(Flaky())
+
+    @hookimpl
+    def register_suites(register):
+        register(Gone())
+
+    @hookimpl
+    def register_tasks(register):
+        register(Uncountable())
+"""
+
+
+@pytest.mark.parametrize("what, broken, kept, error", [
+    ("protocols", "flaky_proto", "debate", "RuntimeError: description boom"),
+    ("suites", "gone_suite", None, "FileNotFoundError: /data/gone.csv"),
+    ("tasks", "uncountable", "arith", "RuntimeError: count boom"),
+])
+def test_an_entry_that_raises_while_listed_is_one_broken_line(tmp_path, what, broken, kept, error):
+    """Issue 37 (probe 608, 613): what raises only when an entry's line is made (a suite whose data
+    is gone, a task's count, a property that fails later) ended the listing in a traceback. That
+    entry's line says BROKEN with its package and the error (redacted), one warning names it, and
+    the others are listed."""
+    env = installed_plugin(tmp_path / "site", "obench-late", "obench_late", LATE)
+    res = cli_subprocess("list", what, env=env)
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    line = next(l for l in res.stdout.splitlines() if l.startswith(broken))
+    assert f"BROKEN (obench-late 0.1): {error}" in line, line
+    warnings = [l for l in res.stderr.splitlines() if "obench-late" in l]
+    assert len(warnings) == 1 and f"{broken!r} of obench-late 0.1 is broken: {error}" in warnings[0], res.stderr
+    assert "sk-abcdefghijklmnopqrstuvwx123456" not in res.stdout + res.stderr
+    if kept:
+        assert any(l.startswith(kept) for l in res.stdout.splitlines()), res.stdout
+
+
+def test_a_judge_tool_that_raises_when_asked_is_one_line(tmp_path):
+    """Issue 37 (probe 616): a judge tool whose `supports` raises ended `run -o judge_tool=NAME` in a
+    traceback; it is one line naming the tool, its package and the error, exit 2, before anything
+    is written."""
+    env = installed_plugin(tmp_path / "site", "obench-tool", "obench_tool", """
+        from oversight_bench import hookimpl
+        from oversight_bench.api import JudgeTool
+
+        class Tool(JudgeTool):
+            name = "raising_tool"
+            label = "a tool that raises"
+
+            def supports(self, task):
+                raise RuntimeError("tool supports boom")
+
+            def run(self, question, answers):
+                return ("", "")
+
+        @hookimpl
+        def register_judge_tools(register):
+            register(Tool())
+        """)
+    out = tmp_path / "run"
+    res = cli_subprocess("run", "--judge", "scripted:default", "--tasks", "arith", "--protocols", "qa_without_article",
+                         "--limit", "1", "--output", str(out), "--quiet", "-o", "judge_tool=raising_tool", env=env)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        "error: judge tool 'raising_tool' of obench-tool 0.1 is broken: RuntimeError: tool supports boom; fix or "
+        "uninstall its plugin, or drop -o judge_tool"], res.stderr
+    assert not (out / "results.sqlite").exists()
+
+
+@pytest.mark.parametrize("source, parts", [
+    ("""
+     from oversight_bench import hookimpl
+
+     @hookimpl
+     def register_models(register):
+         register("scripted", object)
+         raise RuntimeError("models boom")
+     """, ["failed to load: register_models failed: RuntimeError: models boom",
+           "model 'scripted' of obench-many (plugin many) skipped: oversight-bench registers that name already"]),
+    ("""
+     import click
+     from oversight_bench import hookimpl
+
+     @hookimpl
+     def register_commands(cli):
+         cli.commands["run"] = click.Command("run", callback=lambda: print("HIJACKED"))
+         del cli.commands["list"]
+         raise RuntimeError("and then it fails")
+     """, ["failed to load: register_commands failed: RuntimeError: and then it fails",
+           "commands 'run', 'list' of obench-many (plugin many) skipped: it replaced or removed the built-in ones, "
+           "which are kept"]),
+], ids=["clash_then_raise", "commands_replaced_then_raise"])
+def test_a_plugin_that_does_several_wrong_things_is_one_warning(tmp_path, source, parts):
+    """Issue 37 (probe 610, 612): a plugin that registered a taken name, or replaced built-in
+    commands, and then raised gave two or three warning lines; it is one line with all of it, and
+    `list plugins` shows it BROKEN with what was skipped."""
+    env = installed_plugin(tmp_path / "site", "obench-many", "obench_many", source)
+    for args in (["list", "plugins"], ["list", "protocols"]):
+        res = cli_subprocess(*args, env=env)
+        assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+        warnings = [l for l in res.stderr.splitlines() if l.strip()]
+        assert len(warnings) == 1 and warnings[0].startswith("warning: plugin many (obench-many 0.1) failed to load"), \
+            res.stderr
+        assert all(p in warnings[0] for p in parts), warnings[0]
+    listing = cli_subprocess("list", "plugins", env=env)
+    assert f"SKIPPED: {parts[1]}" in listing.stdout and "BROKEN: " in listing.stdout, listing.stdout

@@ -272,6 +272,24 @@ def test_token_and_loopback_rules(tmp_path):
     assert res.exit_code == 2 and "--token" in res.output and len(res.output.strip().splitlines()) == 1
 
 
+def test_the_viewer_link_cookie_is_a_session_not_the_token(tmp_path):
+    """Issue 37 (probe 710): the link `?token=` set the token itself as a cookie, which every other
+    server on 127.0.0.1 the browser visits receives (cookies ignore ports) and could replay as a Bearer
+    token. The cookie holds a session this viewer made: it opens pages here, and nowhere else."""
+    src = make_room_run(tmp_path / "run")
+    gated, other = client(src, token="s3cret-token"), client(src, token="s3cret-token")
+    browser = TestClient(gated.app, base_url="http://127.0.0.1", follow_redirects=False)
+    link = browser.get("/?token=s3cret-token")
+    session = browser.cookies.get(viewer.VIEW_TOKEN_COOKIE)
+    assert link.status_code == 303 and session and "s3cret-token" not in link.headers.get("set-cookie", "")
+    assert browser.get("/").status_code == 200
+    assert TestClient(gated.app, base_url="http://127.0.0.1").get(
+        "/", headers={"Authorization": f"Bearer {session}"}).status_code == 403
+    assert TestClient(other.app, base_url="http://127.0.0.1", cookies={viewer.VIEW_TOKEN_COOKIE: session}).get("/").status_code == 403
+    assert TestClient(gated.app, base_url="http://127.0.0.1",
+                      cookies={viewer.VIEW_TOKEN_COOKIE: "s3cret-token"}).get("/").status_code == 403
+
+
 def test_command_errors_are_one_line(tmp_path):
     register_plugin()
     (tmp_path / "empty").mkdir()

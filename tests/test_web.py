@@ -484,6 +484,28 @@ def test_judges_are_who_they_say(source, tmp_path):
             assert not any(k.encode() in data for k in (*keys.values(), new)), f
 
 
+def test_the_organiser_cookie_is_a_session_of_this_server_not_the_token(source, tmp_path):
+    """Issue 37 (probe 710): the organiser link set `ob_organiser=TOKEN`; cookies ignore ports, so any
+    other server on 127.0.0.1 the organiser's browser visited received the study token and could open
+    /organiser with it as a Bearer token. The cookie holds a session only this server made: it opens
+    the page here, is no Bearer token, and another server's (or a made-up) session opens nothing."""
+    study = make_study(source, tmp_path / "out", live=[])
+    try:
+        app, other = app_for(study, token="organiser-token"), app_for(study, token="organiser-token")
+        org = TestClient(app, follow_redirects=False)
+        link = org.get("/organiser?token=organiser-token")
+        assert link.status_code == 303
+        session = org.cookies.get("ob_organiser")
+        assert session and "organiser-token" not in link.headers.get("set-cookie", "")
+        assert org.get("/organiser").status_code == 200  # the session opens the page on this server
+        assert TestClient(app).get("/organiser", headers={"Authorization": f"Bearer {session}"}).status_code == 403
+        assert TestClient(other, cookies={"ob_organiser": session}).get("/organiser").status_code == 403
+        assert TestClient(app, cookies={"ob_organiser": "organiser-token"}).get("/organiser").status_code == 403
+        assert TestClient(app).get("/organiser", headers={"Authorization": "Bearer organiser-token"}).status_code == 200
+    finally:
+        study.close()
+
+
 def test_decision_needs_an_explicit_confidence_and_shows_the_answers(source, tmp_path):
     """No confidence is pre-filled (an untouched form records nothing), and each choice carries its
     answer's text, so the judge need not scroll back to the question."""
