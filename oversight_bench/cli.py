@@ -231,10 +231,10 @@ def run(config_path, judge, agent, tasks, protocols, limit, seed, output, data_d
     "paper:" below; the summary (and config.json) lists every setting of a run that
     differs from the paper's."""
     from oversight_bench.config import expand_variants, load_run_config
-    from oversight_bench.commands import run_eval
+    from oversight_bench.commands import list_lines, run_eval
 
     if tasks is not None and tasks.strip() == "list":  # lm-eval's `--tasks list`
-        for line in _task_lines(data_dir, include_path):
+        for line in list_lines("tasks", data_dir, include_path):
             click.echo(line)
         return
 
