@@ -141,9 +141,8 @@ def _run_length(form: str) -> int:
 
 def _secret_pattern(secrets: set[str], skeleton: bool = False) -> tuple[dict[int, frozenset[str]], tuple[str, ...]]:
     """Every secret form's runs to mask, as its k-grams (k = `_run_length`, the forms lower-cased and
-    without any gap, `_without_gaps`; `skeleton`: only their letters and digits, so a run there is of
-    12 letters and digits) grouped by k; and the
-    quick test's anchors: each form cut into tiles of k // 2 characters, so any run of k of its
+    without any gap, `_without_gaps`; `skeleton`: only their letters and digits) grouped by k; and
+    the quick test's anchors: each form cut into tiles of k // 2 characters, so any run of k of its
     characters holds a whole tile."""
     grams: dict[int, set[str]] = {}
     anchors: set[str] = set()
@@ -256,10 +255,11 @@ def _skeleton_runs(low: str, grams: dict[int, frozenset[str]]) -> list[tuple[int
     for start, end in pieces:
         chars, where = [], []
         for m in (_JSON_ALNUM_RUN if json_text else _ALNUM_RUN).finditer(low, start, end):
-            if m.lastindex is None and json_text:
-                continue  # an escape
-            chars.append(m[json_text and 1 or 0])
-            where.extend(range(m.start(json_text and 1 or 0), m.end(json_text and 1 or 0)))
+            group = 1 if json_text else 0
+            if m[group] is None:
+                continue  # a JSON escape
+            chars.append(m[group])
+            where.extend(range(m.start(group), m.end(group)))
         skeleton = "".join(chars)
         runs += [(where[a], where[b - 1] + 1) for a, b in _merged(_found(skeleton, grams))]
     return runs
