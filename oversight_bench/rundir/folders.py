@@ -92,12 +92,21 @@ def first_link(folder: Path) -> tuple[Path, str] | None:
     for root, dirs, files in os.walk(folder, followlinks=False):
         for name in (*dirs, *files):
             path = Path(root) / name
-            try:
-                st = os.lstat(path)
-            except OSError:
-                continue
-            if stat.S_ISLNK(st.st_mode):
-                return path, "a symbolic link"
-            if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
-                return path, f"a hard link (a file with {st.st_nlink} names)"
+            what = link_kind(path)
+            if what is not None:
+                return path, what
+    return None
+
+
+def link_kind(path: Path) -> str | None:
+    """What `path` is, where writing it would write a file elsewhere: "a symbolic link", or "a hard
+    link (a file with N names)"; None for anything else (or nothing there)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return "a symbolic link"
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        return f"a hard link (a file with {st.st_nlink} names)"
     return None

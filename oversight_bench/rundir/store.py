@@ -28,7 +28,6 @@ import os
 import queue
 import shutil
 import sqlite3
-import stat
 import tempfile
 import threading
 import time
@@ -42,6 +41,7 @@ import orjson
 from oversight_bench.errors import BenchError, disk_full, disk_full_error
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj, scrub_known
+from oversight_bench.rundir.folders import link_kind
 from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, V1_TABLES, redacted_config, unversioned_format
 from oversight_bench.rundir.names import CONFIG_NAME, DB_NAME
 from oversight_bench.rundir.rows import (check_columns, check_job, check_response, damaged_error, load_call, load_json,
@@ -178,16 +178,11 @@ def refuse_linked_store(directory: Path) -> None:
     link (another name of one) is refused in one line, before anything is written."""
     for name in (DB_NAME, *(DB_NAME + end for end in ("-wal", "-shm", "-journal")), CONFIG_NAME):
         path = directory / name
-        try:
-            st = os.lstat(path)
-        except OSError:
+        what = link_kind(path)
+        if what is None:
             continue
-        if stat.S_ISLNK(st.st_mode):
-            what = f"a symbolic link (to {os.readlink(path)})"
-        elif stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
-            what = f"a hard link (a file with {st.st_nlink} names)"
-        else:
-            continue
+        if what == "a symbolic link":
+            what += f" (to {os.readlink(path)})"
         raise BenchError(f"{path} is {what}: a run writes only its own folder's store, whose lock that folder holds "
                          f"(another run's store, reached through a link, is guarded by that run's lock); expected a "
                          f"regular file of this folder, or none (copy the run instead of linking it)")
