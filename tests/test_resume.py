@@ -98,6 +98,12 @@ def _until(condition, proc, what: str, limit: float = 120.0) -> bool:
     return True
 
 
+def _tail(path, limit: int = 1500) -> str:
+    """The end of a killed run's stderr, for the message of a failure (what the run said before it ended)."""
+    text = path.read_text(errors="replace")
+    return text[-limit:] or "(nothing)"
+
+
 def _assert_whole_jobs(out, expected_jobs: dict[str, set[str]]) -> int:
     """After a kill: every job present has all of its records, exactly as in the reference."""
     got = _by_job(records(out)) if _has_records_table(out) else {}
@@ -127,7 +133,9 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
     points = [0] + sorted(rng.sample(range(1, (3 * len(expected)) // 4), rounds - 1))
     kills, report_kills, progress = 0, 0, []
     for i, point in enumerate(points):
-        proc = cli_popen("run", *ARGS, "--output", str(out))
+        log = tmp_path / f"run{i}.stderr"
+        with log.open("wb") as err:
+            proc = cli_popen("run", *ARGS, "--output", str(out), stderr=err)
         rep = None
         try:
             if i == 0:  # start-up: the store exists, maybe without its tables
@@ -150,7 +158,8 @@ def test_kill_and_resume_equals_uninterrupted(tmp_path):
                 rep.kill()
                 rep.wait()
         progress.append(_assert_whole_jobs(out, expected_jobs))
-    assert kills == rounds, f"the run ended before its kill point ({kills} of {rounds} kills; stored after each: {progress})"
+    assert kills == rounds, (f"the run ended before its kill point ({kills} of {rounds} kills; stored after each: "
+                             f"{progress}); the last run's stderr ends: {_tail(log)}")
     assert report_kills >= 1, "report finished before it held the store open, both times"
     assert progress[-1] < total
     _run(out)
