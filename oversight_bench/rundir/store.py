@@ -41,6 +41,7 @@ import orjson
 from oversight_bench.errors import BenchError, disk_full, disk_full_error
 from oversight_bench.questions import Question
 from oversight_bench.redact import redact_obj, scrub_known
+from oversight_bench.rundir import records
 from oversight_bench.rundir.folders import link_kind
 from oversight_bench.rundir.legacy import MIGRATIONS, READABLE_AS_IS, V1_TABLES, redacted_config, unversioned_format
 from oversight_bench.rundir.names import CONFIG_NAME, DB_NAME
@@ -492,15 +493,33 @@ class RecordReads:
     def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
         return next(self._select(sql, args), None)
 
-    def iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
-        """Turn and decision records as flat dicts with their explicit fields."""
+    def _iter_records(self, kind: str | None = None) -> Iterator[dict[str, Any]]:
+        """Turn and decision records as flat dicts with their explicit fields (what `records` types)."""
         sql = "SELECT * FROM records" + (" WHERE kind=?" if kind else "") + " ORDER BY id"
         for r in self._select(sql, (kind,) if kind else ()):
             yield read_record(self.dir, r)
 
-    def iter_calls(self) -> Iterator[dict[str, Any]]:
+    def _iter_calls(self) -> Iterator[dict[str, Any]]:
         for r in self._select("SELECT * FROM calls ORDER BY created, key"):
             yield {**load_call(self.dir, r), "kind": "call"}
+
+    # -- typed records (rundir.records) --------------------------------------------------------------
+    def records(self, kind: str | None = None, *, keep: bool = False) -> Iterator[records.Turn | records.Decision]:
+        """Turns and decisions (of `kind` only, if given), typed, in stored order: a job's turns come
+        just before its decision. `keep`: each keeps its stored dict (`stored()`: exactly as stored)."""
+        for d in self._iter_records(kind):
+            yield (records.Turn if d["kind"] == "turn" else records.Decision).from_stored(d, keep=keep)
+
+    def decisions(self) -> Iterator[records.Decision]:
+        return self.records("decision")
+
+    def turns(self) -> Iterator[records.Turn]:
+        return self.records("turn")
+
+    def calls(self, *, keep: bool = False) -> Iterator[records.Call]:
+        """Every stored call, typed, oldest first (`keep`: as in `records`)."""
+        for c in self._iter_calls():
+            yield records.Call.from_stored(c, keep=keep)
 
     def count(self, kind: str) -> int:
         if kind == "call":
