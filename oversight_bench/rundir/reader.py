@@ -2,7 +2,7 @@
 leaderboard, elo, view and its export, export, preferences, suites, `judge --from`, inspect export)
 opens it here; nothing outside `rundir` opens results.sqlite (tests/test_evidence_model.py).
 
-It opens the database strictly read-only and WAL-safe (`store.connect_readonly`: nothing is ever
+It opens the database strictly read-only and WAL-safe (`connect.connect_readonly`: nothing is ever
 written into the run, so it reads a read-only copy and a run in progress). What it hands out:
 
 * the records whole, each checked against its kind (`schema`) where it is read, as the typed,
@@ -32,7 +32,11 @@ from oversight_bench.rundir import records
 from oversight_bench.rundir.names import DB_NAME
 from oversight_bench.rundir.rows import (check_columns, check_record_fields, damaged_error, load_call, load_json, load_question,
                                          read_record)
-from oversight_bench.rundir.store import SCHEMA_VERSION, RecordReads, Store, _schema_version, connect_readonly, store_errors
+from oversight_bench.rundir.connect import connect_readonly
+from oversight_bench.rundir.format import SCHEMA_VERSION, store_format
+from oversight_bench.rundir.record_reads import RecordReads
+from oversight_bench.rundir.store import Store
+from oversight_bench.rundir.store_errors import store_errors
 
 #: what each column of a summary (`RunReader.summaries`) may hold, as SQLite hands it over (JSON's
 #: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole
@@ -73,7 +77,7 @@ class RunReader(RecordReads):
             self._store = Store.open(self.dir)  # read-only: connect_readonly, integrity, format, columns
             self.conn = self._store.conn
             try:  # the store's format (`legacy`: the older ones readable); 0, an empty store, reads as the current
-                self.format = _schema_version(self.conn, self.dir) or SCHEMA_VERSION
+                self.format = store_format(self.conn, self.dir) or SCHEMA_VERSION
             except BaseException:
                 self._store.close()
                 raise
@@ -84,7 +88,7 @@ class RunReader(RecordReads):
         self.conn = connect_readonly(self.dir)
         self.conn.row_factory = sqlite3.Row
         try:
-            version = _schema_version(self.conn, self.dir)
+            version = store_format(self.conn, self.dir)
             with store_errors(self.dir):
                 check_columns(self.dir, self.conn)
         except BaseException:
@@ -117,7 +121,7 @@ class RunReader(RecordReads):
         """The run's config.json, secrets redacted (`read_config`; {} where there is none)."""
         return self.read_config() or {}
 
-    # -- whole records (and read_config, questions, records, decisions, turns, calls, count: store.RecordReads) --
+    # -- whole records (and read_config, questions, records, decisions, turns, calls, count: record_reads.RecordReads) --
     def agent_usage(self) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
         """(protocol, task) -> model -> (prompt, completion tokens) of the agents' calls (shared by a cell's judges)."""
         out: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
