@@ -64,7 +64,7 @@ def build_fixtures(runs: Path) -> list[str]:
         # a scripted-model run with stored calls and best-of-N turns: what export --preferences and
         # --inspect read (not among the report's runs, so those commands read what they always read)
         res = subprocess.run([sys.executable, "-c", "from oversight_bench.cli import main; main()", *SCRIPTED,
-                              "--output", str(runs / "scripted")], capture_output=True, text=True)
+                              "--output", "scripted"], cwd=runs, capture_output=True, text=True)
         if res.returncode != 0:
             raise SystemExit(f"the scripted run failed:\n{res.stdout}\n{res.stderr}")
         done.write_text("ok\n")
@@ -120,8 +120,9 @@ def commands(fixtures: list[str], real: bool) -> list[tuple[str, list[str] | Non
 
 def code_commit() -> str | None:
     """The git commit of the oversight_bench that PYTHONPATH selects (what the outputs record)."""
+    # run outside any checkout: `python -c` puts its working folder first on sys.path, ahead of PYTHONPATH
     out = subprocess.run([sys.executable, "-c", "import oversight_bench, pathlib; print(pathlib.Path(oversight_bench.__file__).parent)"],
-                         capture_output=True, text=True, check=True)
+                         cwd="/", capture_output=True, text=True, check=True)
     res = subprocess.run(["git", "rev-parse", "HEAD"], cwd=out.stdout.strip(), capture_output=True, text=True)
     return res.stdout.strip() or None
 

@@ -16,7 +16,7 @@ from oversight_bench.crossplay import games_per_task, plan_games
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
 
-from helpers import cli, decision_row, stored_calls, stored_records
+from helpers import cli, decision_row, stored_records
 
 
 def _pools(sizes: dict[str, int]) -> dict[str, list[Question]]:

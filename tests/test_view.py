@@ -20,7 +20,7 @@ pytest.importorskip("jinja2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from fake_runs import make_run  # noqa: E402
-from helpers import cli  # noqa: E402, stored_records
+from helpers import cli, stored_records  # noqa: E402
 from oversight_bench.api import CallRecord, DecisionRecord, RunReader, TurnRecord  # noqa: E402
 from oversight_bench.questions import Question  # noqa: E402
 from oversight_bench.rundir import WritableRun  # noqa: E402

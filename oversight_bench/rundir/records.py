@@ -57,7 +57,7 @@ class _Record(BaseModel):
 
     @classmethod
     def from_stored(cls, data: dict[str, Any], *, keep: bool = False):
-        """The record as stored (a flat dict, as `RunReader.iter_records` gives it), typed. `keep`: keep
+        """The record as stored (a flat dict: a row's columns and its JSON fields), typed. `keep`: keep
         `data` too (and each nested object's part of it), so that `stored()` gives it back exactly, key
         order included: what a page showing the raw record prints (the viewer's)."""
         record = cls.model_validate(data)
