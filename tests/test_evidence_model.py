@@ -289,3 +289,35 @@ def test_the_run_identity_is_typed_and_gives_back_its_config(tmp_path):
     with RunReader(run) as reader, pytest.raises(BenchError, match=r"config.json is damaged \(field deviations holds "
                                                                    r"str 'limit 2'; expected a list or null\)"):
         reader.identity()
+
+
+def test_the_column_checks_are_the_sql_columns_typed_as_the_records_type_them():
+    """`schema.COLUMNS` (each column's SQLite types, checked in one scan where a store is opened)
+    names exactly the columns the store's SQL creates (`format.SCHEMA`), in its order, and each column
+    a record model names allows what the model's type does: a column added to the SQL, or a field's
+    type changed in a model, cannot be missed here."""
+    import sqlite3
+    import typing
+
+    from oversight_bench.rundir.format import SCHEMA
+    from oversight_bench.rundir.rows import RECORD_NAME_FIELDS
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(SCHEMA)
+    expected = {records.Text: ("text",), records.Whole: ("integer",), records.Count: ("count",),
+                records.Number: ("real", "integer")}
+    models = {"records": records.JobFields, "calls": records.Call, "questions": None}
+    for table, model in models.items():
+        sql = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if not (table == "records" and r[1] == "id")]
+        assert list(schema.COLUMNS[table]) == sql, table
+        hints = typing.get_type_hints(model, include_extras=True) if model else {}
+        for column, allowed in schema.COLUMNS[table].items():
+            if column not in (model.model_fields if model else {}) or column == "kind":
+                continue
+            hint = hints[column]
+            args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, type(int | None)) else ()
+            base = next((a for a in args if a is not type(None)), hint)
+            want = ("text",) if isinstance(base, type) and issubclass(base, records._Record) else expected[base]
+            if table == "records" and column in RECORD_NAME_FIELDS:
+                want = ("name",)  # non-empty text: what grouping and labels need
+            assert allowed == want + (("null",) if type(None) in args else ()), f"{table}.{column}: {allowed} vs {hint}"

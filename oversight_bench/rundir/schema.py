@@ -169,7 +169,9 @@ def check(kind: str, row: Any) -> str | None:
 
 #: the SQLite types each column of a store's tables may hold ("null" where it may be empty), checked
 #: in one scan when a store is opened (`columns_misfit_sql`), before any aggregate (a SUM over text)
-#: or row reaches a reader; `count` is an integer >= 0, `name` non-empty text
+#: or row reaches a reader; `count` is an integer >= 0, `name` non-empty text. The columns are the
+#: store's SQL's (`format.SCHEMA`), each typed as its record model types it (tests/test_evidence_model.py
+#: checks both, column by column)
 COLUMNS = {
     "records": {"kind": ("turn", "decision"), "job_key": ("text",), "seq": ("integer",), "judge": ("name",),
                 "agent": ("text", "null"), "protocol": ("name",), "task": ("name",), "question_id": ("name",),
