@@ -416,7 +416,7 @@ class Index:
                           "filters": {"run": self.labels[i], "judge": judge.removesuffix(" (debiased)"),
                                       "protocol": protocol, "task": task}})
         run = self.runs[i]
-        config = run.config()
+        config = run.identity().stored()  # config.json as stored (its keys shown as they are)
         calls = [{"model": m, "role": r, "calls": n, "prompt_tokens": p, "completion_tokens": c, "seconds": t}
                  for m, r, n, p, c, t in run.call_totals()]
         shown = {k: config.get(k) for k in ("kind", "judge", "judge_debias", "agent", "tasks", "protocols", "limit",

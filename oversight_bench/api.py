@@ -69,15 +69,16 @@ Running plans (a command that writes a run directory makes a `Plan` and hands it
     write_run_files (results.json and samples.jsonl, for a plan that judges as it goes and stops),
     ImportPlan, Record (already-complete transcripts written as a run: importers),
     read_run, StoredRun (a stored run read once), judge_identity, rejudge_jobs (re-judging stored turns),
-    RunReader (the one reader of a run directory, strictly read-only: its records whole, typed or as
-    dicts, and the indexes `oversight-bench view` browses; ReadOnlyRun is its earlier name), is_run_dir,
+    RunReader (the one reader of a run directory, strictly read-only: its records whole, typed, and
+    the indexes `oversight-bench view` browses; ReadOnlyRun is its earlier name), is_run_dir,
     store_files (a run's store and write-ahead log: what a live view watches),
     refuse_output_inside (a reader's output is never inside a run it reads),
     refuse_foreign_output (nor a folder holding anything but its own earlier output),
     in_use (a writer holds a run directory now: a run in progress).
     TurnRecord, DecisionRecord, CallRecord: the typed stored records (`rundir.records` Turn, Decision,
-    Call) RunReader gives (`job_records`, `calls_of`, `turns`, `decisions`, `calls`); `stored()`
-    gives a record back as stored.
+    Call) RunReader gives (`job_records`, `calls_of`, `records`, `turns`, `decisions`, `calls`;
+    `identity()` the run's config.json as `rundir.records.RunIdentity`); `stored()` gives a record
+    back as stored.
 
 Names resolve on first use, so importing this module loads nothing heavy (the report renderer
 pulls in numpy and scipy; a protocol plugin should not pay for that).

@@ -130,14 +130,14 @@ def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
     from oversight_bench.rundir.records import Turn
 
     groups: dict[tuple, Quality] = {}
-    for r in store.iter_records():  # one pass over turns and decisions
-        if judge and r["judge"] != judge:
+    for r in store.records():  # one pass over turns and decisions
+        if judge and r.judge != judge:
             continue
-        q = groups.setdefault((r["judge"], r["protocol"], r["task"]), Quality())
-        if r["kind"] == "turn":
-            q.add_turn(Turn.from_stored(r))
+        q = groups.setdefault((r.judge, r.protocol, r.task), Quality())
+        if isinstance(r, Turn):
+            q.add_turn(r)
         else:
-            q.add_decision(DecisionRow.from_stored(r))
+            q.add_decision(DecisionRow.of(r))
     rows = []
     for (j, p, t), q in sorted(groups.items()):
         fig = q.figures()

@@ -85,6 +85,16 @@ def cli_popen(*args: str, env: dict | None = None, cwd: Path | str = REPO, prefi
     return subprocess.Popen(cli_command(*args, prefix=prefix, code=code), env=cli_env(env, drop_env), cwd=cwd, **popen)
 
 
+def stored_records(store, kind: str | None = None) -> list[dict]:
+    """A store's turns and decisions (of `kind` only, if given), each as the dict it was stored as."""
+    return [r.stored() for r in store.records(kind, keep=True)]
+
+
+def stored_calls(store) -> list[dict]:
+    """A store's calls, each as the dict it was stored as."""
+    return [c.stored() for c in store.calls(keep=True)]
+
+
 def records(directory: Path, kinds=("turn", "decision")) -> list[dict]:
     """Records as comparable dicts (no ids or timestamps)."""
     from oversight_bench.rundir.store import Store
@@ -92,7 +102,7 @@ def records(directory: Path, kinds=("turn", "decision")) -> list[dict]:
     store = Store.open(directory)
     try:
         out = []
-        for r in store.iter_records():
+        for r in stored_records(store):
             if r["kind"] in kinds:
                 out.append(json.dumps(r, sort_keys=True))
         return sorted(out)
@@ -124,11 +134,12 @@ def decision_row(**fields):
     """A decision's analysis row (`analysis.rows.DecisionRow`) from the fields a test names, the job
     fields every stored decision holds filled in, checked as a stored record is."""
     from oversight_bench.analysis.rows import DecisionRow
+    from oversight_bench.rundir.records import Decision
 
     job = {"kind": "decision", "judge": "J", "protocol": "qa_without_article", "task": "t", "question_id": "q"}
     data = {**job, **fields}
     data.setdefault("job_key", f"{data['protocol']}|{data['task']}|{data['question_id']}|{data.get('answer_order')}")
-    return DecisionRow.from_stored(data)
+    return DecisionRow.of(Decision.from_stored(data))
 
 
 def turn_record(**fields):

@@ -15,7 +15,7 @@ from oversight_bench import hookimpl
 from oversight_bench.errors import BenchError
 from oversight_bench.registry import Registry
 
-from helpers import REPO, cli_subprocess
+from helpers import REPO, cli_subprocess, stored_records
 
 PLUGIN_PACKAGES = ("task_configs", "protocol_plugins", "model_adapters")
 
@@ -137,7 +137,7 @@ def test_every_planner_produces_the_answer_orders_questions_display(tmp_path):
           for i in range(16)]
     store = Store.open(make_run(tmp_path / "fake", n_questions=2))
     try:
-        fake = {r["answer_order"] for r in store.iter_records("decision")}
+        fake = {r["answer_order"] for r in stored_records(store, "decision")}
     finally:
         store.close()
     produced = {
@@ -204,10 +204,10 @@ def test_the_scheduler_takes_speaker_names_from_the_protocol(tmp_path):
         assert stats.jobs_done == 1, stats.errors
         assert [text_of(c["messages"][-1]["content"])[:10] for n in ("x", "y") for c in models[n].calls] == [
             "You are Pr", "You are Co"]  # Pro spoke through debater x, Con through y
-        stored = list(store.iter_records("turn"))
+        stored = list(stored_records(store, "turn"))
         assert [(t["speaker"], t["defends"]) for t in stored] == [("Pro", 1), ("Con", 2)]
 
-        decisions = list(store.iter_records("decision"))
+        decisions = list(stored_records(store, "decision"))
     finally:
         store.close()
     rejudge = Store.open(tmp_path / "rejudge", write=True)  # another judge, from the stored turns

@@ -16,7 +16,7 @@ from oversight_bench.crossplay import games_per_task, plan_games
 from oversight_bench.errors import BenchError
 from oversight_bench.questions import Question
 
-from helpers import cli, decision_row
+from helpers import cli, decision_row, stored_records
 
 
 def _pools(sizes: dict[str, int]) -> dict[str, list[Question]]:
@@ -204,7 +204,7 @@ def _games(crossplay_dir) -> list[tuple]:
     store = Store.open(crossplay_dir)
     try:
         return sorted((d["task"], d["question_id"], tuple(d["extra"]["debaters"]), d["answer_order"])
-                      for d in store.iter_records("decision"))
+                      for d in stored_records(store, "decision"))
     finally:
         store.close()
 

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from fake_runs import make_run
 from oversight_bench.rundir import records, schema
 from oversight_bench.rundir.reader import RunReader
+from helpers import stored_calls, stored_records
 
 REPO = Path(__file__).resolve().parents[1]
 #: the core and every plugin package: nothing in them but `oversight_bench/rundir/` opens a store
@@ -114,6 +115,57 @@ def test_records_name_the_fields_the_row_checks_check(kind):
     assert _model_names(records.MODELS[kind]) == _names(schema.KINDS[kind])
 
 
+#: values a stored field may hold (JSON's, and numbers past what SQLite holds), for comparing the checks
+_PROBES = [None, True, False, 0, 1, 2, 3, -1, 2**63, -2**63, 2**63 - 1, 0.5, 1.5, -0.5, float("inf"), float("nan"), "x", "",
+           [], [0.5, 0.5], [0.5], [0.25, 0.5, 0.25], [1, 0], [2, 0], ["a"], ["a", 1], {}, {"a": 1}, [{"role": "user"}],
+           [{"data": "d", "mime": "m"}], [{"data": 1, "mime": "m"}], [[1]], {"x": [1]}]
+
+
+def _leaf_fields(model, prefix: str = ""):
+    """(path, annotation) of every field of a record model, nested records' fields in their place."""
+    import typing
+
+    from oversight_bench.rundir.schema import _check_of
+
+    for name, hint in typing.get_type_hints(model, include_extras=True).items():
+        if name not in model.model_fields:
+            continue
+        inner = [a for a in (hint, *typing.get_args(hint)) if isinstance(a, type) and issubclass(a, records._Open)]
+        if inner:
+            yield from _leaf_fields(inner[0], f"{prefix}{name}.")
+        else:
+            yield prefix + name, hint, _check_of(hint, name)
+
+
+@pytest.mark.parametrize("kind", sorted(records.MODELS))
+def test_the_row_checks_accept_what_the_records_accept_field_by_field(kind):
+    """`rundir.schema` derives each kind's checks from its model (`records.MODELS`), so a field or a
+    type changed in one cannot be missed in the other: for every field, the row check and the model's
+    own validation (strict, as the records read) accept the same values. (Before the derivation, a
+    turn's `seq` was nullable in the model and not in the check.)"""
+    from pydantic import TypeAdapter
+
+    for path, hint, (fits, expected) in _leaf_fields(records.MODELS[kind]):
+        adapter = TypeAdapter(hint)
+        for value in _PROBES:
+            try:
+                adapter.validate_python(value, strict=True)
+                valid = True
+            except ValidationError:
+                valid = False
+            assert fits(value) == valid, f"{kind} field {path}: the check ({expected}) and the model disagree on {value!r}"
+
+
+def test_a_field_type_without_a_check_stops_the_derivation():
+    class Odd(records._Record):
+        name: records.Text
+        odd: set[int] | None = None
+
+    assert list(schema.fields_of(records.Image)) == ["data", "mime"]
+    with pytest.raises(TypeError, match=r"Odd.odd: no check for its type .*rundir.schema._CHECKS"):
+        schema.fields_of(Odd)
+
+
 def test_records_validate_without_coercion():
     base = {"kind": "decision", "job_key": "k", "judge": "j", "protocol": "debate", "task": "quality", "question_id": "q"}
     d = records.Decision.from_stored({**base, "correct": 0, "extra": {"debiased": True, "mine": [1]}, "plugin_field": "x"})
@@ -147,8 +199,8 @@ def test_a_kept_record_gives_back_its_stored_dict_exactly():
 def test_the_reader_hands_out_every_record_typed(tmp_path):
     run = make_run(tmp_path / "run", n_questions=3)
     with RunReader(run, check_pages=True) as reader:
-        stored = {k: list(reader.iter_records(k)) for k in ("decision", "turn")}
-        calls = list(reader.iter_calls())
+        stored = {k: list(stored_records(reader, k)) for k in ("decision", "turn")}
+        calls = list(stored_calls(reader))
         decisions, turns, typed_calls = list(reader.decisions()), list(reader.turns()), list(reader.calls())
         identity = reader.identity()
         questions = list(reader.question_records())
@@ -189,7 +241,7 @@ def test_the_analyses_read_typed_rows_not_dicts(tmp_path):
     run = make_run(tmp_path / "run", n_questions=3)
     (loaded,) = load_runs([run], with_turns=True)
     with RunReader(run, check_pages=True) as reader:
-        stored = list(reader.iter_records("decision"))
+        stored = list(stored_records(reader, "decision"))
     assert loaded.decisions and all(type(d) is DecisionRow for d in loaded.decisions)
     assert [d.record.stored() for d in loaded.decisions] == stored
     assert all(type(d.record) is records.Decision and d.run_dir == str(run) for d in loaded.decisions)
@@ -206,15 +258,66 @@ def test_a_decision_row_derives_what_the_record_leaves_out():
     """The one place the analyses' derived fields are made (`DecisionRow.of`): open-role fields lifted
     from `extra` or derived, `correct` from the answer, the task type, the debiased judge's label."""
     from oversight_bench.analysis.rows import DecisionRow
+    from oversight_bench.rundir.records import Decision
 
     base = {"kind": "decision", "job_key": "k", "judge": "sim:j", "protocol": "open_consultancy", "task": "t",
             "question_id": "q", "answer": 2, "correct_index": 1, "plugin_field": "x"}
-    row = DecisionRow.from_stored({**base, "extra": {"agent_choice": 2, "unjudged": True}},
-                                  config={"judge": "sim:j", "judge_debias": True}, run_dir="r",
-                                  task_types={("t", "q"): "extractive"})
+    row = DecisionRow.of(Decision.from_stored({**base, "extra": {"agent_choice": 2, "unjudged": True}}),
+                         config={"judge": "sim:j", "judge_debias": True}, run_dir="r", task_types={("t", "q"): "extractive"})
     assert (row.correct, row.agent_choice, row.protagonist_correct, row.win) == (False, 2, False, True)
     assert (row.task_type, row.unjudged, row.judge, row.judge_model, row.judge_debias) == \
         ("extractive", True, "sim:j (debiased)", "sim:j", True)
     assert row.record.model_extra == {"plugin_field": "x"} and row.extra.agent_choice == 2
-    bare = DecisionRow.from_stored({**base, "answer": None, "correct": True, "judge_tool": "lengths"})
+    bare = DecisionRow.of(Decision.from_stored({**base, "answer": None, "correct": True, "judge_tool": "lengths"}))
     assert (bare.correct, bare.win, bare.task_type, bare.unjudged, bare.judge_tool) == (None, None, "unknown", False, "lengths")
+
+
+def test_the_run_identity_is_typed_and_gives_back_its_config(tmp_path):
+    """`identity()` is config.json typed (`records.RunIdentity`; `stored()`: the dict as stored); its
+    `deviations`, which the inspect export and the viewer list, must be a list: anything else is a
+    damaged config, refused in one line where it is read."""
+    from oversight_bench.errors import BenchError
+
+    run = tmp_path / "r"
+    make_run(run, n_questions=1)
+    with RunReader(run) as reader:
+        identity = reader.identity()
+        assert identity.stored() == json.loads((run / "config.json").read_text())
+        assert identity.judge == "sim:judge-a" and identity.options == {"rounds": 2} and identity.deviations is None
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "deviations": "limit 2"}))
+    with RunReader(run) as reader, pytest.raises(BenchError, match=r"config.json is damaged \(field deviations holds "
+                                                                   r"str 'limit 2'; expected a list or null\)"):
+        reader.identity()
+
+
+def test_the_column_checks_are_the_sql_columns_typed_as_the_records_type_them():
+    """`schema.COLUMNS` (each column's SQLite types, checked in one scan where a store is opened)
+    names exactly the columns the store's SQL creates (`format.SCHEMA`), in its order, and each column
+    a record model names allows what the model's type does: a column added to the SQL, or a field's
+    type changed in a model, cannot be missed here."""
+    import sqlite3
+    import typing
+
+    from oversight_bench.rundir.format import SCHEMA
+    from oversight_bench.rundir.rows import RECORD_NAME_FIELDS
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(SCHEMA)
+    expected = {records.Text: ("text",), records.Whole: ("integer",), records.Count: ("count",),
+                records.Number: ("real", "integer")}
+    models = {"records": records.JobFields, "calls": records.Call, "questions": None}
+    for table, model in models.items():
+        sql = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if not (table == "records" and r[1] == "id")]
+        assert list(schema.COLUMNS[table]) == sql, table
+        hints = typing.get_type_hints(model, include_extras=True) if model else {}
+        for column, allowed in schema.COLUMNS[table].items():
+            if column not in (model.model_fields if model else {}) or column == "kind":
+                continue
+            hint = hints[column]
+            args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, type(int | None)) else ()
+            base = next((a for a in args if a is not type(None)), hint)
+            want = ("text",) if isinstance(base, type) and issubclass(base, records._Record) else expected[base]
+            if table == "records" and column in RECORD_NAME_FIELDS:
+                want = ("name",)  # non-empty text: what grouping and labels need
+            assert allowed == want + (("null",) if type(None) in args else ()), f"{table}.{column}: {allowed} vs {hint}"

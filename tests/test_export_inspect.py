@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from helpers import FAKE, cli
+from helpers import FAKE, cli, stored_records
 
 RUN = ["run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "3", "--quiet",
        "--protocols", "qa_without_article,debate", "--rounds", "1"]
@@ -105,7 +105,7 @@ def _records(run, kind: str, protocol: str) -> list[dict]:
 
     store = Store.open(run)
     try:
-        return [r for r in store.iter_records(kind) if r["protocol"] == protocol]
+        return [r for r in stored_records(store, kind) if r["protocol"] == protocol]
     finally:
         store.close()
 

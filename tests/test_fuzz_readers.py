@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import cli_completed, cli_subprocess
+from helpers import cli_completed, cli_subprocess, stored_calls, stored_records
 from oversight_bench.errors import BenchError, MalformedResponse
 
 S = "scripted:default"
@@ -231,7 +231,7 @@ def test_non_finite_logprobs_fail_their_jobs_and_store_no_decision(answering, tm
 
     store = Store.open(out)
     try:
-        decisions = [r for r in store.iter_records() if r["kind"] == "decision"]
+        decisions = [r for r in stored_records(store) if r["kind"] == "decision"]
     finally:
         store.close()
     for d in decisions:
@@ -266,8 +266,8 @@ def test_a_servers_odd_usage_is_no_count(answering, tmp_path, usage):
 
     store = Store.open(out)
     try:
-        calls = list(store.iter_calls())
-        decisions = list(store.iter_records("decision"))
+        calls = list(stored_calls(store))
+        decisions = list(stored_records(store, "decision"))
     finally:
         store.close()
     assert len(decisions) == 1 and decisions[0]["answer"] == 1
@@ -293,7 +293,7 @@ def test_lone_surrogates_from_a_model_server_are_stored_as_replacement_character
 
     store = Store.open(out)
     try:
-        records = list(store.iter_records())
+        records = list(stored_records(store))
     finally:
         store.close()
     decisions = [r for r in records if r["kind"] == "decision"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli
+from helpers import cli, stored_records
 from oversight_bench.rundir.store import Store
 
 STORY = "The ship landed on the red moon at dawn. Nobody saw it come down."
@@ -23,7 +23,7 @@ STORY = "The ship landed on the red moon at dawn. Nobody saw it come down."
 def _shown(out: Path) -> list[str]:
     st = Store.open(out)
     try:
-        return [r["shown"] for r in st.iter_records() if r["kind"] == "turn"]
+        return [r["shown"] for r in stored_records(st) if r["kind"] == "turn"]
     finally:
         st.close()
 

@@ -12,6 +12,7 @@ from transcript_suites.importers import detokenize, import_llm_debate, import_ny
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import Turn
 from oversight_bench.rundir.store import Store
+from helpers import stored_records
 
 DATA = Path(os.environ.get("OVERSIGHT_BENCH_DATA") or Path(__file__).resolve().parents[2] / "shared" / "datasets")
 NYU = DATA / "quality" / "michael2023_debates"
@@ -51,7 +52,7 @@ def test_nyu_counts(nyu_all):
     assert c["human_judges"] == 19 and c["human_debaters"] == 19
     store = Store.open(out)
     try:
-        decisions = list(store.iter_records("decision"))
+        decisions = list(stored_records(store, "decision"))
         assert len(decisions) == 517
         assert {d["judge"] for d in decisions} == {"human:nyu-2023"}
         assert len({d["extra"]["judge_id"] for d in decisions}) == 19
@@ -76,8 +77,8 @@ def test_nyu_rooms_are_rejudgeable_transcripts(nyu_paper):
     store = Store.open(out)
     try:
         qs = store.questions()
-        turns = list(store.iter_records("turn"))
-        decisions = list(store.iter_records("decision"))
+        turns = list(stored_records(store, "turn"))
+        decisions = list(stored_records(store, "decision"))
     finally:
         store.close()
     by_job = Counter(t["job_key"] for t in turns)
@@ -111,8 +112,8 @@ def test_llm_debate_import(tmp_path):
     assert c["judged"] == 0
     store = Store.open(tmp_path / "khan")
     try:
-        turns = list(store.iter_records("turn"))
-        decisions = list(store.iter_records("decision"))
+        turns = list(stored_records(store, "turn"))
+        decisions = list(stored_records(store, "decision"))
     finally:
         store.close()
     assert len(turns) == 240  # two debaters x three rounds x 40
@@ -132,7 +133,7 @@ def test_llm_debate_import_in_both_orders(tmp_path):
     assert c["answer_order"] == {"correct_first": 40, "correct_second": 40}
     store = Store.open(tmp_path / "khan")
     try:
-        turns = list(store.iter_records("turn"))
+        turns = list(stored_records(store, "turn"))
         config = store.read_config()
     finally:
         store.close()
@@ -150,8 +151,8 @@ def test_nyu_import_in_both_orders_mirrors_the_debates_only(nyu_paper_both):
     assert c["rooms"] == 413 and c["mirrored"] == 241 and c["by_protocol"] == {"debate": 241, "consultancy": 172}
     store = Store.open(out)
     try:
-        decisions = list(store.iter_records("decision"))
-        turns = list(store.iter_records("turn"))
+        decisions = list(stored_records(store, "decision"))
+        turns = list(stored_records(store, "turn"))
     finally:
         store.close()
     assert len(decisions) == 654

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli
+from helpers import cli, stored_calls, stored_records
 from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench import hookimpl
 from oversight_bench.deviations import deviations, option_deviations
@@ -81,7 +81,7 @@ def capture(tmp_path: Path, protocol: str, question: Question, order: str, **opt
     assignment = "correct" if protocol == "consultancy" else None
     job = Job(protocol, question, order, assignment)
     turns, decision = asyncio.run(PROTOCOLS[protocol].run(JobContext(runner, job, PROTOCOLS[protocol]), job))
-    calls = [(c["role"], c["tag"], text_of(c["request"]["messages"][-1]["content"])) for c in store.iter_calls()
+    calls = [(c["role"], c["tag"], text_of(c["request"]["messages"][-1]["content"])) for c in stored_calls(store)
              if c["request"]["kind"] == "generate"]
     store.close()
     return calls, decision
@@ -321,7 +321,7 @@ def _gsm_data(tmp_path: Path) -> Path:
 def _decisions(directory: Path) -> list[dict]:
     store = Store.open(directory)
     try:
-        return list(store.iter_records("decision"))
+        return list(stored_records(store, "decision"))
     finally:
         store.close()
 

@@ -19,6 +19,7 @@ from leaderboard_board import judge_row as _judge
 from oversight_bench.publish.leaderboard import build_leaderboard
 from oversight_bench.render.numbers import pct
 from oversight_bench.render.pages import render_passages
+from helpers import stored_records
 
 
 @pytest.fixture(scope="module")
@@ -417,7 +418,7 @@ def _room_agents(dirs) -> dict[tuple[str, str, str], str]:
     for d in dirs:
         store = Store.open(d)
         try:
-            for r in store.iter_records("decision"):
+            for r in stored_records(store, "decision"):
                 out[(str(Path(d).resolve()), r["judge"], r["job_key"])] = r.get("agent")
         finally:
             store.close()

@@ -16,6 +16,7 @@ import time
 import urllib.request
 
 import pytest
+from helpers import stored_calls, stored_records
 
 pytestmark = [
     pytest.mark.integration,
@@ -146,9 +147,9 @@ def test_debate_and_qa_run_end_to_end(server, tmp_path):
     assert res.exit_code == 0, res.output
     store = Store.open(out)
     try:
-        decisions = list(store.iter_records("decision"))
-        calls = list(store.iter_calls())
-        turns = list(store.iter_records("turn"))
+        decisions = list(stored_records(store, "decision"))
+        calls = list(stored_calls(store))
+        turns = list(stored_records(store, "turn"))
     finally:
         store.close()
     assert {(d["protocol"], d["task"]) for d in decisions} == {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, cli
+from helpers import REPO, cli, stored_records
 from oversight_bench.config import RunConfig, expand_variants, load_run_config
 from oversight_bench.deviations import PAPER_OPTIONS, deviations, elo_prior_deviation, invalid_answer_deviation
 from oversight_bench.errors import BenchError
@@ -177,7 +177,7 @@ def test_elo_preset_plays_all_nine_tasks_mmmu_included(tmp_path):
     assert res.exit_code == 0, res.output
     store = Store.open(tmp_path / "elo" / "crossplay")
     try:
-        decisions = list(store.iter_records("decision"))
+        decisions = list(stored_records(store, "decision"))
     finally:
         store.close()
     assert {d["task"] for d in decisions} == set(NINE)
@@ -228,7 +228,7 @@ def test_best_of_n_applies_to_debaters_only_by_default(tmp_path):
     assert res.exit_code == 0, res.output
     store = Store.open(out)
     try:
-        turns = list(store.iter_records("turn"))
+        turns = list(stored_records(store, "turn"))
     finally:
         store.close()
     debaters = [t for t in turns if t["role"] == "debater"]

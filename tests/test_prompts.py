@@ -26,6 +26,7 @@ from oversight_bench.questions import Image, Question
 from oversight_bench.scheduler import JobContext, Scheduler
 from oversight_bench.rundir.store import Store
 from protocol_plugins import prompts, register_protocols
+from helpers import stored_calls
 
 PROTOCOLS: dict = {}
 register_protocols(register=lambda p: PROTOCOLS.__setitem__(p.name, p))
@@ -309,7 +310,7 @@ def capture(tmp_path: Path, protocol: str, task: str, mode: str) -> list[tuple[s
     job = Job(protocol, q, "correct_first", assignment)
     asyncio.run(PROTOCOLS[protocol].run(JobContext(runner, job, PROTOCOLS[protocol]), job))
     out = []
-    for call in store.iter_calls():
+    for call in stored_calls(store):
         if call["request"]["kind"] != "generate":
             continue
         if call["request"].get("prefix"):

@@ -18,6 +18,7 @@ from oversight_bench.questions import Image, Question
 from oversight_bench.scheduler import JobContext, Scheduler
 from oversight_bench.rundir.store import Store
 from protocol_plugins import register_protocols
+from helpers import stored_calls, stored_records
 
 PROTOCOLS: dict = {}
 register_protocols(register=lambda p: PROTOCOLS.__setitem__(p.name, p))
@@ -97,7 +98,7 @@ class Bench:
         return asyncio.run(PROTOCOLS[protocol].judge(JobContext(self.runner, job, PROTOCOLS[protocol]), job, turns))
 
     def tags(self):
-        return [c["tag"] for c in self.store.iter_calls()]
+        return [c["tag"] for c in stored_calls(self.store)]
 
 
 def agent_prompt(model, who, round_no):
@@ -376,7 +377,7 @@ def test_consultancy_runs_both_assignments(tmp_path):
     work = [(protocol, Job("consultancy", EXTRACTIVE, "correct_first", a), None) for a in protocol.assignments()]
     stats = asyncio.run(bench.runner.run(work, total=len(work), workers=2))
     assert stats.jobs_done == 2
-    decisions = list(bench.store.iter_records("decision"))
+    decisions = list(stored_records(bench.store, "decision"))
     assert sorted(d["assignment"] for d in decisions) == ["correct", "incorrect"]
 
 

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from helpers import DATA, cli
+from helpers import DATA, cli, stored_records
 
 FAKE = "scripted:default"
 
@@ -31,11 +31,11 @@ def test_judge_from_makes_only_judge_calls(tmp_path):
     from oversight_bench.rundir.store import Store
     a, b = Store.open(src), Store.open(dst)
     try:
-        src_debates = [r for r in a.iter_records("decision") if r["protocol"] == "debate"]
-        new = [r for r in b.iter_records("decision") if r["protocol"] == "debate"]
+        src_debates = [r for r in stored_records(a, "decision") if r["protocol"] == "debate"]
+        new = [r for r in stored_records(b, "decision") if r["protocol"] == "debate"]
         assert {r["job_key"] for r in new} == {r["job_key"] for r in src_debates}
         assert all(r["probs"] is not None for r in new)  # the new judge has logprobs
-        assert b.count("turn") == len([r for r in a.iter_records("turn") if r["protocol"] == "debate"])
+        assert b.count("turn") == len([r for r in stored_records(a, "turn") if r["protocol"] == "debate"])
     finally:
         a.close(), b.close()
 
@@ -54,8 +54,8 @@ def test_one_round_consultancy_is_rejudged(tmp_path):
     a, b = Store.open(src), Store.open(dst)
     try:
         key = lambda r: (r["job_key"], r["assignment"], r["answer_order"])  # noqa: E731
-        old = {key(r) for r in a.iter_records("decision")}
-        new = {key(r) for r in b.iter_records("decision")}
+        old = {key(r) for r in stored_records(a, "decision")}
+        new = {key(r) for r in stored_records(b, "decision")}
         assert new == old and {k[1] for k in new} == {"correct", "incorrect"}
     finally:
         a.close(), b.close()
@@ -71,8 +71,8 @@ def test_rejudge_imported_rooms_keeps_every_room(tmp_path):
     from oversight_bench.rundir.store import Store
     a, b = Store.open(imp), Store.open(dst)
     try:
-        debates = [r for r in a.iter_records("decision") if r["protocol"] == "debate"]
-        new = list(b.iter_records("decision"))
+        debates = [r for r in stored_records(a, "decision") if r["protocol"] == "debate"]
+        new = list(stored_records(b, "decision"))
         assert len(new) == len(debates) == 241
         assert {r["agent"] for r in new} == {r["agent"] for r in debates}
     finally:
@@ -88,7 +88,7 @@ def test_crossplay_elo(tmp_path):
     from oversight_bench.rundir.store import Store
     st = Store.open(out / "crossplay")
     try:
-        decisions = list(st.iter_records("decision"))
+        decisions = list(stored_records(st, "decision"))
         assert all(len(d["extra"]["debaters"]) == 2 for d in decisions)
         cross = [d for d in decisions if d["extra"]["debaters"][0] != d["extra"]["debaters"][1]]
         assert len(cross) == 24  # 12 per task, each a distinct (question, pair) draw

@@ -9,7 +9,7 @@ import json
 import click
 import pytest
 
-from helpers import FAKE, REPO, cli
+from helpers import FAKE, REPO, cli, stored_records
 
 RUN = ["run", "--judge", FAKE, "--agent", FAKE, "--tasks", "prontoqa", "--limit", "2", "--quiet",
        "--protocols", "qa_without_article,consultancy", "--rounds", "1"]
@@ -20,7 +20,7 @@ def _decisions(out) -> list[dict]:
 
     store = Store.open(out)
     try:
-        return list(store.iter_records("decision"))
+        return list(stored_records(store, "decision"))
     finally:
         store.close()
 

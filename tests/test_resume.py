@@ -69,7 +69,7 @@ def _records_stored(out) -> int:
 
 def _has_open(pid: int, path) -> bool:
     """Whether process `pid` holds `path` open now, or the private copy a reader takes of it while a
-    run writes (rundir.store._snapshot: a file of the same name in a temporary folder). The store
+    run writes (rundir.connect._snapshot: a file of the same name in a temporary folder). The store
     itself is open only while it is copied, a few milliseconds, so a kill timed on it alone missed
     both of its chances now and then on an idle machine; the copy is open for the rest of the read."""
     try:

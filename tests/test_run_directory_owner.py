@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from helpers import DATA, FAKE, cli
+from helpers import DATA, FAKE, cli, stored_records
 from oversight_bench.rundir.names import DB_NAME
 from oversight_bench.rundir.store import Store
 
@@ -112,7 +112,7 @@ def test_importers_write_through_rundir_and_their_rooms_rejudge_under_the_same_k
     for name in ("khan", "kj"):
         st = Store.open(tmp_path / name)
         try:
-            keys[name] = {d["job_key"] for d in st.iter_records("decision")}
+            keys[name] = {d["job_key"] for d in stored_records(st, "decision")}
         finally:
             st.close()
     assert len(keys["khan"]) == 2 and keys["kj"] == keys["khan"]  # the room survives a re-judge as the same job

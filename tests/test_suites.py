@@ -16,7 +16,7 @@ import pytest
 from oversight_bench import hookimpl
 from click.testing import CliRunner
 
-from helpers import DATA, REPO
+from helpers import DATA, REPO, stored_records
 from oversight_bench.errors import BenchError
 from oversight_bench.models import Capabilities, Completion, Model
 
@@ -123,7 +123,7 @@ def _keys(directory: Path) -> set[str]:
 
     st = Store.open(directory)
     try:
-        return {r["job_key"] for r in st.iter_records("decision")}
+        return {r["job_key"] for r in stored_records(st, "decision")}
     finally:
         st.close()
 

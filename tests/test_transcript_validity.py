@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DATA, cli
+from helpers import DATA, cli, stored_calls, stored_records
 from model_adapters.scripted import prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.model_text import NO_ARGUMENT
@@ -60,7 +60,7 @@ def _run(tmp_path: Path, agent: str, *opts: str, protocols: str = "consultancy,d
 def _agent_turns(out: Path) -> list[dict]:
     st = Store.open(out)
     try:
-        return [r for r in st.iter_records("turn") if r["role"] in ("consultant", "debater")]
+        return [r for r in stored_records(st, "turn") if r["role"] in ("consultant", "debater")]
     finally:
         st.close()
 
@@ -69,7 +69,7 @@ def _judge_prompts(out: Path) -> list[str]:
     """The text of every final judge request of the run (verdicts, not questions), as sent."""
     st = Store.open(out)
     try:
-        calls = list(st.iter_calls())
+        calls = list(stored_calls(st))
     finally:
         st.close()
     return ["".join(m["content"] if isinstance(m["content"], str) else "" for m in c["request"]["messages"])

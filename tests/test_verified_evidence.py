@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DATA, cli
+from helpers import DATA, cli, stored_calls, stored_records
 from model_adapters.scripted import ScriptedModel, prompt_script, register_script
 from oversight_bench.errors import BenchError
 from oversight_bench.models import parse_spec, text_of
@@ -218,7 +218,7 @@ def _roles(directory: Path) -> dict[str, int]:
 def _decisions(directory: Path) -> list[dict]:
     st = Store.open(directory)
     try:
-        return list(st.iter_records("decision"))
+        return list(stored_records(st, "decision"))
     finally:
         st.close()
 
@@ -228,7 +228,7 @@ def _turns(directory: Path) -> dict[tuple[str, str], list[str]]:
     st = Store.open(directory)
     try:
         out: dict[tuple[str, str], list[str]] = {}
-        for t in st.iter_records("turn"):
+        for t in stored_records(st, "turn"):
             out.setdefault(tuple(t["job_key"].split("|", 1)), []).append(t["shown"])
         return out
     finally:
@@ -284,15 +284,15 @@ def test_what_the_stored_judge_calls_show(stored):
     src, outs = stored
     st = Store.open(outs["verified_evidence"])
     try:
-        evidence = [text_of(c["request"]["messages"][-1]["content"]) for c in st.iter_calls()]
-        recorded = [d["extra"]["evidence"] for d in st.iter_records("decision")]
+        evidence = [text_of(c["request"]["messages"][-1]["content"]) for c in stored_calls(st)]
+        recorded = [d["extra"]["evidence"] for d in stored_records(st, "decision")]
     finally:
         st.close()
     assert all("<v_passage>" in p and not re.search(r"ARGTEXT|SECRET|INVENTED|u_passage|<transcript>", p) for p in evidence)
     assert all(len(e) == 2 and len(e[0]) == len(e[1]) == 1 for e in recorded)  # one verified quote per side
     st = Store.open(outs["debate_unverified"])
     try:
-        untagged = [text_of(c["request"]["messages"][-1]["content"]) for c in st.iter_calls()]
+        untagged = [text_of(c["request"]["messages"][-1]["content"]) for c in stored_calls(st)]
     finally:
         st.close()
     assert all("ARGTEXT-Alice" in p and "<passage>INVENTED-Bob</passage>" in p and not re.search(r"[vu]_passage|verified", p, re.I)
@@ -388,7 +388,7 @@ def test_judge_as_qa_without_article_judges_the_debates_questions_alone(stored, 
     assert _turns(out) == {}
     st = Store.open(out)
     try:
-        shown = [text_of(c["request"]["messages"][-1]["content"]) for c in st.iter_calls()]
+        shown = [text_of(c["request"]["messages"][-1]["content"]) for c in stored_calls(st)]
     finally:
         st.close()
     assert shown and not any(re.search(r"ARGTEXT|SECRET|INVENTED|<article>|passage", p) for p in shown)
@@ -449,7 +449,7 @@ def test_real_models_debate_then_both_derived_judges_and_the_report(tmp_path):
         assert d["protocol"] == name and d["answer"] in (1, 2) and len(d["probs"]) == 2
         st = Store.open(tmp_path / name)
         try:
-            [prompt] = [text_of(c["request"]["messages"][-1]["content"]) for c in st.iter_calls()]
+            [prompt] = [text_of(c["request"]["messages"][-1]["content"]) for c in stored_calls(st)]
         finally:
             st.close()
         shown = "\n".join(v for turns in debate_turns.values() for v in turns)

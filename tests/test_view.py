@@ -20,7 +20,7 @@ pytest.importorskip("jinja2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from fake_runs import make_run  # noqa: E402
-from helpers import cli  # noqa: E402
+from helpers import cli, stored_records  # noqa: E402
 from oversight_bench.api import CallRecord, DecisionRecord, RunReader, TurnRecord  # noqa: E402
 from oversight_bench.questions import Question  # noqa: E402
 from oversight_bench.rundir import WritableRun  # noqa: E402
@@ -350,7 +350,7 @@ def test_the_room_page_reads_typed_records(tmp_path):
     with RunReader(src) as reader:
         debate = reader.job_records("debate|quality|q1|-|correct_first")
         calls = list(reader.calls_of("debate", "quality", "q1", None, "correct_first"))
-        raw = [dict(r) for r in reader.iter_records("turn") if r["job_key"] == "debate|quality|q1|-|correct_first"]
+        raw = [dict(r) for r in stored_records(reader, "turn") if r["job_key"] == "debate|quality|q1|-|correct_first"]
     assert [type(r) for r in debate] == [DecisionRecord] + [TurnRecord] * 3  # by judge, then seq (the decision's: -1)
     assert [list(t.stored().items()) for t in debate[1:]] == [list(r.items()) for r in raw]
     assert len(calls) == 2 and all(type(c) is CallRecord for c in calls)

@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 but still works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from helpers import DATA, REPO, cli  # noqa: E402
+from helpers import DATA, REPO, cli, stored_records  # noqa: E402
 from web_helpers import form_fields, free_port, make_source, question_text, register_plugin, start_server  # noqa: E402
 
 
@@ -95,7 +95,7 @@ def decisions(out):
 
     st = Store.open(out)
     try:
-        return list(st.iter_records("decision")), list(st.iter_records("turn"))
+        return list(stored_records(st, "decision")), list(stored_records(st, "turn"))
     finally:
         st.close()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, cli
+from helpers import REPO, cli, stored_records
 from web_helpers import free_port, headless_chromium, require_chromium, make_source, start_server
 
 webdriver = require_chromium()
@@ -126,8 +126,8 @@ def test_browser_session(tmp_path):
 
     st = Store.open(out)
     try:
-        decisions = list(st.iter_records("decision"))
-        turns = list(st.iter_records("turn"))
+        decisions = list(stored_records(st, "decision"))
+        turns = list(stored_records(st, "turn"))
     finally:
         st.close()
     assert len(decisions) == 3 and {d["judge"] for d in decisions} == {"human:pat"}

@@ -37,7 +37,7 @@ def load_run(directory: str | Path, *, with_turns: bool = False, with_calls: boo
     if not directory.is_dir():
         raise BenchError(f"run directory {directory} does not exist; expected a folder written by 'oversight-bench run' or 'import'")
     with RunReader(directory, check_pages=True) as store:
-        config = store.config()
+        config = store.identity().stored()  # the run's config.json as stored: what its rows' judges read
         questions = store.questions()
         task_types = {k: q.task_type for k, q in questions.items()}
         decisions = [DecisionRow.of(d, config=config, run_dir=str(directory), task_types=task_types)

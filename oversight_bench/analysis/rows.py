@@ -129,11 +129,6 @@ class DecisionRow:
                    protagonist_correct=protagonist_correct, win=win, samples=record.samples, debaters=record.debaters,
                    extra=extra, judge_tool=(record.model_extra or {}).get("judge_tool"))
 
-    @classmethod
-    def from_stored(cls, data: dict[str, Any], **kw: Any) -> "DecisionRow":
-        """The row of a decision as stored (a flat dict: `Store.iter_records`), checked as `records.Decision`."""
-        return cls.of(Decision.from_stored(data), **kw)
-
     def with_(self, **changes: Any) -> "DecisionRow":
         """A copy with `changes` (the row itself, shared by other groups, stays as it is)."""
         return replace(self, **changes)

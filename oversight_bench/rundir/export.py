@@ -14,12 +14,11 @@ def export_jsonl(directory: str, write: Callable[[str], None]) -> int:
     write = legacy.redacted_lines(write)
     n = 0
     with RunReader(directory, check_pages=True) as store:
-        cfg = store.config()
-        for call in store.iter_calls():
-            call.update(judge=cfg.get("judge"), agent=cfg.get("agent"))
-            write(json.dumps(call, ensure_ascii=False))
+        identity = store.identity()
+        for call in store.calls(keep=True):
+            write(json.dumps({**call.stored(), "judge": identity.judge, "agent": identity.agent}, ensure_ascii=False))
             n += 1
-        for rec in store.iter_records():
-            write(json.dumps(rec, ensure_ascii=False))
+        for rec in store.records(keep=True):
+            write(json.dumps(rec.stored(), ensure_ascii=False))
             n += 1
     return n

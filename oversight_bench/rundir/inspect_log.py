@@ -23,6 +23,7 @@ from typing import Any, Callable
 from oversight_bench.errors import BenchError
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.reader import RunReader
+from oversight_bench.rundir.records import Call, Decision, RunIdentity, Turn
 from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
 from oversight_bench.yamlio import strict_json
 
@@ -46,10 +47,10 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:60] or "x"
 
 
-def _value(d: dict[str, Any]) -> str:
-    if d.get("answer") is None:
+def _value(d: Decision) -> str:
+    if d.answer is None:
         return "N"  # inspect's NOANSWER: counted as invalid, never guessed
-    return "C" if d.get("correct") else "I"
+    return "C" if d.correct else "I"
 
 
 def _chat(m, messages: list[dict[str, Any]]) -> list[Any]:
@@ -72,10 +73,10 @@ def _chat(m, messages: list[dict[str, Any]]) -> list[Any]:
     return out
 
 
-def _mentions(call: dict[str, Any], turns: list[dict[str, Any]]) -> bool:
+def _mentions(call: Call, turns: list[Turn]) -> bool:
     """Whether a call's prompt holds one of the room's turns (rooms sharing a job's fields)."""
-    text = "\n".join(str(x.get("content")) for x in (call.get("request") or {}).get("messages") or [] if isinstance(x, dict))
-    return any(isinstance(t.get("shown"), str) and len(t["shown"].strip()) >= 20 and t["shown"].strip()[:200] in text
+    text = "\n".join(str(x.get("content")) for x in call.request.messages or [] if isinstance(x, dict))
+    return any(isinstance(t.shown_text, str) and len(t.shown_text.strip()) >= 20 and t.shown_text.strip()[:200] in text
                for t in turns)
 
 
@@ -100,7 +101,7 @@ def export_inspect(directory: str, output: str, summarize: Callable[[RunReader],
     from oversight_bench import __version__
 
     with RunReader(directory, check_pages=True) as store:
-        cfg = store.config()
+        identity = store.identity()
         questions = store.questions()
         cells = _cells(store, questions, imodel, iscorer, ilog)
         summary = {(r["judge"], r["protocol"], r["task"]): r for r in summarize(store)}
@@ -117,7 +118,7 @@ def export_inspect(directory: str, output: str, summarize: Callable[[RunReader],
         for model, (p, c) in agent_usage.get((cell.protocol, cell.task), {}).items():
             cell.usage[model][0] += p
             cell.usage[model][1] += c
-        eval_log = _eval_log(ilog, imodel, cell, row, cfg, directory, created, __version__)
+        eval_log = _eval_log(ilog, imodel, cell, row, identity, directory, created, __version__)
         run_id = hashlib.sha1(f"{directory}|{key}".encode()).hexdigest()[:12]
         path = out / f"{stamp}_{_slug(cell.task + '-' + cell.protocol)}_{run_id}.eval"
         ilog.write_eval_log(eval_log, str(path))
@@ -138,66 +139,65 @@ def _earlier(out: Path) -> set[str]:
 
 def _cells(store: RunReader, questions, imodel, iscorer, ilog) -> dict[tuple[str, str, str], _Cell]:
     cells: dict[tuple[str, str, str], _Cell] = {}
-    turns: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in store.iter_records():
-        key = (r["job_key"], r.get("judge") or "")
-        if r["kind"] == "turn":
-            turns[key].append({**r, "shown": r.get("shown", r.get("content"))})
+    turns: dict[tuple[str, str], list[Turn]] = defaultdict(list)
+    for r in store.records():
+        key = (r.job_key, r.judge or "")
+        if isinstance(r, Turn):
+            turns[key].append(r)
             continue
-        if r.get("unjudged"):
+        if r.unjudged:
             turns.pop(key, None)
             continue
-        ck = (r.get("judge") or "", r.get("protocol") or "", r.get("task") or "")
+        ck = (r.judge or "", r.protocol or "", r.task or "")
         cell = cells.setdefault(ck, _Cell(*ck))
         cell.samples.append(_sample(store, r, turns.pop(key, []), questions, imodel, iscorer, ilog, cell))
     return cells
 
 
-def _sample(store: RunReader, d: dict[str, Any], turns: list[dict[str, Any]], questions, m, scorer, ilog, cell: _Cell):
-    q = questions.get((d.get("task"), d.get("question_id")))
-    answers = [str(a) for a in d.get("answers") or []]
-    if not answers and q is not None and d.get("answer_order") in ("correct_first", "correct_second"):
-        answers = list(q.answers(d["answer_order"]))
-    ci = d.get("correct_index")
-    agent_turns = [t for t in turns if t.get("role") != "judge"]
+def _sample(store: RunReader, d: Decision, turns: list[Turn], questions, m, scorer, ilog, cell: _Cell):
+    q = questions.get((d.task, d.question_id))
+    answers = [str(a) for a in d.answers or []]
+    if not answers and q is not None and d.answer_order in ("correct_first", "correct_second"):
+        answers = list(q.answers(d.answer_order))
+    ci = d.correct_index
+    agent_turns = [t for t in turns if t.role != "judge"]
     calls = store.judge_calls(d)
     if len(calls) > 1 and agent_turns:
         calls = [c for c in calls if _mentions(c, agent_turns)] or calls
     if calls:
-        messages = _chat(m, (calls[0].get("request") or {}).get("messages") or [])
+        messages = _chat(m, calls[0].request.messages or [])
     else:  # a human or imported judge: what it was shown
-        messages = [m.ChatMessageUser(content=redact_text(f"[{t.get('speaker') or t.get('role')}, round "
-                                                          f"{t.get('round')}] {t.get('shown') or ''}"))
+        messages = [m.ChatMessageUser(content=redact_text(f"[{t.speaker or t.role}, round {t.round}] {t.shown_text or ''}"))
                     for t in turns]
         messages.insert(0, m.ChatMessageSystem(content=_NO_CALL))
-    raw = redact_text(str(d.get("raw") or ""))
+    raw = redact_text(str(d.raw or ""))
     messages.append(m.ChatMessageAssistant(content=raw or "(no text: the answer was read from probabilities)"))
     usage = {}
     for c in calls:
-        p, k = int(c.get("prompt_tokens") or 0), int(c.get("completion_tokens") or 0)
-        cell.usage[c["model"]][0] += p
-        cell.usage[c["model"]][1] += k
-        u = usage.setdefault(c["model"], [0, 0])
+        p, k = int(c.prompt_tokens or 0), int(c.completion_tokens or 0)
+        cell.usage[c.model][0] += p
+        cell.usage[c.model][1] += k
+        u = usage.setdefault(c.model, [0, 0])
         u[0] += p
         u[1] += k
-    sid = str(d["job_key"])
+    sid = str(d.job_key)
     if sid in cell.ids:  # one job judged in rooms of several agents
-        sid = f"{sid}|{d.get('agent')}"
+        sid = f"{sid}|{d.agent}"
     cell.ids.add(sid)
-    question = q.question if q is not None else str(d.get("question_id"))
+    question = q.question if q is not None else str(d.question_id)
     target = answers[ci - 1] if ci in (1, 2) and len(answers) >= ci else (q.correct if q is not None else "")
-    meta = {k: d.get(k) for k in ("question_id", "agent", "protocol", "task", "assignment", "answer_order")}
-    meta.update(answer=d.get("answer"), correct_index=ci, probs=d.get("probs"), run=str(store.dir))
+    meta = {k: getattr(d, k) for k in ("question_id", "agent", "protocol", "task", "assignment", "answer_order")}
+    meta.update(answer=d.answer, correct_index=ci, probs=d.probs, run=str(store.dir))
     return ilog.EvalSample(
         id=sid, epoch=1, input=redact_text(question), target=redact_text(target), choices=answers or None,
         messages=messages, metadata=meta,
-        output=m.ModelOutput.from_content(model=d.get("judge") or "judge", content=raw),
-        scores={"judge": scorer.Score(value=_value(d), answer=None if d.get("answer") is None else str(d["answer"]),
-                                      explanation=raw or None, metadata={"probs": d.get("probs")})},
+        output=m.ModelOutput.from_content(model=d.judge or "judge", content=raw),
+        scores={"judge": scorer.Score(value=_value(d), answer=None if d.answer is None else str(d.answer),
+                                      explanation=raw or None, metadata={"probs": d.probs})},
         model_usage={k: m.ModelUsage(input_tokens=p, output_tokens=c, total_tokens=p + c) for k, (p, c) in usage.items()})
 
 
-def _eval_log(ilog, m, cell: _Cell, row: dict[str, Any], cfg: dict[str, Any], directory: str, created: str, version: str):
+def _eval_log(ilog, m, cell: _Cell, row: dict[str, Any], identity: RunIdentity, directory: str, created: str, version: str):
     metrics = {"accuracy": row.get("accuracy"), "ci_low": row.get("ci_low"), "ci_high": row.get("ci_high"),
                "n": row.get("n"), "n_invalid": row.get("n_invalid"),
                "accuracy_invalid_wrong": row.get("accuracy_invalid_wrong")}
@@ -210,8 +210,8 @@ def _eval_log(ilog, m, cell: _Cell, row: dict[str, Any], cfg: dict[str, Any], di
             dataset=ilog.EvalDataset(name=cell.task, samples=len(cell.samples),
                                      sample_ids=[s.id for s in cell.samples]),
             config=ilog.EvalConfig(),
-            metadata={"run": str(directory), "kind": cfg.get("kind") or "run", "agent": cfg.get("agent"),
-                      "deviations": list(cfg.get("deviations") or []), "oversight_bench": version,
+            metadata={"run": str(directory), "kind": identity.kind or "run", "agent": identity.agent,
+                      "deviations": list(identity.deviations or []), "oversight_bench": version,
                       "flagged": row.get("flagged") or []}),
         plan=ilog.EvalPlan(name="oversight-bench", steps=[ilog.EvalPlanStep(solver=cell.protocol)]),
         results=ilog.EvalResults(

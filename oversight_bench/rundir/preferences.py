@@ -37,7 +37,7 @@ from oversight_bench.model_text import is_argument
 from oversight_bench.protocol import protocols_where, registered_protocols
 from oversight_bench.redact import redact_text
 from oversight_bench.rundir.reader import RunReader
-from oversight_bench.rundir.records import Decision, Turn
+from oversight_bench.rundir.records import Decision, SampledReplies, Turn
 
 PAIRS = ("auto", "best-of-n", "rooms", "all")
 
@@ -89,16 +89,16 @@ def _request_for(calls: "_Calls", d: Decision, samples: list[str], turn: Turn) -
     (messages, None) or (None, why not)."""
     n = len(samples)
     for wide in (False, True):
-        found = [c for c in calls.of(d, wide) if len(c["texts"]) >= n
-                 and all(isinstance(t, str) and s.startswith(t.rstrip()) for s, t in zip(samples, c["texts"]))]
+        found = [c for c in calls.of(d, wide) if len(c.texts) >= n
+                 and all(isinstance(t, str) and s.startswith(t.rstrip()) for s, t in zip(samples, c.texts))]
         if found:
             break
     else:
         return None, "no stored request"
     if len(found) > 1:  # replies that begin several calls' samples (empty thinking): the turn's tag decides
         tag = f"round{turn.round}/{turn.speaker}"  # as debate.py tags a debater's turn
-        found = [c for c in found if c["tag"] == tag or c["tag"].endswith("/" + tag)] or found
-    prompts = {json.dumps(m, sort_keys=True): m for m in (calls.messages(c["key"]) for c in found)}
+        found = [c for c in found if c.tag == tag or c.tag.endswith("/" + tag)] or found
+    prompts = {json.dumps(m, sort_keys=True): m for m in (calls.messages(c.key) for c in found)}
     if len(prompts) != 1:
         return None, "ambiguous request"
     return next(iter(prompts.values())), None
@@ -111,24 +111,25 @@ class _Calls:
 
     def __init__(self, ro: RunReader):
         self.ro = ro
-        self._by_question: dict[tuple[str, str], list[dict[str, Any]]] | None = None
+        self._by_question: dict[tuple[str | None, str | None], list[SampledReplies]] | None = None
 
-    def of(self, d: Decision, wide: bool) -> list[dict[str, Any]]:
+    def of(self, d: Decision, wide: bool) -> list[SampledReplies]:
         """The calls of the job's own fields; `wide`: of its question, whichever job made them (an open
         debate's turns were sampled by its debate sub-job, whose calls carry that job's fields)."""
         if self._by_question is None:
             self._by_question = {}
             for c in self.ro.sampling_calls("agent"):
-                self._by_question.setdefault((c["task"], c["question_id"]), []).append(c)
+                self._by_question.setdefault((c.task, c.question_id), []).append(c)
         calls = self._by_question.get((d.task, d.question_id), [])
         if wide:
             return calls
-        return [c for c in calls if (c["protocol"], c["assignment"], c["answer_order"]) == (d.protocol, d.assignment, d.answer_order)]
+        return [c for c in calls if (c.protocol, c.assignment, c.answer_order) == (d.protocol, d.assignment, d.answer_order)]
 
     def messages(self, key: str) -> list[dict[str, Any]]:
         """A call's messages, each with role and content first (the store keeps its keys sorted)."""
+        request = self.ro.request(key)
         return [{"role": m.get("role"), "content": m.get("content"), **{k: v for k, v in m.items() if k not in ("role", "content")}}
-                for m in (self.ro.request(key) or {}).get("messages") or []]
+                for m in (request.messages if request is not None else None) or []]
 
 
 def _base(run: str, d: Decision, pair: str) -> dict[str, Any]:

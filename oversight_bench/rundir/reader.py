@@ -2,13 +2,13 @@
 leaderboard, elo, view and its export, export, preferences, suites, `judge --from`, inspect export)
 opens it here; nothing outside `rundir` opens results.sqlite (tests/test_evidence_model.py).
 
-It opens the database strictly read-only and WAL-safe (`store.connect_readonly`: nothing is ever
+It opens the database strictly read-only and WAL-safe (`connect.connect_readonly`: nothing is ever
 written into the run, so it reads a read-only copy and a run in progress). What it hands out:
 
-* the records whole, each checked against its kind (`schema`) where it is read: as flat dicts
-  (`iter_records`, `iter_calls`: the form they are stored in) or as the typed, versioned records of
-  `rundir.records` (`decisions`, `turns`, `calls`, `identity`), whose JSON Schema docs/records-schema.json
-  publishes;
+* the records whole, each checked against its kind (`schema`) where it is read, as the typed,
+  versioned records of `rundir.records` (`records`, `decisions`, `turns`, `calls`, `identity`,
+  `question_records`), whose JSON Schema docs/records-schema.json publishes; a record read with
+  `keep=True` gives back the dict it was stored as (`stored()`: what `export` writes);
 * indexes for browsing that read only the few JSON fields a list needs (SQLite's json_extract, in
   C), so 100,000 records index in about a second rather than parsing every turn's text in Python.
 
@@ -32,7 +32,11 @@ from oversight_bench.rundir import records
 from oversight_bench.rundir.names import DB_NAME
 from oversight_bench.rundir.rows import (check_columns, check_record_fields, damaged_error, load_call, load_json, load_question,
                                          read_record)
-from oversight_bench.rundir.store import SCHEMA_VERSION, RecordReads, Store, _schema_version, connect_readonly, store_errors
+from oversight_bench.rundir.connect import connect_readonly
+from oversight_bench.rundir.format import SCHEMA_VERSION, store_format
+from oversight_bench.rundir.record_reads import RecordReads
+from oversight_bench.rundir.store import Store
+from oversight_bench.rundir.store_errors import store_errors
 
 #: what each column of a summary (`RunReader.summaries`) may hold, as SQLite hands it over (JSON's
 #: true and false as 1 and 0): the same fields `schema.DECISION` checks where a record is read whole
@@ -57,10 +61,10 @@ def store_files(directory: str | Path) -> tuple[Path, Path]:
 
 
 class RunReader(RecordReads):
-    """One run directory's store and config, read-only. `iter_records`, `iter_calls`, `questions` and
-    the typed `decisions`, `turns`, `calls` read it whole; `summaries()` and `turn_flags()` index it;
-    `job_records`, `calls_of` (typed records, each keeping its stored dict) and `question` read one
-    room on demand.
+    """One run directory's store and config, read-only. `identity`, `questions` and the typed
+    `records`, `decisions`, `turns`, `calls` read it whole; `summaries()` and `turn_flags()` index it;
+    `job_records`, `calls_of`, `judge_calls` (typed records), `request` and `question` read one room
+    on demand.
 
     `check_pages=True` (what the whole-run readers ask for: report, export, re-judging) first runs
     `PRAGMA quick_check`, so a damaged store is refused before it is half-read; browsing skips it
@@ -73,7 +77,7 @@ class RunReader(RecordReads):
             self._store = Store.open(self.dir)  # read-only: connect_readonly, integrity, format, columns
             self.conn = self._store.conn
             try:  # the store's format (`legacy`: the older ones readable); 0, an empty store, reads as the current
-                self.format = _schema_version(self.conn, self.dir) or SCHEMA_VERSION
+                self.format = store_format(self.conn, self.dir) or SCHEMA_VERSION
             except BaseException:
                 self._store.close()
                 raise
@@ -84,7 +88,7 @@ class RunReader(RecordReads):
         self.conn = connect_readonly(self.dir)
         self.conn.row_factory = sqlite3.Row
         try:
-            version = _schema_version(self.conn, self.dir)
+            version = store_format(self.conn, self.dir)
             with store_errors(self.dir):
                 check_columns(self.dir, self.conn)
         except BaseException:
@@ -113,11 +117,11 @@ class RunReader(RecordReads):
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def config(self) -> dict[str, Any]:
+    def _config(self) -> dict[str, Any]:
         """The run's config.json, secrets redacted (`read_config`; {} where there is none)."""
         return self.read_config() or {}
 
-    # -- whole records (and read_config, questions, iter_records, iter_calls, count: store.RecordReads) --
+    # -- whole records (and read_config, questions, records, decisions, turns, calls, count: record_reads.RecordReads) --
     def agent_usage(self) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
         """(protocol, task) -> model -> (prompt, completion tokens) of the agents' calls (shared by a cell's judges)."""
         out: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
@@ -127,30 +131,17 @@ class RunReader(RecordReads):
             out.setdefault((proto, task), {})[model] = (p, c)
         return out
 
-    def judge_calls(self, d: dict[str, Any]) -> list[dict[str, Any]]:
-        """The judge calls of one decision's job (its judge model and job fields), oldest first."""
+    def judge_calls(self, d: records.Decision) -> list[records.Call]:
+        """The judge calls of one decision's job (its judge model and job fields), typed, oldest first."""
         sql = ("SELECT * FROM calls WHERE role='judge' AND model IS ? AND protocol IS ? AND task IS ? AND question_id IS ? "
                "AND assignment IS ? AND answer_order IS ? ORDER BY created, key")
-        args = (d.get("judge"), d.get("protocol"), d.get("task"), d.get("question_id"), d.get("assignment") or None,
-                d.get("answer_order") or None)
-        return [load_call(self.dir, r) for r in self._select(sql, args)]
+        args = (d.judge, d.protocol, d.task, d.question_id, d.assignment or None, d.answer_order or None)
+        return [records.Call.from_stored(load_call(self.dir, r)) for r in self._select(sql, args)]
 
-    # -- typed records (rundir.records) --------------------------------------------------------------
     def identity(self) -> records.RunIdentity:
-        """The run's identity and settings (its config.json), typed."""
-        return records.RunIdentity.model_validate(self.config())
-
-    def decisions(self) -> Iterator[records.Decision]:
-        for d in self.iter_records("decision"):
-            yield records.Decision.from_stored(d)
-
-    def turns(self) -> Iterator[records.Turn]:
-        for t in self.iter_records("turn"):
-            yield records.Turn.from_stored(t)
-
-    def calls(self) -> Iterator[records.Call]:
-        for c in self.iter_calls():
-            yield records.Call.from_stored(c)
+        """The run's identity and settings (its config.json, secrets redacted; empty where there is
+        none), typed; `stored()` gives the config back exactly as stored."""
+        return records.RunIdentity.from_stored(self._config(), keep=True)
 
     def question_records(self) -> Iterator[records.QuestionRecord]:
         for q in self.questions().values():
@@ -225,7 +216,7 @@ class RunReader(RecordReads):
             out.append((records.Turn if d["kind"] == "turn" else records.Decision).from_stored(d, keep=True))
         return out
 
-    def sampling_calls(self, role: str) -> Iterator[dict[str, Any]]:
+    def sampling_calls(self, role: str) -> Iterator[records.SampledReplies]:
         """The role's sampling calls that continue no begun reply, without their requests: key, tag,
         the job fields and the reply texts (`request` reads a prompt by its key)."""
         sql = ("SELECT key, tag, protocol, task, question_id, assignment, answer_order, json_extract(response, '$.texts')"
@@ -236,8 +227,8 @@ class RunReader(RecordReads):
             if not schema.TEXTS[0](texts):
                 raise damaged_error(self.dir, f"call {str(r[0])[:16]}: field response.texts holds {type(texts).__name__}; "
                                               f"expected {schema.TEXTS[1]}")
-            yield {"key": r[0], "tag": str(r[1] or ""), "protocol": r[2], "task": r[3], "question_id": r[4],
-                   "assignment": r[5], "answer_order": r[6], "texts": texts}
+            yield records.SampledReplies(key=r[0], tag=str(r[1] or ""), protocol=r[2], task=r[3], question_id=r[4],
+                                         assignment=r[5], answer_order=r[6], texts=texts)
 
     def room_texts(self) -> Iterator[tuple[str, str, str]]:
         """(job_key, agent, text) per job and agent: every turn's shown text (its content where none
@@ -272,8 +263,8 @@ class RunReader(RecordReads):
             "SELECT protocol, task, COUNT(*), COALESCE(SUM(COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0)), 0)"
             " FROM calls GROUP BY protocol, task")}
 
-    def request(self, key: str) -> dict[str, Any] | None:
-        """One stored call's request, secrets redacted (None: no such call)."""
+    def request(self, key: str) -> records.Request | None:
+        """One stored call's request, typed, secrets redacted (None: no such call)."""
         row = self._query("SELECT request FROM calls WHERE key = ?", (key,))
         if not row:
             return None
@@ -281,7 +272,7 @@ class RunReader(RecordReads):
         problem = schema.misfit(request, schema.CALL["request"], "request")
         if problem:
             raise damaged_error(self.dir, f"call {key[:16]}: {problem}")
-        return redact_obj(request)
+        return records.Request.from_stored(redact_obj(request))
 
     def calls_of(self, protocol: str, task: str, question_id: str, assignment: str | None,
                  answer_order: str | None) -> Iterator[records.Call]:

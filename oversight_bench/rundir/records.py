@@ -5,9 +5,10 @@ checks it is these models'; docs/concepts/records.md explains it) so a reader in
 needs no Python.
 
 Every model allows fields it does not name: plugins store their own (in `extra` or beside the
-named fields), and a record keeps them. The types are those `rundir.schema` checks row by row where
-a store is read (tests/test_evidence_model.py checks both name the same fields), and they validate
-without coercion: a flag stored as 0 stays 0, a count stored as text is refused.
+named fields), and a record keeps them. `rundir.schema` checks a row against these very fields where
+a store is read (its checks are derived from the models, type by type: tests/test_evidence_model.py
+checks both accept the same values), and they validate without coercion: a flag stored as 0 stays 0,
+a count stored as text is refused.
 
 `RECORDS_VERSION` is the version of these records; a store of an earlier format is read into them
 through `rundir.legacy` (`legacy.RECORDS_OF_FORMAT`).
@@ -16,9 +17,10 @@ through `rundir.legacy` (`legacy.RECORDS_OF_FORMAT`).
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from oversight_bench.questions import Question
 
@@ -33,8 +35,19 @@ Number = Annotated[Union[StrictInt, StrictFloat], Field(allow_inf_nan=False)]
 Probability = Annotated[Union[StrictInt, StrictFloat], Field(ge=0, le=1, allow_inf_nan=False)]
 #: true or false; stores written through SQLite's JSON hold 1 and 0 too
 Flag = Union[StrictBool, Literal[0, 1]]
+
+
+def _no_flag(value: Any) -> Any:
+    """Refuse true and false where a number is meant (a Literal[1, 2] would take true as 1)."""
+    if type(value) is bool:
+        raise ValueError("expected answer 1 or 2, not true or false")
+    return value
+
+
 #: answer 1 or answer 2 (the order the judge was shown)
-Side = Literal[1, 2]
+Side = Annotated[Literal[1, 2], BeforeValidator(_no_flag)]
+#: a judge's probabilities of answer 1 and answer 2
+Probs = Annotated[list[Probability], Field(min_length=2, max_length=2)]
 
 
 class _Record(BaseModel):
@@ -44,7 +57,7 @@ class _Record(BaseModel):
 
     @classmethod
     def from_stored(cls, data: dict[str, Any], *, keep: bool = False):
-        """The record as stored (a flat dict, as `RunReader.iter_records` gives it), typed. `keep`: keep
+        """The record as stored (a flat dict: a row's columns and its JSON fields), typed. `keep`: keep
         `data` too (and each nested object's part of it), so that `stored()` gives it back exactly, key
         order included: what a page showing the raw record prints (the viewer's)."""
         record = cls.model_validate(data)
@@ -87,7 +100,8 @@ class JobFields(_Record):
     assignment: Text | None = Field(None, description="which side the protagonist defends, where a protocol assigns one")
     answer_order: Text | None = Field(None, description="correct_first or correct_second")
     round: Whole | None = None
-    seq: Whole | None = Field(None, description="a turn's place in its transcript (-1: the decision)")
+    #: absent where a decision is read without it; never null (the store's column is NOT NULL)
+    seq: Whole = Field(None, description="a turn's place in its transcript (-1: the decision)")
 
 
 class Budget(_Open):
@@ -160,8 +174,7 @@ class Decision(JobFields):
     raw: Text | None = Field(None, description="the judge's output as given")
     answer: Side | None = Field(None, description="the answer chosen (None: no valid answer)")
     correct: Flag | None = None
-    probs: Annotated[list[Probability], Field(min_length=2, max_length=2)] | None = Field(
-        None, description="the judge's probabilities of answer 1 and answer 2")
+    probs: Probs | None = Field(None, description="the judge's probabilities of answer 1 and answer 2")
     correct_index: Side | None = None
     answers: list[Text] | None = Field(None, description="the answers as shown, in order")
     variant: Text | None = None
@@ -252,6 +265,22 @@ class Call(_Record):
                      latency_s=float(self.latency_s or 0), attempts=self.attempts if self.attempts is not None else 1)
 
 
+@dataclass(frozen=True)
+class SampledReplies:
+    """A sampling call's replies without its request (`RunReader.sampling_calls`: what a browser of
+    the samples lists; `RunReader.request` reads the prompt by `key`). Not a stored record of its own:
+    the fields of a `Call` (`response.texts` as `texts`, `tag` as text)."""
+
+    key: str
+    tag: str
+    protocol: str | None
+    task: str | None
+    question_id: str | None
+    assignment: str | None
+    answer_order: str | None
+    texts: list[str]
+
+
 class RunIdentity(_Record):
     """A run's identity and settings (its config.json): the fields readers take apart; a run's kind
     (run, judge, crossplay, an import) adds its own."""
@@ -262,6 +291,7 @@ class RunIdentity(_Record):
     options: dict[str, Any] | None = None
     protocols: list[Text] | None = None
     tasks: list[Any] | None = None
+    deviations: list[Any] | None = Field(None, description="every setting of the run that differs from the paper's")
 
 
 #: record kind -> its model (the kinds `rundir.schema.KINDS` checks)

@@ -140,17 +140,16 @@ def sample_rows(store) -> Iterator[dict[str, Any]]:
     A job's turns are written just before its decision (one transaction), so only the current
     job's turns are held."""
     turns: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in store.iter_records():
-        key = (r["job_key"], r.get("judge") or "")
-        if r["kind"] == "turn":
-            turns.setdefault(key, []).append({"round": r.get("round"), "speaker": r.get("speaker"),
-                                              "role": r.get("role"), "shown": r.get("shown", r.get("content"))})
+    for r in store.records():
+        key = (r.job_key, r.judge or "")
+        if r.kind == "turn":
+            turns.setdefault(key, []).append({"round": r.round, "speaker": r.speaker, "role": r.role,
+                                              "shown": r.shown_text})
             continue
-        row = {k: r.get(k) for k in ("job_key", "judge", "agent", "protocol", "task", "question_id", "assignment",
-                                     "answer_order")}
-        row.update({k: r.get(k) for k in ("answer", "correct", "probs", "raw", "answers", "correct_index")})
-        row["invalid"] = r.get("answer") is None and not r.get("unjudged")
-        if r.get("unjudged"):
+        row = {k: getattr(r, k) for k in ("job_key", "judge", "agent", "protocol", "task", "question_id", "assignment",
+                                          "answer_order", "answer", "correct", "probs", "raw", "answers", "correct_index")}
+        row["invalid"] = r.answer is None and not r.unjudged
+        if r.unjudged:
             row["unjudged"] = True
         row["turns"] = turns.pop(key, [])
         yield row

@@ -11,7 +11,7 @@ partial job is left out: the resume redoes it whole). Rows whose JSON does not p
 or an infinity (`yamlio.strict_json`, as every reader reads them), or whose fields are not what their
 kind's hold (`schema`: a probability 'yes', a turn without a speaker), are left out. config.json is
 copied when it parses, so the resume's settings check still applies. The damaged run is opened
-read-only as every reader opens a store (`store.connect_readonly`): nothing is written into it.
+read-only as every reader opens a store (`connect.connect_readonly`): nothing is written into it.
 """
 
 from __future__ import annotations

@@ -3,17 +3,27 @@
 A store's rows may hold anything (an edit, another tool, a damaged page that still parses), and every
 reader (report, view, export, resume, re-judging) used to trust the types the writer gave them: a
 probability 'yes', a turn's speaker that is a dict, a token count that is text each ended in a
-traceback far from the store. Here each record kind (turn, decision, call, question) names the
-fields readers use and what they must be; `check` walks a row against its kind's fields and the
+traceback far from the store. Here each record kind (turn, decision, call, question, config) names
+the fields readers use and what they must be; `check` walks a row against its kind's fields and the
 first misfit is one line naming the row, the field, what it holds and what was expected (the
 caller wraps it as the store's damaged-store error, which points to `salvage`, and salvage leaves
 such rows out). Fields not named here are free (plugins store their own in `extra`).
+
+The fields are not written here: they are those of the typed records (`rundir.records`, one model
+per kind), each field's type looked up in `_CHECKS` (a type no check covers stops the import), so a
+field added to a model is checked where a store is read, with the words its type has here. Checking
+a plain dict this way is cheap (a few microseconds a record), and its first misfit is one line, not
+a pydantic error list.
 """
 
 from __future__ import annotations
 
 import math
+import types
+import typing
 from typing import Any, Callable
+
+from oversight_bench.rundir import records
 
 #: a field's check and the words saying what it expects
 Field = tuple[Callable[[Any], bool], str]
@@ -66,6 +76,10 @@ LIST: Field = (_list, "a list")
 PROBS: Field = (lambda v: _list(v) and len(v) == 2 and all(map(_prob, v)), "two probabilities from 0 to 1")
 TEXTS: Field = (lambda v: _list(v) and all(map(_text, v)), "a list of texts")
 DEBATERS: Field = (lambda v: isinstance(v, (list, dict)), "a list or an object of debater names")
+MESSAGES: Field = (lambda v: _list(v) and all(map(_dict, v)), "a list of messages (objects)")
+PROBABILITIES: Field = (lambda v: _list(v) and all(map(_prob, v)), "probabilities from 0 to 1")
+IMAGES: Field = (lambda v: _list(v) and all(_dict(i) and _text(i.get("data")) and _text(i.get("mime")) for i in v),
+                 "a list of images (objects with text data and mime)")
 
 
 def optional(field: Field) -> Field:
@@ -73,61 +87,46 @@ def optional(field: Field) -> Field:
     return (lambda v: v is None or check(v)), f"{expected} or null"
 
 
-#: the columns a turn's or decision's row names its job by, as its JSON may repeat them
-_JOB = {"kind": TEXT, "job_key": TEXT, "judge": TEXT, "protocol": TEXT, "task": TEXT, "question_id": TEXT,
-        "agent": optional(TEXT), "assignment": optional(TEXT), "answer_order": optional(TEXT),
-        "round": optional(WHOLE), "seq": WHOLE}
+#: each type the records' fields have (`rundir.records`) -> its check here
+_CHECKS: list[tuple[Any, Field]] = [
+    (records.Text, TEXT), (records.Whole, WHOLE), (records.Count, COUNT), (records.Number, NUMBER),
+    (records.Flag, FLAG), (records.Side, SIDE), (records.Probs, PROBS), (list[records.Text], TEXTS),
+    (records.Debaters, DEBATERS), (dict[str, Any], OBJECT), (list[Any], LIST), (list[dict[str, Any]], MESSAGES),
+    (list[records.Probability], PROBABILITIES), (list[records.Image], IMAGES),
+]
 
-TURN: dict[str, Any] = {
-    **_JOB, "role": TEXT, "speaker": TEXT, "content": optional(TEXT), "shown": optional(TEXT), "defends": optional(WHOLE),
-    "extra": {"model": optional(TEXT),
-              "budget": {"forced": optional(FLAG), "cut": optional(FLAG), "thinking_tokens": optional(COUNT),
-                         "argument_tokens": optional(COUNT)},
-              "format": {"truncated_from_words": optional(COUNT)},
-              "best_of_n": optional(OBJECT)},
-}
 
-DECISION: dict[str, Any] = {
-    **_JOB, "raw": optional(TEXT), "answer": optional(SIDE), "correct": optional(FLAG), "probs": optional(PROBS),
-    "correct_index": optional(SIDE), "answers": optional(TEXTS), "variant": optional(TEXT), "unjudged": optional(FLAG),
-    "task_type": optional(TEXT), "agent_choice": optional(SIDE), "protagonist_correct": optional(FLAG),
-    "win": optional(FLAG), "samples": optional(LIST), "debaters": optional(DEBATERS),
-    "extra": {"samples": optional(LIST), "debiased": optional(FLAG), "orders": optional(LIST), "debaters": optional(DEBATERS),
-              "agent_choice": optional(SIDE), "protagonist_correct": optional(FLAG), "win": optional(FLAG),
-              "human": {"time_s": optional(NUMBER), "reason": optional(TEXT)},
-              "task_type": optional(TEXT), "room": optional(TEXT), "unjudged": optional(FLAG), "answer_from": optional(TEXT)},
-}
+def _check_of(hint: Any, where: str) -> Field | dict[str, Any]:
+    """The check of a field typed `hint`: a `_CHECKS` entry (`optional` where the type allows null),
+    or a nested object's own fields (a nested record, `records._Open`)."""
+    args = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else ()
+    nullable = type(None) in args
+    if nullable:
+        rest = tuple(a for a in args if a is not type(None))
+        hint = rest[0] if len(rest) == 1 else typing.Union[rest]
+    if isinstance(hint, type) and issubclass(hint, records._Open):
+        return fields_of(hint)
+    for known, field in _CHECKS:
+        if hint is known or hint == known:
+            return optional(field) if nullable else field
+    raise TypeError(f"{where}: no check for its type {hint!r}; add one to rundir.schema._CHECKS")
 
-#: a stored call: its columns, and its request and response as read (`rows.load_call`)
-CALL: dict[str, Any] = {
-    "key": TEXT, "model": TEXT, "role": optional(TEXT), "tag": optional(TEXT), "protocol": optional(TEXT),
-    "task": optional(TEXT), "question_id": optional(TEXT), "assignment": optional(TEXT), "answer_order": optional(TEXT),
-    "prompt_tokens": optional(COUNT), "completion_tokens": optional(COUNT), "latency_s": optional(NUMBER),
-    "attempts": optional(COUNT), "created": optional(NUMBER),
-    "request": {"messages": optional((lambda v: _list(v) and all(map(_dict, v)), "a list of messages (objects)")),
-                "kind": optional(TEXT)},
-    "response": {"texts": optional(TEXTS), "tokens": optional(LIST), "finish": optional(LIST),
-                 "probs": optional((lambda v: _list(v) and all(map(_prob, v)), "probabilities from 0 to 1")),
-                 "why": optional(TEXT), "prompt_tokens": optional(COUNT), "completion_tokens": optional(COUNT)},
-}
 
-QUESTION: dict[str, Any] = {
-    "id": TEXT, "task": TEXT, "task_type": TEXT, "question": TEXT, "correct": TEXT, "incorrect": TEXT,
-    "article": optional(TEXT), "meta": optional(OBJECT),
-    "images": optional((lambda v: _list(v) and all(_dict(i) and _text(i.get("data")) and _text(i.get("mime")) for i in v),
-                        "a list of images (objects with text data and mime)")),
-}
+def fields_of(model: type) -> dict[str, Any]:
+    """A record model's fields (`rundir.records`), in its order, each with its check (a nested
+    object's: a dict of its own fields)."""
+    hints = typing.get_type_hints(model, include_extras=True)
+    return {name: _check_of(hints[name], f"{model.__name__}.{name}") for name in model.model_fields}
 
-#: a run's config.json: the fields readers take apart (a run's own config; imports add their own)
-CONFIG: dict[str, Any] = {
-    "judge": optional(TEXT), "agent": optional(TEXT), "kind": optional(TEXT), "options": optional(OBJECT),
-    "protocols": optional(TEXTS), "tasks": optional(LIST),
-}
 
-KINDS = {"turn": TURN, "decision": DECISION, "call": CALL, "question": QUESTION, "config": CONFIG}
-#: fields a record of the kind cannot be read without (a turn without a speaker is no turn)
-REQUIRED = {"turn": ("role", "speaker", "content"), "decision": (), "call": ("key", "model", "request", "response"),
-            "question": ("id", "task", "task_type", "question", "correct", "incorrect"), "config": ()}
+#: record kind -> its fields and their checks, from its model (`records.MODELS`)
+KINDS: dict[str, dict[str, Any]] = {kind: fields_of(model) for kind, model in records.MODELS.items()}
+TURN, DECISION, CALL, QUESTION, CONFIG = (KINDS[k] for k in ("turn", "decision", "call", "question", "config"))
+#: fields a record of the kind cannot be read without (a turn without a speaker is no turn): its
+#: model's required fields, less the job's (a turn's or decision's row has those as columns)
+REQUIRED = {kind: tuple(name for name, info in model.model_fields.items() if info.is_required()
+                        and not (issubclass(model, records.JobFields) and name in records.JobFields.model_fields))
+            for kind, model in records.MODELS.items()}
 
 
 def _shown(v: Any) -> str:
@@ -170,7 +169,9 @@ def check(kind: str, row: Any) -> str | None:
 
 #: the SQLite types each column of a store's tables may hold ("null" where it may be empty), checked
 #: in one scan when a store is opened (`columns_misfit_sql`), before any aggregate (a SUM over text)
-#: or row reaches a reader; `count` is an integer >= 0, `name` non-empty text
+#: or row reaches a reader; `count` is an integer >= 0, `name` non-empty text. The columns are the
+#: store's SQL's (`format.SCHEMA`), each typed as its record model types it (tests/test_evidence_model.py
+#: checks both, column by column)
 COLUMNS = {
     "records": {"kind": ("turn", "decision"), "job_key": ("text",), "seq": ("integer",), "judge": ("name",),
                 "agent": ("text", "null"), "protocol": ("name",), "task": ("name",), "question_id": ("name",),

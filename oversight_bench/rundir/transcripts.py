@@ -85,7 +85,7 @@ class StoredRun:
 def read_run(directory: str | Path) -> StoredRun:
     """Read a run directory once: config, questions, decisions and turns."""
     with RunReader(directory, check_pages=True) as reader:
-        config = reader.config()
+        config = reader.identity().stored()
         questions = reader.questions()
         decisions = list(reader.decisions())
         turns: dict[tuple[str, str], list[TurnRecord]] = defaultdict(list)
