@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from oversight_bench.analysis import quality as quality_mod
+from oversight_bench.analysis import stance as stance_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.carry import MAX_CARRY_BYTES, _carry_cells, load_carry
 from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, QUALITY_BAR, ROOMS_DIR,
@@ -27,6 +28,7 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.provenance import git_commit
+from oversight_bench.publish.stance import check_runs
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
 from oversight_bench.render.leaderboard import carried_page, markdown, render_index
@@ -168,7 +170,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     """Build from run folders; with `carry` (a previous results.json), keep its cells that no run given
     measures (each marked with the build it came from), so a leaderboard can grow across machines.
     Flagged cells stay out of the headline tests unless `include_flagged`. With `stance_check` (a checker
-    model spec, `analysis/stance.py`), every built cell with arguments gets the share of its arguments
+    model spec, `publish/stance.py`), every built cell with arguments gets the share of its arguments
     that argue the other side or concede, beside the checker's accuracy on its calibration turns
     (`stance_calibration`, default the cached khan-2024 suite). `output` must be missing,
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
@@ -209,11 +211,9 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     turns_for = quality_mod.turns_lookup(runs)
     stance_of, stance = None, None
     if stance_check:  # before anything is written: a checker that cannot load fails the build here
-        from oversight_bench.analysis import stance as stance_mod
-
         with_args = {d.run_dir for (_, p, _), ds in cells.items() if _argued(p) for d in ds}
         argued = [r for r in runs if str(r.dir) in with_args]  # the runs behind cells with arguments, no other
-        by_job, stance = stance_mod.check_runs(argued, stance_check, stance_calibration)
+        by_job, stance = check_runs(argued, stance_check, stance_calibration)
         stance_of = lambda d: by_job.get((str(d.run_dir), d.job_key, d.judge)) or []  # noqa: E731
     humans = sorted(j for j in by_judge if _judge_kind(j) == "human")
     human_ds = {h: _by_job(by_judge[h]) for h in humans}  # human judge -> (protocol, scope, job) -> decisions
@@ -231,7 +231,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 c["self_judged"] = SELF_JUDGED
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
-            if stance_of is not None and _argued(p):  # stance_mod: imported above, with stance_of
+            if stance_of is not None and _argued(p):
                 fig = stance_mod.figures(it for d in ds for it in stance_of(d))
                 c["quality"].update(fig)
                 c["stance"] = stance_text(fig, stance) or None

@@ -1,5 +1,6 @@
-"""Transcript quality's figures (`analysis.quality`) and the stance check's (`analysis.stance`) as the
-one-line text the commands, the report and the leaderboard print beside an accuracy."""
+"""Transcript quality's figures (`analysis.quality`) and the stance check's (`analysis.stance`,
+`publish.stance`) as the one-line text the commands, the report and the leaderboard print beside an
+accuracy."""
 
 from __future__ import annotations
 
