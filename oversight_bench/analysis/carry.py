@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from oversight_bench.analysis.leaderboard import (OLD_SCHEMAS, PAGE_LINK, SCHEMA, SELF_JUDGED, _argued, _carried_agents,
                                                   _judge_kind, self_judged)
+from oversight_bench.analysis.quality import Flag
 from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.yamlio import load_json_text, read_input_bytes
 
@@ -217,10 +218,6 @@ def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
         raise validation_error(exc, f"--carry page data {data_file} (written by `oversight-bench leaderboard`)") from None
 
 
-#: why a carried cell of an argued protocol is flagged when its build recorded no transcript quality
-UNMEASURED = "transcript quality not measured (carried from a build that did not record it)"
-
-
 def _option_deviations(provenance: list[dict[str, Any]]) -> set[str]:
     """The option deviations of carried runs, derived again from the options their provenance
     recorded: an older build may have declared fewer (token caps, judge temperature)."""
@@ -229,14 +226,14 @@ def _option_deviations(provenance: list[dict[str, Any]]) -> set[str]:
     return {d for p in provenance if isinstance(p.get("options"), dict) for d in option_deviations(p["options"])}
 
 
-def _unmeasured_flags(cell: dict[str, Any]) -> list[str]:
+def _unmeasured_flags(cell: dict[str, Any]) -> list[Flag]:
     """Flags of a carried cell whose build recorded no quality: an argued protocol's arguments cannot
-    be checked; a cell whose every question was right in exactly one of its two answer orders is a
-    position picker's (its CI has zero width for that reason)."""
-    flags = [UNMEASURED] if _argued(cell["protocol"]) else []
+    be checked ("unmeasured"); a cell whose every question was right in exactly one of its two answer
+    orders is a position picker's ("one_order_each": its CI has zero width for that reason)."""
+    flags = [Flag("unmeasured")] if _argued(cell["protocol"]) else []
     scores = list((cell.get("per_question") or {}).values())
     if len(scores) > 1 and all(s == 0.5 for s in scores):
-        flags.append(f"every one of its {len(scores)} questions right in exactly one of its two answer orders (a position picker)")
+        flags.append(Flag("one_order_each", n=len(scores)))
     return flags
 
 

@@ -11,7 +11,7 @@ results.json (`schema` = "oversight-bench/leaderboard/v3"):
   (`analysis/quality.py`: n_agent_turns, n_budget_turns, forced_rate, cut_rate (null: no budget
   records), n_argumentless, argumentless_rate, mean_argument_words, n_records, n_invalid,
   invalid_rate, n_valid, n_answer1, answer1_share, accuracy_invalid_wrong, invalid_wrong_ci_low,
-  invalid_wrong_ci_high), flagged (reasons the cell fails the quality bar; [] passes), self_judged
+  invalid_wrong_ci_high), flagged (reasons the cell fails the quality bar, in words; [] passes), self_judged
   (only where the judge is the model of an agent that argued in its rooms: `SELF_JUDGED`, "judge = agent
   (no weak–strong gap)"; a carried cell's decided from its `agents`, else its row's provenance) }}, where
   scope is a task type, or `suite:<name>` for imported transcript suites. A human row's cell adds
@@ -67,7 +67,6 @@ PAGE_LINK = re.compile(r"transcripts/([A-Za-z0-9][A-Za-z0-9-]{0,120})\.html")
 CELLS_FILE = "rooms-cells.json"
 ROOMS_DIR = "rooms"
 MIN_N = 64  # cells with fewer questions are hidden by default: too few to rank judges on
-QUALITY_BAR = quality_mod.bar_text()
 
 
 def _slug(*parts: Any) -> str:
@@ -166,7 +165,7 @@ def _cell_stats(ds: list[DecisionRow]) -> dict[str, Any]:
 def _cell_quality(ds: list[DecisionRow], turns_for) -> dict[str, Any]:
     """A cell's `quality` (`analysis.quality`: agent turns forced / cut / argument-less, mean argument
     words, invalid answers, accuracy with them counted wrong, answer-1 share) and `flagged` (the
-    reasons it fails the quality bar, empty when it passes)."""
+    reasons it fails the quality bar, `analysis.quality.Flag`s, empty when it passes; the publisher words them)."""
     fig = quality_mod.quality(ds, turns_for)
     flagged = fig.pop("flagged")
     fig.pop("accuracy_valid")  # the cell's own `accuracy`

@@ -20,7 +20,7 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
   n_answer1, answer1_share` (the judge's share of answer 1 among valid answers), `answer1_p` (its binomial
   p against 50%), `n_unverified_args, unverified_args_rate` (arguments mostly unverified quotes),
   `n_plain, n_plain_answer1, plain_answer1_share` (a debiased judge's orders, each alone), `flagged` (the
-  reasons the row fails the quality bar, `analysis.quality.flags`; empty when it passes),
+  reasons the row fails the quality bar, `analysis.quality.flags`, in words; empty when it passes),
   cost: `calls_per_question, tokens_per_question, prompt_tokens_per_question,
   completion_tokens_per_question, seconds_per_question, accuracy_per_1k_tokens`,
   calibration where judge probabilities exist: `brier, ece, n_calibrated`.

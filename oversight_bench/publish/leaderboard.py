@@ -17,7 +17,7 @@ from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stance as stance_mod
 from oversight_bench.analysis import stats
 from oversight_bench.analysis.carry import MAX_CARRY_BYTES, _carry_cells, load_carry
-from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, QUALITY_BAR, ROOMS_DIR,
+from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, ROOMS_DIR,
                                                   SCHEMA, SELF_JUDGED, _argued, _by_job, _cell_quality, _cell_stats,
                                                   _elo_table, _headlines, _human_about, _is_crossplay, _judge_kind,
                                                   _qkey, _suite_of, cell_id, figure_bars, models_rooms_id,
@@ -32,7 +32,7 @@ from oversight_bench.publish.stance import check_runs
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
 from oversight_bench.render.leaderboard import carried_page, markdown, render_index
-from oversight_bench.render.quality_text import stance_text
+from oversight_bench.render.quality_text import bar_text, stance_text, worded
 from oversight_bench.rundir.folders import first_link, refuse_output_inside
 from oversight_bench.rundir.store import in_use
 from oversight_bench.yamlio import load_json_text, read_input_bytes
@@ -285,6 +285,8 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     for row in judges_out:
         row["headlines"] = _headlines(row, n_resamples, include_flagged)
         row["paired"] = paired_tests(row, n_resamples)
+        for c in row["cells"].values():
+            worded(c)  # the quality flags in words (`analysis.quality.Flag`s; a carried cell's already are)
         if row["kind"] == "human":
             row["about"] = _human_about(row)
     tdir = out / "transcripts"
@@ -307,7 +309,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                         "cross-play runs given to this build")
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                      "commit": git_commit(), "min_n": min_n, "include_flagged": include_flagged,
-                     "quality_bar": QUALITY_BAR, "stance_check": stance,
+                     "quality_bar": bar_text(), "stance_check": stance,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in headline_pairs()], "judges": judges_out,
                      "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None,

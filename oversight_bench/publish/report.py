@@ -19,6 +19,7 @@ from oversight_bench.provenance import git_commit
 from oversight_bench.publish.stance import check_runs
 from oversight_bench.render.figures import (fig_ablation, fig_accuracy, fig_accuracy_by_task, fig_consultancy_split,
                                             fig_elo, fig_open_role, fig_position, fig_reliability)
+from oversight_bench.render.quality_text import worded
 from oversight_bench.render.report import markdown
 from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
 from oversight_bench.yamlio import strict_json
@@ -56,6 +57,8 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
     stance = check_runs(runs, stance_check, stance_calibration) if stance_check else None
     stamp = {"generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "report_commit": git_commit()}
     report = _clean(analyse(runs, stamp=stamp, n_resamples=n_resamples, stance=stance))
+    for row in report["groups"]:
+        worded(row)  # the quality flags (`analysis.quality.Flag`s) in words, as report.json, the CSV and report.md hold them
     if output is None:
         return report
     out = Path(output)

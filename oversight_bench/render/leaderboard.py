@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from oversight_bench.analysis.leaderboard import QUALITY_BAR, SELF_JUDGED
+from oversight_bench.analysis.leaderboard import SELF_JUDGED
 from oversight_bench.render.markdown import md_text
 from oversight_bench.render.markdown import rounded as _r
 from oversight_bench.render.numbers import p_text, pct, pct_sign, pts
 from oversight_bench.render.pages import render_page
+from oversight_bench.render.quality_text import bar_text
 
 
 def _p(p: float | None) -> str:
@@ -129,7 +130,7 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
              f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). {links}.", "",
              "Accuracy % over valid answers [95% CI] n (questions; replicates of a question averaged, normal "
              "approximation), with the invalid rate beside it; the transcript quality of each cell is in the table "
-             f"below. ⚑ marks a cell failing the quality bar ({result.get('quality_bar') or QUALITY_BAR}), with its "
+             f"below. ⚑ marks a cell failing the quality bar ({result.get('quality_bar') or bar_text()}), with its "
              "reasons; flagged cells are "
              + ("included in the headline differences (--include-flagged). " if result.get("include_flagged")
                 else "left out of the headline differences (`--include-flagged` puts them in). ")
@@ -304,7 +305,7 @@ def _all_hidden_sentence(result: dict[str, Any], md: bool = False) -> str:
 def render_index(result: dict[str, Any]) -> str:
     """index.html of a built (or crafted) result: the table as HTML (`page_table`), the figure, Elo."""
     return render_page("leaderboard.html.j2", title="oversight-bench leaderboard", r=result, table=page_table(result),
-                       quality_bar=result.get("quality_bar") or QUALITY_BAR, rooms_sentence=_rooms_sentence(result),
+                       quality_bar=result.get("quality_bar") or bar_text(), rooms_sentence=_rooms_sentence(result),
                        all_hidden=_all_hidden_sentence(result))
 
 
