@@ -1,6 +1,7 @@
 """`build_leaderboard(dirs, output)`: read the runs, build the judge rows (`analysis.leaderboard`),
-carry an earlier board's cells (`analysis.carry`), and write the board's folder: results.json (its
-schema in `analysis/leaderboard.py`), leaderboard.md and index.html (`render.leaderboard`),
+carry an earlier board's cells (`publish.carry` reads them, `analysis.carry` checks and merges them),
+and write the board's folder: results.json (its schema in `analysis/leaderboard.py`), leaderboard.md
+and index.html (`render.leaderboard`),
 fig2_judges.png (`render.figures`), the carried transcript pages, and the cells file from which the
 viewer plugin draws the room pages. The folder is checked before anything is written."""
 
@@ -16,7 +17,7 @@ from typing import Any, Iterable
 from oversight_bench.analysis import quality as quality_mod
 from oversight_bench.analysis import stance as stance_mod
 from oversight_bench.analysis import stats
-from oversight_bench.analysis.carry import MAX_CARRY_BYTES, _carry_cells, load_carry
+from oversight_bench.analysis.carry import _carry_cells
 from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, ROOMS_DIR,
                                                   SCHEMA, SELF_JUDGED, _argued, _by_job, _cell_quality, _cell_stats,
                                                   _elo_table, _headlines, _human_about, _is_crossplay, _judge_kind,
@@ -28,6 +29,7 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.provenance import git_commit
+from oversight_bench.publish.carry import MAX_CARRY_BYTES, load_carry
 from oversight_bench.publish.stance import check_runs
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
