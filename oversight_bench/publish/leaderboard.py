@@ -20,7 +20,7 @@ from oversight_bench.analysis import stats
 from oversight_bench.analysis.carry import _carry_cells
 from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, ROOMS_DIR,
                                                   SCHEMA, SELF_JUDGED, _argued, _by_job, _cell_quality, _cell_stats,
-                                                  _elo_table, _headlines, _human_about, _is_crossplay, _judge_kind,
+                                                  _elo_table, _headlines, _is_crossplay, _judge_kind,
                                                   _qkey, _suite_of, cell_id, figure_bars, models_rooms_id,
                                                   paired_tests, rooms_link, self_judged)
 from oversight_bench.analysis.load import load_runs
@@ -33,7 +33,7 @@ from oversight_bench.publish.carry import MAX_CARRY_BYTES, load_carry
 from oversight_bench.publish.stance import check_runs
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
-from oversight_bench.render.leaderboard import carried_page, markdown, render_index
+from oversight_bench.render.leaderboard import carried_page, human_about, markdown, render_index
 from oversight_bench.render.quality_text import bar_text, stance_text, worded
 from oversight_bench.rundir.folders import first_link, refuse_output_inside
 from oversight_bench.rundir.store import in_use
@@ -290,7 +290,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
         for c in row["cells"].values():
             worded(c)  # the quality flags in words (`analysis.quality.Flag`s; a carried cell's already are)
         if row["kind"] == "human":
-            row["about"] = _human_about(row)
+            row["about"] = human_about(row)
     tdir = out / "transcripts"
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
     if tdir.is_dir():

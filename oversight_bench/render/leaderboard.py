@@ -9,9 +9,11 @@ behind a toggle of its own under its row."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from oversight_bench.analysis.leaderboard import SELF_JUDGED
+from oversight_bench.analysis.leaderboard import SELF_JUDGED, _suite_of_import
+from oversight_bench.errors import BenchError
 from oversight_bench.render.markdown import md_text
 from oversight_bench.render.markdown import rounded as _r
 from oversight_bench.render.numbers import p_text, pct, pct_sign, pts
@@ -313,3 +315,44 @@ def carried_page(page: dict[str, Any]) -> str:
     """A carried cell's transcript page, rendered again from the data its board kept beside it
     (`analysis.carry`: checked field by field): its rooms, each once, with every judge's verdict."""
     return render_page("rooms.html.j2", **{k: v for k, v in page.items() if k != "schema"})
+
+
+def human_about(row: dict[str, Any]) -> str:
+    """Who a human row's judges are, from its data: the import record of each run behind it (the
+    suite, how many judges and rooms, the source) and the suite's own description in the registry."""
+    parts = []
+    for prov in row.get("provenance") or []:
+        imp = prov.get("import") if isinstance(prov.get("import"), dict) else None
+        if not imp:
+            continue
+        suite = _suite_of_import(str(imp.get("kind")))
+        counts = imp.get("counts") if isinstance(imp.get("counts"), dict) else {}
+        n = counts.get("human_judges")
+        text = "the live verdicts" + (f" of {n} human judge{'s' if n != 1 else ''}" if n else " of the human judges")
+        text += f" imported with the transcript suite {suite}"
+        described = _suite_description(suite)
+        if described:
+            text += f" ({described})"
+        by = counts.get("by_protocol") if isinstance(counts.get("by_protocol"), dict) else {}
+        if by:
+            text += ": " + ", ".join(f"{n} {p} rooms" for p, n in sorted(by.items()))
+        parts.append(text)
+    if not parts:
+        runs = sorted({Path(str(p.get("dir"))).name for p in row.get("provenance") or [] if p.get("dir")})
+        parts.append("human verdicts recorded in " + (", ".join(runs) if runs else "runs this build was not given"))
+    n_rooms = sum(c.get("n_records") or 0 for c in row["cells"].values())
+    return (f"{row['judge']}: " + "; ".join(parts) + f" ({n_rooms} rooms in this table). In a model's cell, these judges"
+            " on the same rooms, with the paired permutation p-value; in this row, the rooms the models' cells"
+            " of the column count first, then all of this row's rooms.")
+
+
+def _suite_description(name: str) -> str | None:
+    """A suite's description and source, as its plugin registers them (None when it is not installed)."""
+    from oversight_bench.registry import get_registry
+
+    try:
+        suite = get_registry().get("suites", name)
+    except BenchError:
+        return None
+    desc, source = getattr(suite, "description", None), getattr(suite, "source", None)
+    return "; ".join(str(x) for x in (desc, f"source: {source}" if source else None) if x) or None
