@@ -126,6 +126,7 @@ def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
     answer-1 share, flags). Streams the records, keeping one running sum per question, so the table
     does not grow the run's memory with its size."""
     from oversight_bench.analysis.quality import Quality
+    from oversight_bench.render.quality_text import worded
     from oversight_bench.analysis.rows import DecisionRow
     from oversight_bench.rundir.records import Turn
 
@@ -140,7 +141,7 @@ def summarize(store: Store, judge: str | None = None) -> list[dict[str, Any]]:
             q.add_decision(DecisionRow.of(r))
     rows = []
     for (j, p, t), q in sorted(groups.items()):
-        fig = q.figures()
+        fig = worded(q.figures())  # its flags in words, as the table and the results file print them
         per_question = [c / v for c, v, _ in q.pq.values() if v]
         m, lo, hi = stats.mean_ci(per_question)
         rows.append({"judge": j, "protocol": p, "task": t, "n": len(per_question), "n_records": fig["n_records"],

@@ -94,13 +94,10 @@ class Turn:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Turn":
-        """A stored turn (its fields checked where the store was read, `rundir.schema`); one stored
-        without a round or a shown text (older stores) has none, and shows its content."""
-        fields = {k: d[k] for k in ("round", "role", "speaker", "content", "shown", "defends", "extra") if d.get(k) is not None}
-        fields.setdefault("round", None)
-        fields.setdefault("shown", fields.get("content") or "")
-        fields.setdefault("content", "")
-        return cls(**fields)
+        """A stored turn of the current format (its fields checked where the store was read,
+        `rundir.schema`); an older store's turns are read through `rundir.legacy.turn_fields` first."""
+        return cls(**{k: d[k] for k in ("round", "role", "speaker", "content", "shown", "defends") if k in d},
+                   extra=d.get("extra") or {})
 
 
 @dataclass

@@ -264,6 +264,7 @@ def _acc_rows(label: str, ds: list[Decision], turns: dict | None = None) -> dict
     from oversight_bench.analysis.quality import quality
     from oversight_bench.analysis.rows import DecisionRow
     from oversight_bench.analysis.stats import accuracy, mean_ci
+    from oversight_bench.render.quality_text import worded
 
     valid = [float(d.correct) for d in ds if d.correct is not None]
     m, lo, hi = mean_ci(valid)
@@ -273,7 +274,7 @@ def _acc_rows(label: str, ds: list[Decision], turns: dict | None = None) -> dict
     return {"judge": label, "per_judgment": {"accuracy": m, "ci_low": lo, "ci_high": hi, "n": len(valid)},
             "per_question": {k: pq[k] for k in ("accuracy", "ci_low", "ci_high", "n")},
             "invalid": sum(1 for d in ds if d.answer is None), "records": len(ds),
-            "quality": quality(rows, turns_of)}
+            "quality": worded(quality(rows, turns_of))}
 
 
 def compare(new: list[Decision], reference: list[Decision], *, n_resamples: int | None = None,

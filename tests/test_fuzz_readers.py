@@ -413,7 +413,7 @@ json_bytes = st.one_of(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=json_bytes)
 def test_fuzz_load_carry(tmp_path_factory, data):
-    from oversight_bench.analysis.carry import load_carry
+    from oversight_bench.publish.carry import load_carry
 
     path = tmp_path_factory.mktemp("j") / "prev.json"
     path.write_bytes(data)

@@ -346,3 +346,52 @@ def test_the_graph_check_sees_lazy_relative_and_dynamic_imports_and_finds_circle
     assert not unplaced
     assert upward_imports(graph, layer, table) == ["pkg.low.base (1 low) imports pkg.high (2 high) at line 2"]
     assert layer_of({"pkg.elsewhere": {}}, table, "pkg")[1] == ["pkg.elsewhere: in no layer"]
+
+
+# -- analysis computes: no clock, git, process, network or model in analysis/ ----------------------
+
+#: what analysis/ may not import: the clock, git and processes, the network, model calls. Reading runs
+#: goes through rundir (the storage layer); the rest is the publisher's (publish/), which hands values down.
+NO_IO_MODULES = {"datetime", "time", "subprocess", "asyncio", "socket", "urllib", "http", "httpx", "requests",
+                 "oversight_bench.provenance"}
+NO_IO_NAMES = {("oversight_bench.models", n) for n in ("build_model", "check_spec", "Model")} | {
+    ("oversight_bench.yamlio", "read_input_bytes")}
+
+
+def io_imports(path: Path) -> list[str]:
+    """The imports of `path` that do I/O or call models (`NO_IO_MODULES`, `NO_IO_NAMES`), outside
+    `if TYPE_CHECKING:`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skip = _type_checking_only(tree)
+    bad = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            bad += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names
+                    if a.name.split(".")[0] in NO_IO_MODULES or a.name in NO_IO_MODULES]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.split(".")[0] in NO_IO_MODULES or node.module in NO_IO_MODULES:
+                bad.append(f"{path.name}:{node.lineno} imports {node.module}")
+            bad += [f"{path.name}:{node.lineno} imports {node.module}.{a.name}" for a in node.names
+                    if (node.module, a.name) in NO_IO_NAMES]
+    return bad
+
+
+def test_analysis_reads_no_clock_git_or_network_and_calls_no_model():
+    """analysis/ returns rows and figure data from the runs it is given: the report's time and commit,
+    the stance checker's model calls and cache, the carried board's files are the publisher's
+    (`publish.report`, `publish.stance`, `publish.carry`)."""
+    files = sorted((REPO / "oversight_bench" / "analysis").glob("*.py"))
+    assert len(files) > 8
+    bad = [b for p in files for b in io_imports(p)]
+    assert not bad, "analysis/ must compute only (publish/ does the I/O and calls models):\n" + "\n".join(bad)
+
+
+def test_the_io_check_sees_what_it_forbids(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("from typing import TYPE_CHECKING\nimport datetime as _dt\nfrom oversight_bench.provenance import git_commit\n"
+                 "def f():\n    from oversight_bench.models import build_model, judge_label\n"
+                 "if TYPE_CHECKING:\n    from oversight_bench.models import Model\nimport statistics\n")
+    assert io_imports(p) == ["m.py:2 imports datetime", "m.py:3 imports oversight_bench.provenance",
+                             "m.py:5 imports oversight_bench.models.build_model"]

@@ -365,7 +365,7 @@ def test_carry_that_is_no_bounded_regular_file_is_refused(carried, target, monke
     """--carry pointing at /dev/zero (never ends), a FIFO (blocks) or a file over the bound is one line."""
     import os
 
-    from oversight_bench.analysis import carry
+    from oversight_bench.publish import carry
 
     tmp, b, _ = carried
     prev = tmp / "prev.json"

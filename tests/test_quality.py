@@ -9,7 +9,9 @@ import json
 
 import pytest
 
-from oversight_bench.analysis.quality import Quality, flags, quality
+from oversight_bench.analysis.quality import Quality, quality
+from oversight_bench.analysis.quality import flags as flag_data
+from oversight_bench.render.quality_text import flag_texts
 from oversight_bench.model_text import NO_ARGUMENT
 from oversight_bench.questions import Question
 from oversight_bench.rundir.store import Store
@@ -104,6 +106,11 @@ def _check_debate(q: dict, with_budget: bool = True) -> None:
     assert q["accuracy_invalid_wrong"] == pytest.approx(0.75)
 
 
+def flags(fig: dict) -> list[str]:
+    """The bar's reasons for `fig`, in words (`analysis.quality.flags` gives data; render words it)."""
+    return flag_texts(flag_data(fig))
+
+
 # -- the figures ----------------------------------------------------------------------------------------
 
 def test_flags_are_the_quality_bar():
@@ -114,6 +121,23 @@ def test_flags_are_the_quality_bar():
         ["answers 2 in 19/20"]
     assert flags({"n_argumentless": 2, "n_agent_turns": 40, "cut_rate": None, "answer1_share": None}) == \
         ["argument-less agent turns 2/40"]
+
+
+def test_flags_are_data_and_render_words_them():
+    """analysis computes, render renders: the bar's reasons are codes and numbers (`Flag`), and only
+    `render.quality_text` turns them into the sentences the tables and files print."""
+    from oversight_bench.analysis.quality import CUT_BAR, FLAG_CODES, Flag
+    from oversight_bench.render.quality_text import flag_text
+
+    got = flag_data({"n_argumentless": 2, "n_agent_turns": 40, "cut_rate": 0.11, "n_budget_turns": 100,
+                     "n_valid": 20, "n_answer1": 1})
+    assert got == [Flag("argumentless", 2, 40), Flag("cut", 11, 100, bar=CUT_BAR), Flag("position", 19, 20, side=2)]
+    assert all(isinstance(f, Flag) and f.code in FLAG_CODES for f in got)
+    assert [flag_text(f) for f in got] == ["argument-less agent turns 2/40", "cut 11/100 agent turns (> 10%)",
+                                           "answers 2 in 19/20"]
+    assert flag_text(Flag("one_order_each", n=6)) == ("every one of its 6 questions right in exactly one of its two "
+                                                      "answer orders (a position picker)")
+    assert flag_texts([Flag("unmeasured"), "a carried build's reason"])[1] == "a carried build's reason"
 
 
 def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
@@ -132,8 +156,8 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
     ds = [decision_row(question_id=str(i), answer=1 + i % 2, correct=True) for i in range(4)]
     q = quality(ds, lambda d: [mostly if d.question_id in ("0", "1") else fine])
     assert (q["n_unverified_args"], q["unverified_args_rate"]) == (2, 0.5)
-    assert q["flagged"] == ["mostly unverified quotes in 2/4 arguments (> 25%)"]
-    assert quality(ds, lambda d: [mostly if d.question_id == "0" else fine])["flagged"] == []  # 1/4: at the bar
+    assert flag_texts(q["flagged"]) == ["mostly unverified quotes in 2/4 arguments (> 25%)"]
+    assert flag_texts(quality(ds, lambda d: [mostly if d.question_id == "0" else fine])["flagged"]) == []  # 1/4: at the bar
     assert position_picker(222, 256)[0] and position_picker(8, 8)[0] and not position_picker(7, 7)[0]
     assert not position_picker(190, 256)[0]  # 74%: fewer than half settled by position, though p is tiny
     assert flags({"n_valid": 256, "n_answer1": 222, "answer1_share": 222 / 256}) == ["answers 1 in 222/256"]
@@ -144,7 +168,7 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
            for i in range(8)]
     q = quality(deb)
     assert q["answer1_share"] == 0.5 and (q["n_plain"], q["plain_answer1_share"]) == (16, 1.0)
-    assert q["flagged"] == ["debiased, but its plain answer (each order alone) is 1 in 16/16 orders"]
+    assert flag_texts(q["flagged"]) == ["debiased, but its plain answer (each order alone) is 1 in 16/16 orders"]
     from oversight_bench.render.quality_text import answer1_text
 
     assert answer1_text(q) == "answer 1 in 50.0% of valid answers (debiased; plain, each order alone: 100.0% of 16 orders)"
@@ -152,7 +176,7 @@ def test_the_bar_sees_forced_turns_unverified_quotes_and_position_picking():
 
 def test_empty_cell():
     fig = Quality().figures()
-    assert fig["forced_rate"] is None and fig["answer1_share"] is None and fig["flagged"] == []
+    assert fig["forced_rate"] is None and fig["answer1_share"] is None and flag_texts(fig["flagged"]) == []
 
 
 def test_quality_of_decisions_and_turns():
@@ -163,9 +187,9 @@ def test_quality_of_decisions_and_turns():
     q = quality(ds, lambda d: turns.get(d.question_id) if d.answer == 1 else [])
     assert (q["n_records"], q["n_invalid"], q["accuracy_valid"], q["accuracy_invalid_wrong"]) == (2, 1, 1.0, 0.5)
     assert (q["n_agent_turns"], q["mean_argument_words"], q["forced_rate"]) == (1, 3.0, None)
-    assert q["flagged"] == []  # one answer is no evidence of position picking (binomial p = 1)
+    assert flag_texts(q["flagged"]) == []  # one answer is no evidence of position picking (binomial p = 1)
     many = [decision_row(question_id=str(i), answer=1, correct=i % 2 == 0) for i in range(8)]
-    assert quality(many[:7])["flagged"] == [] and quality(many)["flagged"] == ["answers 1 in 8/8"]
+    assert flag_texts(quality(many[:7])["flagged"]) == [] and flag_texts(quality(many)["flagged"]) == ["answers 1 in 8/8"]
 
 
 # -- the end-of-run summary ------------------------------------------------------------------------------

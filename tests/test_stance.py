@@ -12,7 +12,8 @@ import re
 import pytest
 
 from model_adapters.scripted import prompt_script, register_script
-from oversight_bench.analysis.stance import CACHE_NAME, parse_verdict
+from oversight_bench.analysis.stance import parse_verdict
+from oversight_bench.publish.stance import CACHE_NAME
 
 from fake_runs import make_run
 from helpers import cli, records
@@ -40,7 +41,7 @@ def test_parse_verdict():
 def test_a_cache_line_with_a_nan_verdict_is_asked_again(tmp_path):
     """The stance cache is read by the one strict reader: a line whose verdict is NaN is a damaged
     line (its argument asked again), not a verdict of nan."""
-    from oversight_bench.analysis.stance import StanceChecker
+    from oversight_bench.publish.stance import StanceChecker
 
     (tmp_path / CACHE_NAME).write_text('{"key": "a", "verdict": NaN}\n{"key": "b", "verdict": 1}\n'
                                        '{"key": "c", "verdict": 1e999}\n')

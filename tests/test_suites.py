@@ -153,7 +153,7 @@ def test_the_stance_calibration_default_is_a_suite_declaring_its_arguments_faith
     whose `faithful_arguments` says so (a suite's fact: the core names no suite); with none stored it
     says which suites could be (khan-2024 declares it, and is not in this test's cache)."""
     from fake_runs import make_run
-    from oversight_bench.analysis.stance import calibration_dir
+    from oversight_bench.publish.stance import calibration_dir
 
     folder, name = calibration_dir(None)
     assert folder is None and "khan-2024" in name and "--stance-calibration" in name

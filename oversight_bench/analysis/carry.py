@@ -1,7 +1,8 @@
-"""`--carry`: a previous build's results.json, checked field by field (`load_carry`: strict pydantic
-models of every row, cell, headline, Elo player and carried transcript page), and its cells that
-this build does not measure merged into the new rows (`_carry_cells`), each marked with the build it
-came from. Validation and merging only: the publisher writes the carried pages."""
+"""`--carry`: a previous build's results.json, checked field by field (`check_carry`, `check_page`:
+strict pydantic models of every row, cell, headline, Elo player and carried transcript page), and its
+cells that this build does not measure merged into the new rows (`_carry_cells`), each marked with the
+build it came from. Validation and merging only: the publisher reads the files (`publish.carry`) and
+writes the carried pages."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from oversight_bench.analysis.leaderboard import (OLD_SCHEMAS, PAGE_LINK, SCHEMA, SELF_JUDGED, _argued, _carried_agents,
                                                   _judge_kind, self_judged)
+from oversight_bench.analysis.quality import Flag
 from oversight_bench.errors import BenchError, validation_error
-from oversight_bench.yamlio import load_json_text, read_input_bytes
 
 
 class _Checked(BaseModel):
@@ -110,15 +111,11 @@ class _Carried(_Checked):
     elo: Optional[_CarriedElo] = None
 
 
-#: the largest results.json (or page data) read from a carried board; a real one is well under 1 MB
-MAX_CARRY_BYTES = 64 << 20
-
-
-def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
-    """A previous build's results.json, whose cells this build keeps where it measures nothing for
-    them; every carried row, cell and Elo player is checked before anything is written."""
-    raw = read_input_bytes(Path(path), "--carry", MAX_CARRY_BYTES)
-    prev = load_json_text(raw, f"--carry {path}", "a leaderboard's results.json")
+def check_carry(prev: Any, path: str | Path, read_page: Callable[[str], dict[str, Any] | None]) -> dict[str, Any]:
+    """A previous build's results.json, parsed (`publish.carry.load_carry` read it from `path`), whose
+    cells this build keeps where it measures nothing for them: every carried row, cell and Elo player
+    is checked before anything is written; each linked transcript page's data comes from
+    `read_page(link)` (checked by `check_page`; None: its board kept none), kept under `_pages`."""
     if not isinstance(prev, dict) or prev.get("schema") not in (SCHEMA, *OLD_SCHEMAS) or not isinstance(prev.get("judges"), list):
         raise BenchError(f"--carry {path}: not a {SCHEMA} results.json; expected one written by `oversight-bench leaderboard`")
     try:
@@ -136,7 +133,7 @@ def load_carry(path: str | Path, board: Path | None = None) -> dict[str, Any]:
                 raise BenchError(f"--carry {path}: judge {row['judge']!r} cell {key!r} links {link[:80]!r}; expected "
                                  f"transcripts/NAME.html (a page of the carried board)")
             if link is not None and link not in pages:
-                pages[link] = _carried_page([Path(path).parent, *([board] if board else [])], link)
+                pages[link] = read_page(link)
             ref = cell.pop("reference", None)  # v2's one reference: v3's list
             if ref is not None and cell.get("references") is None:
                 cell["references"] = [ref]
@@ -192,33 +189,12 @@ class _Page(_Checked):
     judges: str
 
 
-def _carried_page(folders: list[Path], link: str) -> dict[str, Any] | None:
-    """The data a carried page was rendered from (`_write_page`), read from the transcripts folder of
-    the carried board, else of the board being rebuilt (its own earlier pages): a link on the way or
-    a file outside that folder is refused; a page without data (a build before pages kept it) is
-    None, and its cell keeps no page."""
-    for folder in folders:
-        data_file = folder / (link.removesuffix(".html") + ".json")
-        for p in (folder / "transcripts", data_file, folder / link):
-            if p.is_symlink():
-                raise BenchError(f"--carry: {p} is a symbolic link; expected the carried board's own files (pages are "
-                                 f"rendered again from their data, never copied or followed)")
-        if data_file.is_file():
-            break
-    else:
-        return None
-    if not data_file.resolve().is_relative_to(folder.resolve()):
-        raise BenchError(f"--carry: {data_file} lies outside the carried folder {folder}; expected its own files")
-    raw = read_input_bytes(data_file, "--carry page data", MAX_CARRY_BYTES, follow_symlinks=False)
-    data = load_json_text(raw, f"--carry page data {data_file}", "a leaderboard page's data")
+def check_page(data: Any, where: str | Path) -> dict[str, Any]:
+    """A carried page's data (what `_write_page` rendered it from), parsed from `where`, checked field by field."""
     try:
         return _Page.model_validate(data).model_dump(by_alias=True)
     except ValidationError as exc:
-        raise validation_error(exc, f"--carry page data {data_file} (written by `oversight-bench leaderboard`)") from None
-
-
-#: why a carried cell of an argued protocol is flagged when its build recorded no transcript quality
-UNMEASURED = "transcript quality not measured (carried from a build that did not record it)"
+        raise validation_error(exc, f"--carry page data {where} (written by `oversight-bench leaderboard`)") from None
 
 
 def _option_deviations(provenance: list[dict[str, Any]]) -> set[str]:
@@ -229,14 +205,14 @@ def _option_deviations(provenance: list[dict[str, Any]]) -> set[str]:
     return {d for p in provenance if isinstance(p.get("options"), dict) for d in option_deviations(p["options"])}
 
 
-def _unmeasured_flags(cell: dict[str, Any]) -> list[str]:
+def _unmeasured_flags(cell: dict[str, Any]) -> list[Flag]:
     """Flags of a carried cell whose build recorded no quality: an argued protocol's arguments cannot
-    be checked; a cell whose every question was right in exactly one of its two answer orders is a
-    position picker's (its CI has zero width for that reason)."""
-    flags = [UNMEASURED] if _argued(cell["protocol"]) else []
+    be checked ("unmeasured"); a cell whose every question was right in exactly one of its two answer
+    orders is a position picker's ("one_order_each": its CI has zero width for that reason)."""
+    flags = [Flag("unmeasured")] if _argued(cell["protocol"]) else []
     scores = list((cell.get("per_question") or {}).values())
     if len(scores) > 1 and all(s == 0.5 for s in scores):
-        flags.append(f"every one of its {len(scores)} questions right in exactly one of its two answer orders (a position picker)")
+        flags.append(Flag("one_order_each", n=len(scores)))
     return flags
 
 
@@ -245,7 +221,7 @@ def _carry_cells(prev: dict[str, Any], judges_out: list[dict[str, Any]], columns
     """Add the previous build's cells (and rows) this build did not measure, each marked `carried`
     with the build it came from and `small` by this build's `min_n`. Their runs are not here, so they
     have no room pages: a cell keeps the transcript page its board rendered (rendered again from the
-    data kept beside it, `load_carry`, by `write_page(slug, data)`), else it has none and `no_link` says why. A cell without its
+    data kept beside it, `publish.carry.load_carry`, by `write_page(slug, data)`), else it has none and `no_link` says why. A cell without its
     own `deviations` (an older build) gets its row's. A row's headlines are remembered so that one
     whose cells cannot pair (no per-question scores) keeps them. Returns how many cells were carried."""
     rows = {r["judge"]: r for r in judges_out}

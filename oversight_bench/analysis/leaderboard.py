@@ -11,7 +11,7 @@ results.json (`schema` = "oversight-bench/leaderboard/v3"):
   (`analysis/quality.py`: n_agent_turns, n_budget_turns, forced_rate, cut_rate (null: no budget
   records), n_argumentless, argumentless_rate, mean_argument_words, n_records, n_invalid,
   invalid_rate, n_valid, n_answer1, answer1_share, accuracy_invalid_wrong, invalid_wrong_ci_low,
-  invalid_wrong_ci_high), flagged (reasons the cell fails the quality bar; [] passes), self_judged
+  invalid_wrong_ci_high), flagged (reasons the cell fails the quality bar, in words; [] passes), self_judged
   (only where the judge is the model of an agent that argued in its rooms: `SELF_JUDGED`, "judge = agent
   (no weak–strong gap)"; a carried cell's decided from its `agents`, else its row's provenance) }}, where
   scope is a task type, or `suite:<name>` for imported transcript suites. A human row's cell adds
@@ -45,7 +45,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from pathlib import Path
 from typing import Any, Iterable
 
 from oversight_bench.analysis import quality as quality_mod
@@ -54,7 +53,6 @@ from oversight_bench.analysis.elo import elo_of_runs
 from oversight_bench.analysis.load import Run
 from oversight_bench.analysis.report import _proto_key
 from oversight_bench.analysis.rows import DecisionRow
-from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, headline_pairs
 
 SCHEMA = "oversight-bench/leaderboard/v3"
@@ -67,7 +65,6 @@ PAGE_LINK = re.compile(r"transcripts/([A-Za-z0-9][A-Za-z0-9-]{0,120})\.html")
 CELLS_FILE = "rooms-cells.json"
 ROOMS_DIR = "rooms"
 MIN_N = 64  # cells with fewer questions are hidden by default: too few to rank judges on
-QUALITY_BAR = quality_mod.bar_text()
 
 
 def _slug(*parts: Any) -> str:
@@ -166,7 +163,7 @@ def _cell_stats(ds: list[DecisionRow]) -> dict[str, Any]:
 def _cell_quality(ds: list[DecisionRow], turns_for) -> dict[str, Any]:
     """A cell's `quality` (`analysis.quality`: agent turns forced / cut / argument-less, mean argument
     words, invalid answers, accuracy with them counted wrong, answer-1 share) and `flagged` (the
-    reasons it fails the quality bar, empty when it passes)."""
+    reasons it fails the quality bar, `analysis.quality.Flag`s, empty when it passes; the publisher words them)."""
     fig = quality_mod.quality(ds, turns_for)
     flagged = fig.pop("flagged")
     fig.pop("accuracy_valid")  # the cell's own `accuracy`
@@ -208,50 +205,6 @@ def _elo_table(runs: list[Run]) -> dict[str, Any] | None:
     return {"players": [{"player": p, "games": agg["games_by_player"][p], "rating": agg["ratings"][p],
                          "ci_low": agg["ci_low"][p], "ci_high": agg["ci_high"][p]} for p in agg["players"]],
             "n_games": agg["n_games"], "prior": agg.get("prior"), "bootstrap_unit": agg.get("bootstrap_unit"), "full": elo}
-
-
-# -- what the page and the Markdown say (one formatting for both) --------------------------------------
-
-
-def _human_about(row: dict[str, Any]) -> str:
-    """Who a human row's judges are, from its data: the import record of each run behind it (the
-    suite, how many judges and rooms, the source) and the suite's own description in the registry."""
-    parts = []
-    for prov in row.get("provenance") or []:
-        imp = prov.get("import") if isinstance(prov.get("import"), dict) else None
-        if not imp:
-            continue
-        suite = _suite_of_import(str(imp.get("kind")))
-        counts = imp.get("counts") if isinstance(imp.get("counts"), dict) else {}
-        n = counts.get("human_judges")
-        text = "the live verdicts" + (f" of {n} human judge{'s' if n != 1 else ''}" if n else " of the human judges")
-        text += f" imported with the transcript suite {suite}"
-        described = _suite_description(suite)
-        if described:
-            text += f" ({described})"
-        by = counts.get("by_protocol") if isinstance(counts.get("by_protocol"), dict) else {}
-        if by:
-            text += ": " + ", ".join(f"{n} {p} rooms" for p, n in sorted(by.items()))
-        parts.append(text)
-    if not parts:
-        runs = sorted({Path(str(p.get("dir"))).name for p in row.get("provenance") or [] if p.get("dir")})
-        parts.append("human verdicts recorded in " + (", ".join(runs) if runs else "runs this build was not given"))
-    n_rooms = sum(c.get("n_records") or 0 for c in row["cells"].values())
-    return (f"{row['judge']}: " + "; ".join(parts) + f" ({n_rooms} rooms in this table). In a model's cell, these judges"
-            " on the same rooms, with the paired permutation p-value; in this row, the rooms the models' cells"
-            " of the column count first, then all of this row's rooms.")
-
-
-def _suite_description(name: str) -> str | None:
-    """A suite's description and source, as its plugin registers them (None when it is not installed)."""
-    from oversight_bench.registry import get_registry
-
-    try:
-        suite = get_registry().get("suites", name)
-    except BenchError:
-        return None
-    desc, source = getattr(suite, "description", None), getattr(suite, "source", None)
-    return "; ".join(str(x) for x in (desc, f"source: {source}" if source else None) if x) or None
 
 
 def _qkey(key: tuple[str, str]) -> str:

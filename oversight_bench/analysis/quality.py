@@ -13,7 +13,8 @@ written before budgets existed lack: then they are unknown (None), never 0. An a
 unverified quotes when more than half its words are inside `<u_passage>` tags (quotes the checker
 did not find in the article): the judge is told to distrust them, so such an argument says little.
 
-The bar (`flags`), each line a reason a cell is kept out of the headlines:
+The bar (`flags`: each reason a `Flag`, codes and numbers; `render.quality_text` words them and the
+bar), each a reason a cell is kept out of the headlines:
 * any argument-less agent turn;
 * more than `CUT_BAR` (10%) of agent turns cut at the argument budget (part of the argument lost);
 * more than `FORCED_BAR` (50%) of agent turns forced (the thinking budget ran out and the turn was
@@ -179,39 +180,52 @@ def _rate(k: float, n: int) -> float | None:
     return k / n if n else None
 
 
-def flags(fig: dict[str, Any]) -> list[str]:
+@dataclass(frozen=True)
+class Flag:
+    """One reason a cell fails the quality bar, as data (`render.quality_text.flag_text` words it):
+    `code` names the rule (`FLAG_CODES`), `k` of `n` the turns, arguments, answers or questions that
+    crossed it, `side` the answer position picked (1 or 2), `bar` the share it exceeded."""
+
+    code: str
+    k: int | None = None
+    n: int | None = None
+    side: int | None = None
+    bar: float | None = None
+
+
+#: every flag's code: the bar's rules, and a carried cell's (`analysis.carry`: its build measured no quality)
+FLAG_CODES = ("argumentless", "cut", "forced", "unverified", "position", "plain_position", "unmeasured",
+              "one_order_each")
+
+
+def _side(k: int, n: int) -> tuple[int, int]:
+    """(the position picked more often, how often) from `k` answers of 1 among `n`."""
+    return (1, k) if k * 2 > n else (2, n - k)
+
+
+def flags(fig: dict[str, Any]) -> list[Flag]:
     """The quality bar (the module's docstring): argument-less turns, cut, forced, mostly-unverified
     arguments, position picking in the answers and, for a debiased judge, in its plain per-order
     answers. Empty: the cell passes. Figures a store cannot give (no budget records) flag nothing."""
     out = []
     if fig.get("n_argumentless"):
-        out.append(f"argument-less agent turns {fig['n_argumentless']}/{fig['n_agent_turns']}")
+        out.append(Flag("argumentless", fig["n_argumentless"], fig["n_agent_turns"]))
     if fig.get("cut_rate") is not None and fig["cut_rate"] > CUT_BAR:
-        out.append(f"cut {round(fig['cut_rate'] * fig['n_budget_turns'])}/{fig['n_budget_turns']} agent turns (> {CUT_BAR:.0%})")
+        out.append(Flag("cut", round(fig["cut_rate"] * fig["n_budget_turns"]), fig["n_budget_turns"], bar=CUT_BAR))
     if fig.get("forced_rate") is not None and fig["forced_rate"] > FORCED_BAR:
-        out.append(f"forced {round(fig['forced_rate'] * fig['n_budget_turns'])}/{fig['n_budget_turns']} agent turns "
-                   f"(> {FORCED_BAR:.0%})")
+        out.append(Flag("forced", round(fig["forced_rate"] * fig["n_budget_turns"]), fig["n_budget_turns"], bar=FORCED_BAR))
     if fig.get("unverified_args_rate") is not None and fig["unverified_args_rate"] > UNVERIFIED_BAR:
-        n_args = fig["n_agent_turns"] - fig["n_argumentless"]
-        out.append(f"mostly unverified quotes in {fig['n_unverified_args']}/{n_args} arguments (> {UNVERIFIED_BAR:.0%})")
+        out.append(Flag("unverified", fig["n_unverified_args"], fig["n_agent_turns"] - fig["n_argumentless"],
+                        bar=UNVERIFIED_BAR))
     n = fig.get("n_valid") or 0
     if n and position_picker(fig.get("n_answer1") or 0, n)[0]:
-        pos, k = (1, fig["n_answer1"]) if fig["n_answer1"] * 2 > n else (2, n - fig["n_answer1"])
-        out.append(f"answers {pos} in {k}/{n}")
+        side, k = _side(fig["n_answer1"], n)
+        out.append(Flag("position", k, n, side=side))
     n = fig.get("n_plain") or 0
     if n and position_picker(fig["n_plain_answer1"], n)[0]:
-        pos, k = (1, fig["n_plain_answer1"]) if fig["n_plain_answer1"] * 2 > n else (2, n - fig["n_plain_answer1"])
-        out.append(f"debiased, but its plain answer (each order alone) is {pos} in {k}/{n} orders")
+        side, k = _side(fig["n_plain_answer1"], n)
+        out.append(Flag("plain_position", k, n, side=side))
     return out
-
-
-def bar_text() -> str:
-    """The quality bar in words, as tables and pages state it."""
-    return (f"flagged: any argument-less agent turn, > {CUT_BAR:.0%} of agent turns cut, > {FORCED_BAR:.0%} forced, "
-            f"> {UNVERIFIED_BAR:.0%} of arguments mostly (> {UNVERIFIED_WORDS:.0%} of words) unverified quotes, or a "
-            f"position picker: ≥ {POSITION_LINE:.0%} of valid answers on one position (at least half settled by "
-            f"position alone) and a binomial test against 50% p < {POSITION_ALPHA:g}; a debiased judge's plain "
-            "per-order answers by the same rule")
 
 
 def quality(decisions: Iterable[DecisionRow], turns_of: Callable[[DecisionRow], list[Turn]] | None = None) -> dict[str, Any]:

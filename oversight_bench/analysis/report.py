@@ -20,7 +20,7 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
   n_answer1, answer1_share` (the judge's share of answer 1 among valid answers), `answer1_p` (its binomial
   p against 50%), `n_unverified_args, unverified_args_rate` (arguments mostly unverified quotes),
   `n_plain, n_plain_answer1, plain_answer1_share` (a debiased judge's orders, each alone), `flagged` (the
-  reasons the row fails the quality bar, `analysis.quality.flags`; empty when it passes),
+  reasons the row fails the quality bar, `analysis.quality.flags`, in words; empty when it passes),
   cost: `calls_per_question, tokens_per_question, prompt_tokens_per_question,
   completion_tokens_per_question, seconds_per_question, accuracy_per_1k_tokens`,
   calibration where judge probabilities exist: `brier, ece, n_calibrated`.
@@ -57,7 +57,7 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
 * `human_vs_model`: [{human, model, setting, protocol ("all": every protocol), n (rooms, i.e. transcripts, both
   judged), human_accuracy, model_accuracy, diff (human − model), p_value}] (two-sided paired permutation test
   over the shared rooms, 10,000 resamples; "human:*" pools every human judge where there are several).
-* `stance_check` (only with `report --stance-check SPEC`, `analysis/stance.py`): {checker, calibration (the set
+* `stance_check` (only with `report --stance-check SPEC`, `publish/stance.py`): {checker, calibration (the set
   named), checker_accuracy, n_calibration, calls (checker calls this report made; 0 on a rerun)}; `groups` rows then
   carry `n_stance, n_other_side, n_concede, n_stance_unparsed, stance_off_rate`.
 * `files`: names of the tables and figures written next to report.json.
@@ -65,12 +65,10 @@ report.json schema (`schema` = "oversight-bench/report/v1"); every number may be
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 import statistics
 from collections import defaultdict
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from oversight_bench.analysis import cost as cost_mod
 from oversight_bench.analysis import elo as elo_mod
@@ -82,10 +80,6 @@ from oversight_bench.analysis.rows import CallRow, DecisionRow, judge_fields
 from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import derived_pairs, display_key, protocols_where, registered_protocols
-from oversight_bench.provenance import git_commit
-
-if TYPE_CHECKING:
-    from oversight_bench.models import Spec
 
 SCHEMA = "oversight-bench/report/v1"
 
@@ -371,8 +365,11 @@ def human_vs_model_rows(decisions: list[DecisionRow], n_resamples: int = stats.N
 
 # -- entry point -----------------------------------------------------------------------------------------
 
-def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: bool = True,
-            stance_check: Spec | str | None = None, stance_calibration: str | Path | None = None) -> dict[str, Any]:
+def analyse(runs: list[Run], *, stamp: dict[str, Any] | None = None, n_resamples: int = stats.N_RESAMPLES,
+            with_elo: bool = True, stance: tuple[dict, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The report's rows. `stamp`: when and from which commit it is made (`generated`, `report_commit`),
+    given by the publisher (the clock and git are I/O), placed after `schema`. `stance`: the stance
+    check's verdicts by (run dir, job key, judge) and its summary (`publish.stance.check_runs`)."""
     decisions = [d for r in runs for d in r.decisions]
     calls = [c for r in runs for c in r.calls]
     if not decisions:
@@ -381,16 +378,15 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         raise BenchError(f"no judged decision in {', '.join(str(r.dir) for r in runs)} ({len(decisions)} stored "
                          "unjudged, nothing to measure); expected a run with a judge's verdicts (`rejudge` gives "
                          "an imported one a judge)")
-    stance_of, stance = None, None
-    if stance_check:
-        by_job, stance = stance_mod.check_runs(runs, stance_check, stance_calibration)
+    stance_of, summary = None, None
+    if stance is not None:
+        by_job, summary = stance
         stance_of = lambda d: by_job.get((str(d.run_dir), d.job_key, d.judge)) or []  # noqa: E731
     groups = group_rows(decisions, calls, quality_mod.turns_lookup(runs), stance_of)
     open_role = openrole.open_role_metrics(decisions)
     return {
         "schema": SCHEMA,
-        "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "report_commit": git_commit(),
+        **(stamp or {}),
         "runs": [run_provenance(r) for r in runs],
         "groups": groups,
         "permutation_tests": permutation_rows(decisions, n_resamples),
@@ -405,7 +401,7 @@ def analyse(runs: list[Run], *, n_resamples: int = stats.N_RESAMPLES, with_elo: 
         "unjudged_records": sum(1 for d in decisions if d.unjudged),
         **dict(zip(("human_judges", "human_reasons"), human_rows(decisions))),
         "human_vs_model": human_vs_model_rows(decisions, n_resamples),
-        "stance_check": stance,
+        "stance_check": summary,
     }
 
 

@@ -1,6 +1,7 @@
 """`build_leaderboard(dirs, output)`: read the runs, build the judge rows (`analysis.leaderboard`),
-carry an earlier board's cells (`analysis.carry`), and write the board's folder: results.json (its
-schema in `analysis/leaderboard.py`), leaderboard.md and index.html (`render.leaderboard`),
+carry an earlier board's cells (`publish.carry` reads them, `analysis.carry` checks and merges them),
+and write the board's folder: results.json (its schema in `analysis/leaderboard.py`), leaderboard.md
+and index.html (`render.leaderboard`),
 fig2_judges.png (`render.figures`), the carried transcript pages, and the cells file from which the
 viewer plugin draws the room pages. The folder is checked before anything is written."""
 
@@ -14,11 +15,12 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from oversight_bench.analysis import quality as quality_mod
+from oversight_bench.analysis import stance as stance_mod
 from oversight_bench.analysis import stats
-from oversight_bench.analysis.carry import MAX_CARRY_BYTES, _carry_cells, load_carry
-from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, QUALITY_BAR, ROOMS_DIR,
+from oversight_bench.analysis.carry import _carry_cells
+from oversight_bench.analysis.leaderboard import (CELLS_FILE, MIN_N, OLD_SCHEMAS, PAGE_LINK, ROOMS_DIR,
                                                   SCHEMA, SELF_JUDGED, _argued, _by_job, _cell_quality, _cell_stats,
-                                                  _elo_table, _headlines, _human_about, _is_crossplay, _judge_kind,
+                                                  _elo_table, _headlines, _is_crossplay, _judge_kind,
                                                   _qkey, _suite_of, cell_id, figure_bars, models_rooms_id,
                                                   paired_tests, rooms_link, self_judged)
 from oversight_bench.analysis.load import load_runs
@@ -27,10 +29,12 @@ from oversight_bench.deviations import recorded_deviations
 from oversight_bench.errors import BenchError
 from oversight_bench.protocol import headline_pairs
 from oversight_bench.provenance import git_commit
+from oversight_bench.publish.carry import MAX_CARRY_BYTES, load_carry
+from oversight_bench.publish.stance import check_runs
 from oversight_bench.redact import redact_text
 from oversight_bench.render.figures import fig_judges
-from oversight_bench.render.leaderboard import carried_page, markdown, render_index
-from oversight_bench.render.quality_text import stance_text
+from oversight_bench.render.leaderboard import carried_page, human_about, markdown, render_index
+from oversight_bench.render.quality_text import bar_text, stance_text, worded
 from oversight_bench.rundir.folders import first_link, refuse_output_inside
 from oversight_bench.rundir.store import in_use
 from oversight_bench.yamlio import load_json_text, read_input_bytes
@@ -168,7 +172,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     """Build from run folders; with `carry` (a previous results.json), keep its cells that no run given
     measures (each marked with the build it came from), so a leaderboard can grow across machines.
     Flagged cells stay out of the headline tests unless `include_flagged`. With `stance_check` (a checker
-    model spec, `analysis/stance.py`), every built cell with arguments gets the share of its arguments
+    model spec, `publish/stance.py`), every built cell with arguments gets the share of its arguments
     that argue the other side or concede, beside the checker's accuracy on its calibration turns
     (`stance_calibration`, default the cached khan-2024 suite). `output` must be missing,
     empty or (with `force`) hold a leaderboard (`check_output`), checked before anything is written."""
@@ -209,11 +213,9 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     turns_for = quality_mod.turns_lookup(runs)
     stance_of, stance = None, None
     if stance_check:  # before anything is written: a checker that cannot load fails the build here
-        from oversight_bench.analysis import stance as stance_mod
-
         with_args = {d.run_dir for (_, p, _), ds in cells.items() if _argued(p) for d in ds}
         argued = [r for r in runs if str(r.dir) in with_args]  # the runs behind cells with arguments, no other
-        by_job, stance = stance_mod.check_runs(argued, stance_check, stance_calibration)
+        by_job, stance = check_runs(argued, stance_check, stance_calibration)
         stance_of = lambda d: by_job.get((str(d.run_dir), d.job_key, d.judge)) or []  # noqa: E731
     humans = sorted(j for j in by_judge if _judge_kind(j) == "human")
     human_ds = {h: _by_job(by_judge[h]) for h in humans}  # human judge -> (protocol, scope, job) -> decisions
@@ -231,7 +233,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                 c["self_judged"] = SELF_JUDGED
             c["small"] = c["n"] < min_n
             c.update(_cell_quality(ds, turns_for))
-            if stance_of is not None and _argued(p):  # stance_mod: imported above, with stance_of
+            if stance_of is not None and _argued(p):
                 fig = stance_mod.figures(it for d in ds for it in stance_of(d))
                 c["quality"].update(fig)
                 c["stance"] = stance_text(fig, stance) or None
@@ -285,8 +287,10 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
     for row in judges_out:
         row["headlines"] = _headlines(row, n_resamples, include_flagged)
         row["paired"] = paired_tests(row, n_resamples)
+        for c in row["cells"].values():
+            worded(c)  # the quality flags in words (`analysis.quality.Flag`s; a carried cell's already are)
         if row["kind"] == "human":
-            row["about"] = _human_about(row)
+            row["about"] = human_about(row)
     tdir = out / "transcripts"
     linked = {c.get("transcripts") for r in judges_out for c in r["cells"].values()}
     if tdir.is_dir():
@@ -307,7 +311,7 @@ def build_leaderboard(dirs: Iterable[str | Path], output: str | Path, *, show_sm
                         "cross-play runs given to this build")
     result = _clean({"schema": SCHEMA, "generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                      "commit": git_commit(), "min_n": min_n, "include_flagged": include_flagged,
-                     "quality_bar": QUALITY_BAR, "stance_check": stance,
+                     "quality_bar": bar_text(), "stance_check": stance,
                      "columns": [{"key": f"{p} · {s}", "protocol": p, "scope": s} for p, s in columns],
                      "headline_names": [f"{a} − {b}" for a, b in headline_pairs()], "judges": judges_out,
                      "elo": elo, "n_transcripts": n_pages, "n_carried": n_carried, "warnings": warnings, "figure": None,

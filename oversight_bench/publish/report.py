@@ -5,6 +5,7 @@ write its folder: report.json, report.md (`render.report`), CSV tables and PNG f
 from __future__ import annotations
 
 import csv
+import datetime as _dt
 import json
 import os
 from pathlib import Path
@@ -14,8 +15,11 @@ from oversight_bench.analysis import stats
 from oversight_bench.analysis.load import load_runs
 from oversight_bench.analysis.report import _clean, analyse
 from oversight_bench.errors import BenchError
+from oversight_bench.provenance import git_commit
+from oversight_bench.publish.stance import check_runs
 from oversight_bench.render.figures import (fig_ablation, fig_accuracy, fig_accuracy_by_task, fig_consultancy_split,
                                             fig_elo, fig_open_role, fig_position, fig_reliability)
+from oversight_bench.render.quality_text import worded
 from oversight_bench.render.report import markdown
 from oversight_bench.rundir.folders import refuse_foreign_output, refuse_output_inside
 from oversight_bench.yamlio import strict_json
@@ -39,7 +43,7 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
                  figures: bool = True, stance_check: Spec | str | None = None,
                  stance_calibration: str | Path | None = None) -> dict[str, Any]:
     """Analyse run directories; with `output` (never inside one of them), write report.json, report.md,
-    CSV tables and PNG figures. `stance_check`: a checker model's spec (`analysis/stance.py`), checked
+    CSV tables and PNG figures. `stance_check`: a checker model's spec (`publish/stance.py`), checked
     once here (a Spec the command checked is kept as it is) and handed down."""
     dirs = list(dirs)
     if output is not None:
@@ -50,8 +54,11 @@ def build_report(dirs: Iterable[str | Path], output: str | Path | None = None, *
 
         stance_check = check_spec(stance_check)  # a bad spec is one line before anything is read or written
     runs = load_runs(dirs, with_turns=True)
-    report = _clean(analyse(runs, n_resamples=n_resamples, stance_check=stance_check,
-                            stance_calibration=stance_calibration))
+    stance = check_runs(runs, stance_check, stance_calibration) if stance_check else None
+    stamp = {"generated": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "report_commit": git_commit()}
+    report = _clean(analyse(runs, stamp=stamp, n_resamples=n_resamples, stance=stance))
+    for row in report["groups"]:
+        worded(row)  # the quality flags (`analysis.quality.Flag`s) in words, as report.json, the CSV and report.md hold them
     if output is None:
         return report
     out = Path(output)

@@ -9,13 +9,16 @@ behind a toggle of its own under its row."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from oversight_bench.analysis.leaderboard import QUALITY_BAR, SELF_JUDGED
+from oversight_bench.analysis.leaderboard import SELF_JUDGED, _suite_of_import
+from oversight_bench.errors import BenchError
 from oversight_bench.render.markdown import md_text
 from oversight_bench.render.markdown import rounded as _r
 from oversight_bench.render.numbers import p_text, pct, pct_sign, pts
 from oversight_bench.render.pages import render_page
+from oversight_bench.render.quality_text import bar_text
 
 
 def _p(p: float | None) -> str:
@@ -129,7 +132,7 @@ def markdown(result: dict[str, Any], show_small: bool = False) -> str:
              f"Generated {result['generated']} (code {result['commit'] or 'unknown'}). {links}.", "",
              "Accuracy % over valid answers [95% CI] n (questions; replicates of a question averaged, normal "
              "approximation), with the invalid rate beside it; the transcript quality of each cell is in the table "
-             f"below. ⚑ marks a cell failing the quality bar ({result.get('quality_bar') or QUALITY_BAR}), with its "
+             f"below. ⚑ marks a cell failing the quality bar ({result.get('quality_bar') or bar_text()}), with its "
              "reasons; flagged cells are "
              + ("included in the headline differences (--include-flagged). " if result.get("include_flagged")
                 else "left out of the headline differences (`--include-flagged` puts them in). ")
@@ -304,7 +307,7 @@ def _all_hidden_sentence(result: dict[str, Any], md: bool = False) -> str:
 def render_index(result: dict[str, Any]) -> str:
     """index.html of a built (or crafted) result: the table as HTML (`page_table`), the figure, Elo."""
     return render_page("leaderboard.html.j2", title="oversight-bench leaderboard", r=result, table=page_table(result),
-                       quality_bar=result.get("quality_bar") or QUALITY_BAR, rooms_sentence=_rooms_sentence(result),
+                       quality_bar=result.get("quality_bar") or bar_text(), rooms_sentence=_rooms_sentence(result),
                        all_hidden=_all_hidden_sentence(result))
 
 
@@ -312,3 +315,44 @@ def carried_page(page: dict[str, Any]) -> str:
     """A carried cell's transcript page, rendered again from the data its board kept beside it
     (`analysis.carry`: checked field by field): its rooms, each once, with every judge's verdict."""
     return render_page("rooms.html.j2", **{k: v for k, v in page.items() if k != "schema"})
+
+
+def human_about(row: dict[str, Any]) -> str:
+    """Who a human row's judges are, from its data: the import record of each run behind it (the
+    suite, how many judges and rooms, the source) and the suite's own description in the registry."""
+    parts = []
+    for prov in row.get("provenance") or []:
+        imp = prov.get("import") if isinstance(prov.get("import"), dict) else None
+        if not imp:
+            continue
+        suite = _suite_of_import(str(imp.get("kind")))
+        counts = imp.get("counts") if isinstance(imp.get("counts"), dict) else {}
+        n = counts.get("human_judges")
+        text = "the live verdicts" + (f" of {n} human judge{'s' if n != 1 else ''}" if n else " of the human judges")
+        text += f" imported with the transcript suite {suite}"
+        described = _suite_description(suite)
+        if described:
+            text += f" ({described})"
+        by = counts.get("by_protocol") if isinstance(counts.get("by_protocol"), dict) else {}
+        if by:
+            text += ": " + ", ".join(f"{n} {p} rooms" for p, n in sorted(by.items()))
+        parts.append(text)
+    if not parts:
+        runs = sorted({Path(str(p.get("dir"))).name for p in row.get("provenance") or [] if p.get("dir")})
+        parts.append("human verdicts recorded in " + (", ".join(runs) if runs else "runs this build was not given"))
+    n_rooms = sum(c.get("n_records") or 0 for c in row["cells"].values())
+    return (f"{row['judge']}: " + "; ".join(parts) + f" ({n_rooms} rooms in this table). In a model's cell, these judges"
+            " on the same rooms, with the paired permutation p-value; in this row, the rooms the models' cells"
+            " of the column count first, then all of this row's rooms.")
+
+
+def _suite_description(name: str) -> str | None:
+    """A suite's description and source, as its plugin registers them (None when it is not installed)."""
+    from oversight_bench.registry import get_registry
+
+    try:
+        suite = get_registry().get("suites", name)
+    except BenchError:
+        return None
+    desc, source = getattr(suite, "description", None), getattr(suite, "source", None)
+    return "; ".join(str(x) for x in (desc, f"source: {source}" if source else None) if x) or None

@@ -6,7 +6,8 @@ run's age.
   the first write (`MIGRATIONS`); the typed records each format holds (`RECORDS_OF_FORMAT`);
 * config.json and records written before secrets were redacted are redacted on the way out;
 * a run written before the paper's defaults and the separate `judge_debias` setting is not resumed;
-* records written before a job's variant was stored name it only inside their job key.
+* records written before a job's variant was stored name it only inside their job key;
+* turns written before turns kept a round or a shown text (`turn_fields`).
 """
 
 from __future__ import annotations
@@ -87,3 +88,14 @@ def job_of_keyed_record(job: Any, job_key: str) -> Any:
     what its key adds to the key the record's fields make."""
     rest = job_key[len(job.key) + 1:] if job_key.startswith(job.key + "|") else job_key
     return replace(job, variant=rest)
+
+
+def turn_fields(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored turn's fields as `protocol.Turn.from_dict` takes them: a turn of an older store without
+    a round has none (None), one without a shown text shows its content, and a null content is empty."""
+    out = {"round": None, **stored}
+    if out.get("shown") is None:
+        out["shown"] = out.get("content") or ""
+    if out.get("content") is None:
+        out["content"] = ""
+    return out

@@ -16,6 +16,7 @@ from oversight_bench.errors import BenchError, validation_error
 from oversight_bench.protocol import Job, Turn
 from oversight_bench.protocol_options import CommonOptions, all_options_model, stored_options
 from oversight_bench.questions import Question
+from oversight_bench.rundir import legacy
 from oversight_bench.rundir.jobs import job_of_record
 from oversight_bench.rundir.reader import RunReader
 from oversight_bench.rundir.records import Decision, Turn as TurnRecord
@@ -61,7 +62,7 @@ class StoredRun:
         out = []
         for d in self.decisions:
             if first.setdefault(d.job_key, d.judge) == d.judge:
-                out.append((d, [Turn.from_dict(t.stored()) for t in self.turns.get((d.job_key, d.judge), [])]))
+                out.append((d, [Turn.from_dict(legacy.turn_fields(t.stored())) for t in self.turns.get((d.job_key, d.judge), [])]))
         return out
 
     def job(self, d: Decision) -> Job:
