@@ -37,7 +37,7 @@ import os
 import random
 import re
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import orjson
@@ -46,16 +46,14 @@ if TYPE_CHECKING:
     import openai
 
 from oversight_bench.api import (BenchError, Capabilities, Completion, MalformedResponse, MASK, Model, Spec,
-                                 strict_json, is_secret_name, note_no_probs, note_retry, note_usage, redact_text, register_secret)
-from pydantic import ConfigDict, Field, field_validator, model_validator
+                                 is_secret_name, note_no_probs, note_retry, note_usage, register_secret)
 
 from model_adapters._flow import AdaptiveLimit, Replicas
-from model_adapters.options import BackendOptions, parse_options
+from model_adapters.openai_options import EXTRA, OpenAIOptions, clean_url, replica_urls
+from model_adapters.openai_replies import (NON_FINITE, first_token, loads, one_line, parse_probs, parse_response,
+                                           token_count, why_no_probs)
+from model_adapters.options import parse_options
 
-#: set per call by the protocols (or by the options above), never by a spec
-_HARNESS_PARAMS = {"model", "messages", "n", "max_tokens", "max_completion_tokens", "temperature", "stop", "seed",
-                   "logprobs", "top_logprobs", "stream", "stream_options"}
-_EXTRA = "extra_body."
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
 #: the reply being read for the request in progress: how many bytes it may hold, and what went wrong
 _REPLY: contextvars.ContextVar["_Reply | None"] = contextvars.ContextVar("openai_reply", default=None)
@@ -80,115 +78,16 @@ class _Reply:
         self.limit, self.too_big, self.bytes = limit, False, 0
 
 
-def replica_urls(text: str) -> list[str]:
-    """`URL1|URL2|...` as its servers, each checked whole (scheme, host, port), so a typo in the
-    second replica is refused before a run starts, not met by the first call that picks it."""
-    urls = [u.strip() for u in str(text).split("|") if u.strip()]
-    if not urls:
-        raise ValueError("names no server")
-    for url in urls:
-        if any(c.isspace() or not c.isprintable() for c in url):  # a CR/LF would reach the request line
-            raise ValueError(f"{redact_text(url)!r} holds a space or control character")
-        try:
-            parts = urlsplit(url)
-            parts.port  # noqa: B018 - raises on a bad port or an unclosed IPv6 bracket
-            problem = ("is not an http(s) URL" if parts.scheme not in ("http", "https")
-                       else "names no host" if not parts.hostname else None)
-        except ValueError as exc:
-            problem = f"is not a valid URL ({exc})"
-        if problem:
-            raise ValueError(f"{redact_text(url)!r} {problem}" + (f" (server {urls.index(url) + 1} of {len(urls)})"
-                                                                      if len(urls) > 1 else ""))
-    return urls
-
-
-def clean_url(url: str) -> str:
-    """A base URL without credentials or query, for names and fingerprints."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def pass_through_params() -> frozenset[str]:
-    """Request parameters a spec may pass through by name: those the SDK's chat-completions call
-    takes. (The SDK is imported only when needed: 0.6 s of CPU, which a run whose calls are all
-    stored never pays.)"""
-    from openai.types.chat.completion_create_params import CompletionCreateParamsBase as P
-
-    return frozenset(P.__required_keys__ | P.__optional_keys__) - _HARNESS_PARAMS
-
-
 class OpenAIModel(Model):
     max_concurrency = 8
-
-    class Options(BackendOptions):
-        """Also any chat-completions parameter the SDK takes (`top_p=0.9`) and a server's own as
-        `extra_body.NAME=VALUE`: passed through into every request body."""
-
-        model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True)
-        #: how calls are made, not what they ask: a resume may change these (and the replicas after
-        #: the first in `base_url`, see `identity_options`). The key is sent as a header only.
-        EXECUTION_ONLY: ClassVar[frozenset[str]] = frozenset(
-            {"concurrency", "timeout", "max_retries", "rpm", "tpm", "api_key", "api_key_env"})
-
-        @classmethod
-        def identity_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-            """`base_url=URL1|URL2|...` is identified by its first server, which names the model and its
-            cache key; the others only share the load."""
-            out = super().identity_options(options)
-            if isinstance(out.get("base_url"), str) and "|" in out["base_url"]:
-                out["base_url"] = next((u.strip() for u in out["base_url"].split("|") if u.strip()), "")
-            return out
-
-        concurrency: int = Field(8, ge=1, description="a whole number >= 1 (calls in flight)")
-        base_url: str | None = Field(None, description="an http(s) URL such as http://127.0.0.1:8000/v1, or several "
-                                                        "servers of the model as URL1|URL2")
-        api_key_env: str | None = Field(None, description="the name of an environment variable")
-        api_key: str | None = Field(None, description="the key itself")
-        timeout: float = Field(120.0, ge=0.001, le=86400, allow_inf_nan=False,
-                               description="a number of seconds from 0.001 to 86400 (the whole request: connect, wait, body)")
-        max_retries: int = Field(5, ge=0, le=100, description="a whole number from 0 to 100")
-        rpm: int | None = Field(None, ge=1, description="a whole number >= 1 (requests per minute)")
-        tpm: int | None = Field(None, ge=1, description="a whole number >= 1 (tokens per minute, prompt + reply)")
-        logprobs: bool = Field(False, description="true or false")
-        images: bool = Field(False, description="true or false")
-        prefill: bool = Field(False, description="true or false")
-        max_tokens_field: str = Field("max_tokens", description="the request field for the token limit, e.g. max_completion_tokens")
-        top_logprobs: int = Field(20, ge=1, description="a whole number >= 1")
-        organization: str | None = Field(None, description="an OpenAI organization id")
-        project: str | None = Field(None, description="an OpenAI project id")
-        azure: bool = Field(False, description="true or false (Azure OpenAI)")
-        api_version: str | None = Field(None, description="an Azure API version such as 2024-06-01")
-
-        @field_validator("base_url")
-        @classmethod
-        def _servers(cls, value: str | None) -> str | None:
-            if value is not None:
-                replica_urls(value)
-            return value
-
-        @model_validator(mode="after")
-        def _known_extras(self):
-            for key in self.model_extra or {}:
-                if not ((key.startswith(_EXTRA) and len(key) > len(_EXTRA)) or key in pass_through_params()):
-                    raise ValueError(
-                        f"unknown option {key!r}; expected one of {', '.join(sorted(type(self).model_fields))}, a "
-                        f"chat-completions parameter (e.g. top_p, reasoning_effort; not "
-                        f"{', '.join(sorted(_HARNESS_PARAMS - {'model', 'messages'}))}, which the protocols set) "
-                        f"or extra_body.NAME=VALUE")
-            return self
+    #: what an `openai:` spec may set (`openai_options`)
+    Options = OpenAIOptions
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
         o = parse_options(self, spec)
         # passed through into every request body (the Options model checked their names)
-        self.params: dict[str, Any] = {k.removeprefix(_EXTRA): v for k, v in (o.model_extra or {}).items()}
+        self.params: dict[str, Any] = {k.removeprefix(EXTRA): v for k, v in (o.model_extra or {}).items()}
         self.azure = o.azure or o.api_version is not None
         key_env = o.api_key_env or ("AZURE_OPENAI_API_KEY" if self.azure else "OPENAI_API_KEY")
         api_key = o.api_key or os.environ.get(key_env)
@@ -338,7 +237,7 @@ class OpenAIModel(Model):
         response._content = body  # as `aread` would have kept it (httpx reads no further)
         if response.status_code == 200:
             try:
-                _loads(body)
+                loads(body)
             except ValueError as exc:  # cut off, not UTF-8, too deep: a transport failure, re-sent
                 why = " ".join(str(exc).split())[:100]
                 if not why.startswith(NON_FINITE):  # NaN, Infinity, 1e999: whole, but no answer (see _create)
@@ -411,7 +310,7 @@ class OpenAIModel(Model):
                         failure = exc
                     else:
                         try:
-                            data = _loads(response.content)
+                            data = loads(response.content)
                         except ValueError as exc:  # NaN, Infinity or 1e999 anywhere (a usage count, a logprob)
                             raise MalformedResponse(f"{self.name}: the server's answer holds a "
                                                     f"{' '.join(str(exc).split())[:80]}; expected JSON with finite "
@@ -419,7 +318,7 @@ class OpenAIModel(Model):
                         if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
                             raise MalformedResponse(f"{self.name}: the server's answer has no 'choices' list; expected an OpenAI chat completion (is base_url an OpenAI-compatible endpoint?)")
                         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-                        ptoks, ctoks = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+                        ptoks, ctoks = token_count(usage.get("prompt_tokens")), token_count(usage.get("completion_tokens"))
                         self.flow.answered(slot, kind, 1 + ctoks + ptoks / 20)
                         self.replicas.ok(replica)
                         note_usage(ptoks, ctoks)
@@ -442,13 +341,13 @@ class OpenAIModel(Model):
         if isinstance(exc, openai.APIStatusError):
             body = exc.body
             msg = body.get("message") if isinstance(body, dict) else body if isinstance(body, str) else None
-            detail = _one_line(msg or exc.response.text[:200] or "no body")
+            detail = one_line(msg or exc.response.text[:200] or "no body")
             text = self.redact(f"{self.name}: {type(exc).__name__}: HTTP {exc.status_code}: {detail}{after}")
             # a wrong key, model or URL fails the run; anything else (413, 422, a 5xx that outlasted
             # the retries) fails this call's job only
             fatal = (openai.BadRequestError, openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError)
             return BenchError(text) if isinstance(exc, fatal) else RuntimeError(text)
-        name, detail = type(exc).__name__, _one_line(exc.message)
+        name, detail = type(exc).__name__, one_line(exc.message)
         if isinstance(exc, openai.APIConnectionError):
             root = exc
             while root.__cause__ is not None:
@@ -456,7 +355,7 @@ class OpenAIModel(Model):
             if isinstance(root, TimeoutError):
                 detail = f"no answer within {self.timeout:g} s"
             elif root is not exc:  # the aiohttp transport reports a refused connection as a timeout
-                name, detail = "APIConnectionError", f"{_one_line(root) or type(root).__name__} ({clean_url(self.base_url)})"
+                name, detail = "APIConnectionError", f"{one_line(root) or type(root).__name__} ({clean_url(self.base_url)})"
         return RuntimeError(self.redact(f"{self.name}: {name}: {detail}{after}"))
 
     # -- requests ---------------------------------------------------------------------------------
@@ -471,17 +370,7 @@ class OpenAIModel(Model):
             req["seed"] = seed
         return req
 
-    @staticmethod
-    def parse_response(data: dict, n: int) -> list[Completion]:
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-        ptoks, ctoks = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
-        choices = sorted((c for c in data["choices"] if isinstance(c, dict)), key=_index)[:n]
-        if any(not isinstance((c.get("message") or {}).get("content"), str) for c in choices):
-            raise MalformedResponse("the server's answer has a choice with no text content (null); expected a chat completion")
-        k = max(1, len(choices))
-        return [Completion((c.get("message") or {}).get("content") or "", ptoks, ctoks // k + (1 if i < ctoks % k else 0),
-                           c.get("finish_reason") if isinstance(c.get("finish_reason"), str) else None)
-                for i, c in enumerate(choices)]
+    parse_response = staticmethod(parse_response)
 
     async def generate(self, messages, *, n=1, max_tokens=512, temperature=0.0, stop=None, seed=None, prefix=None):
         outs: list[Completion] = []
@@ -511,35 +400,7 @@ class OpenAIModel(Model):
             req[self.max_tokens_field] = 8 + len(prefix) // 2
         return req
 
-    @staticmethod
-    def parse_probs(data: dict, prefix: str, choices, prefilled: bool) -> list[float] | None:
-        """P(choice) at the first generated position that follows `prefix`; None if none does. A
-        log-probability that is not a number <= 0 (NaN, infinity, text) or a logprobs block of the
-        wrong shape is a malformed answer (re-sent, then its job fails), never a probability."""
-        listed = data.get("choices") if isinstance(data, dict) else None  # `_create` refuses an answer without the list
-        first = _shaped(listed[0] if isinstance(listed, list) and listed else {}, dict, "a choice")
-        block = _shaped(first.get("logprobs") or {}, dict, "logprobs")
-        content = _shaped(block.get("content") or [], list, "logprobs.content")
-        want = prefix.strip()
-        written = ""
-        for pos, tok in enumerate(content):
-            tok = _shaped(tok, dict, "a logprobs.content entry")
-            token = _shaped(tok.get("token") or "", str, "a token")
-            at_answer = (prefilled and pos == 0) or (want and written.rstrip().endswith(want)) or (not want and pos == 0)
-            if at_answer:
-                probs = {c: 0.0 for c in choices}
-                for alt in _shaped(tok.get("top_logprobs") or [], list, "top_logprobs"):
-                    alt = _shaped(alt, dict, "a top_logprobs entry")
-                    t = _shaped(alt.get("token") or "", str, "a token").strip()
-                    if t in probs:
-                        probs[t] += math.exp(_logprob(alt.get("logprob")))
-                total = sum(probs.values())
-                if total > 0:
-                    return [min(1.0, probs[c] / total) for c in choices]
-                if token.strip():  # the model wrote something else here: no answer to read
-                    return None
-            written += token
-        return None
+    parse_probs = staticmethod(parse_probs)
 
     async def choice_probs(self, messages, prefix="Answer: ", choices=("1", "2")):
         if not self.capabilities.logprobs:
@@ -583,8 +444,8 @@ class OpenAIModel(Model):
             try:
                 data = await self._create(self._probs_request(_PROBE if prefill else _PROBE[-1:], "Answer: ", prefill))
                 found = self.parse_probs(data, "Answer: ", ("1", "2"), prefill)
-                if found is not None and prefill and _first_token(data) not in ("1", "2"):
-                    found, why[prefill] = None, f"the reply did not continue the prefix (reply {_first_token(data)!r}...)"
+                if found is not None and prefill and first_token(data) not in ("1", "2"):
+                    found, why[prefill] = None, f"the reply did not continue the prefix (reply {first_token(data)!r}...)"
             except MalformedResponse:  # the probe cannot tell: the run's own calls meet it, re-send and fail their jobs
                 return None
             if found is not None:
@@ -616,48 +477,6 @@ _PROBE = [{"role": "user", "content": _probe_q("Is water wet?", "No", "Yes")}, {
           {"role": "user", "content": _probe_q("Is Paris the capital of France?", "Yes", "No")}]
 
 
-def why_no_probs(data: dict, prefix: str, choices: tuple[str, ...], prefilled: bool, top: int) -> str:
-    """Why `OpenAIModel.parse_probs` found no probability in `data`, in a few words."""
-    first = (data.get("choices") or [{}])[0] if isinstance(data.get("choices"), list) else {}
-    first = first if isinstance(first, dict) else {}
-    text = ((first.get("message") or {}).get("content") or "") if isinstance(first.get("message"), dict) else ""
-    block = first.get("logprobs") if isinstance(first.get("logprobs"), dict) else {}
-    content = block.get("content") if isinstance(block.get("content"), list) else []
-    shown = repr(_one_line(text)[:40])
-    if not content:
-        return f"the server returned no logprobs (reply {shown})"
-    if not any(isinstance(t, dict) and t.get("top_logprobs") for t in content):
-        return f"the server returned no top_logprobs (reply {shown})"
-    if prefilled or not prefix.strip() or prefix.strip() in text:
-        return f"neither {' nor '.join(choices)} among the top {top} tokens at the answer (reply {shown})"
-    return f"the reply never wrote {prefix.strip()!r} (reply {shown})"
-
-
-def _first_token(data: dict) -> str:
-    """The first generated token of a logprobs answer, stripped ("" if none)."""
-    try:
-        return str(data["choices"][0]["logprobs"]["content"][0]["token"]).strip()
-    except (KeyError, IndexError, TypeError):
-        return ""
-
-
-def _index(choice: dict) -> int:
-    """A choice's `index` for sorting (0 where it is no whole number: "x" must not meet 1 in a comparison)."""
-    i = choice.get("index")
-    return i if isinstance(i, int) and not isinstance(i, bool) else 0
-
-
-#: the most tokens one call's usage may report; a larger count is no count (it would not even fit the store)
-MAX_USAGE = 10**12
-
-
-def _count(value: Any) -> int:
-    """A token count from a server's usage: 0 (not reported) for anything that is not a whole number
-    from 0 to MAX_USAGE (1e400, "lots", -1, 2.5, true): a server's odd usage is not its answer's fault."""
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_USAGE
-    return value if ok else 0
-
-
 def _after(attempts: int) -> str:
     return f" (after {attempts} attempts)" if attempts > 1 else ""
 
@@ -680,43 +499,3 @@ def _retry_after(headers) -> float | None:
         if math.isfinite(value) and value >= 0:
             return min(value, MAX_RETRY_AFTER_S)
     return None
-
-
-def _shaped(value: Any, kind: type, what: str) -> Any:
-    """`value` if it is a `kind`, else the server's answer is malformed."""
-    if not isinstance(value, kind):
-        raise MalformedResponse(f"the server's answer has {what} that is a {type(value).__name__}, not a {kind.__name__}; "
-                                f"expected OpenAI chat-completion logprobs")
-    return value
-
-
-def _logprob(value: Any) -> float:
-    """A log-probability as a float <= 0 (a missing one or -inf: probability 0). Rounding may put a
-    certain token a hair above 0; anything else that is not a number <= 0 (NaN, +inf, text) is malformed."""
-    if value is None:
-        return -math.inf
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        lp = float(value)
-    except (TypeError, ValueError, OverflowError):
-        lp = math.nan
-    if math.isnan(lp) or lp > 1e-6:
-        shown = repr(value) if isinstance(value, (int, float)) else type(value).__name__
-        raise MalformedResponse(f"the server's answer has a log-probability that is not a number <= 0 "
-                                f"({shown[:40]}); expected log-probabilities of tokens")
-    return min(lp, 0.0)
-
-
-#: how the strict reader starts its refusal of NaN, Infinity and 1e999 (`yamlio.strict_json`)
-NON_FINITE = "non-finite number"
-
-
-def _loads(raw: bytes) -> Any:
-    """A server's reply: orjson (fast) where it reads it, else the one strict reader (`strict_json`), so
-    a lone surrogate escape reads as U+FFFD and NaN, Infinity or `1e999` (which orjson refuses too) stay
-    refused: ValueError."""
-    try:
-        return orjson.loads(raw)
-    except ValueError:
-        return strict_json(raw.decode("utf-8"))

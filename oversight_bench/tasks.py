@@ -14,7 +14,8 @@ from oversight_bench.errors import BenchError, show_path
 from oversight_bench.locations import DATA_ENV, data_dir  # the one rule, re-exported for task packs
 from oversight_bench.questions import LoadResult
 from oversight_bench.sources import LoadContext, Records
-from oversight_bench.yaml_task import TaskConfig, YamlTask, load_yaml_dir, parse_config
+from oversight_bench.task_schema import TaskConfig, parse_config
+from oversight_bench.yaml_task import YamlTask, load_yaml_dir
 
 TASK_TYPES = ("extractive", "closed", "multimodal")
 GROUPS = {"extractive", "closed", "multimodal", "all"}

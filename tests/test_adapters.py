@@ -349,11 +349,11 @@ def test_openai_refuses_a_non_finite_usage_count_in_one_line(count):
 
 
 def test_openai_reply_reader_refuses_what_the_strict_reader_refuses():
-    from model_adapters.openai_api import _loads
+    from model_adapters.openai_replies import loads
 
     for body in (b'{"usage": {"prompt_tokens": NaN}}', b'{"usage": {"prompt_tokens": 1e999}}', b'[-Infinity]'):
         with pytest.raises(ValueError, match="non-finite number"):
-            _loads(body)
+            loads(body)
 
 
 def test_openai_name_hides_the_key(monkeypatch):

@@ -324,14 +324,14 @@ def test_the_one_strict_json_reader_reads_a_lone_surrogate_as_a_replacement_char
 
 
 def test_replace_surrogates():
-    from model_adapters.openai_api import _loads
+    from model_adapters.openai_replies import loads
     from oversight_bench.model_text import replace_surrogates
 
     assert replace_surrogates("a\ud800b\udfff") == "a\ufffdb\ufffd"
     assert replace_surrogates("plain é ✓ 😀") == "plain é ✓ 😀"
-    assert _loads(b'{"a\\ud800": ["\\udc00x"]}') == {"a\ufffd": ["\ufffdx"]}
+    assert loads(b'{"a\\ud800": ["\\udc00x"]}') == {"a\ufffd": ["\ufffdx"]}
     with pytest.raises(ValueError):
-        _loads(b'["\\ud800", ' + b"[" * 100000 + b"]")
+        loads(b'["\\ud800", ' + b"[" * 100000 + b"]")
 
 
 # -- fuzz: each reader function on random and boundary bytes -------------------------------------------

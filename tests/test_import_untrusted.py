@@ -76,13 +76,13 @@ def test_a_debaters_own_v_passage_is_shown_unverified(tmp_path):
 
 def test_a_quote_that_matches_only_across_a_word_boundary_is_unverified():
     """Whitespace between tokens is layout, a word boundary is not: "the rapist" is not "therapist"."""
-    from transcript_suites.importers import _spans_article, _squash
+    from transcript_suites.quotes import spans_article, squash
 
-    article = _squash("The therapist saw the cat sat on the mat. Did the ship land ?")
-    assert not _spans_article("the rapist", article) and not _spans_article("Thecat saton", article)
-    assert not _spans_article("rapist", article)  # a part of a word is no quote of it
-    assert _spans_article("the cat  sat\non the mat.", article) and _spans_article("Did the ship land?", article)
-    assert _spans_article("“The therapist saw”", article)
+    article = squash("The therapist saw the cat sat on the mat. Did the ship land ?")
+    assert not spans_article("the rapist", article) and not spans_article("Thecat saton", article)
+    assert not spans_article("rapist", article)  # a part of a word is no quote of it
+    assert spans_article("the cat  sat\non the mat.", article) and spans_article("Did the ship land?", article)
+    assert spans_article("“The therapist saw”", article)
 
 
 def test_thirty_thousand_unclosed_quote_tags_import_in_linear_time(tmp_path):

@@ -228,7 +228,8 @@ def test_speaker_names_are_the_cores_in_one_place():
     names = {*SOURCE_DEBATERS, CONSULTANT, JUDGE, "Debater "}
     repo = Path(__file__).resolve().parents[1]
     spelled = []
-    for rel in ("transcript_suites/importers.py", "protocol_plugins/debate.py"):
+    for rel in ("transcript_suites/importers.py", "transcript_suites/mirror.py", "transcript_suites/quotes.py",
+                "transcript_suites/source_settings.py", "protocol_plugins/debate.py"):
         tree = ast.parse((repo / rel).read_text(encoding="utf-8"))
         docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
         spelled += [f"{rel}:{n.lineno} {n.value!r}" for n in ast.walk(tree)

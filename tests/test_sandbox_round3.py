@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from task_configs import sandbox
+from task_configs import sandbox, sandbox_limits
 from task_configs.loaders import gsm8kqa
 from task_configs.sandbox import run_program
 
@@ -252,7 +252,7 @@ def test_children_reaped_by_the_kernel_cannot_hide_their_cpu(backend):
 
 
 def test_cgroup_v2_cpu_accounting_is_read(tmp_path):
-    cg = sandbox._Cgroup.__new__(sandbox._Cgroup)
+    cg = sandbox_limits.Cgroup.__new__(sandbox_limits.Cgroup)
     cg.kind, cg.dirs = "cgroup2", [tmp_path]
     (tmp_path / "cpu.stat").write_text("usage_usec 2500000\nuser_usec 2000000\nsystem_usec 500000\n")
     assert cg.cpu_seconds() == 2.5

@@ -552,24 +552,24 @@ def test_the_package_ships_the_nine_paper_tasks_and_no_other():
 @pytest.fixture
 def fresh_reads(tmp_path, monkeypatch):
     """An empty datasets cache and no rows parsed yet in this process; returns the cache folder."""
-    from oversight_bench import sources
+    from oversight_bench import arrow_cache, data_files
 
     monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "cache"))
-    sources._read_cached.cache_clear()
-    yield sources.datasets_cache_dir()
-    sources._read_cached.cache_clear()
+    data_files._read_cached.cache_clear()
+    yield arrow_cache.datasets_cache_dir()
+    data_files._read_cached.cache_clear()
 
 
 def _reread_from_cache_only(monkeypatch):
     """Forget this process's parsed rows and make any new parse fail: a read must come from the cache."""
-    from oversight_bench import sources
+    from oversight_bench import arrow_cache, data_files
 
-    sources._read_cached.cache_clear()
-    monkeypatch.setattr(sources, "_convert", lambda *a, **k: pytest.fail("parsed again instead of read from the cache"))
+    data_files._read_cached.cache_clear()
+    monkeypatch.setattr(arrow_cache, "convert", lambda *a, **k: pytest.fail("parsed again instead of read from the cache"))
 
 
 def test_datasets_cache_dir_is_under_the_cache_root(monkeypatch, tmp_path):
-    from oversight_bench.sources import datasets_cache_dir
+    from oversight_bench.arrow_cache import datasets_cache_dir
 
     monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "root"))
     assert datasets_cache_dir() == tmp_path / "root" / "datasets"
@@ -586,7 +586,7 @@ CSV_TEXT = ('\ufeffq,a,b\n"two\r\nlines, ""quoted""",NA,None\n'
 
 
 def test_csv_cells_read_as_written_and_malformed_rows_counted(fresh_reads, tmp_path, monkeypatch):
-    from oversight_bench.sources import read_csv_bytes, read_rows
+    from oversight_bench.data_files import read_csv_bytes, read_rows
 
     path = tmp_path / "t.csv"
     path.write_bytes(CSV_TEXT.encode())
@@ -602,7 +602,7 @@ def test_csv_cells_read_as_written_and_malformed_rows_counted(fresh_reads, tmp_p
 
 
 def test_jsonl_bad_lines_skipped_and_counted(fresh_reads, tmp_path, monkeypatch):
-    from oversight_bench.sources import read_rows
+    from oversight_bench.data_files import read_rows
 
     path = tmp_path / "t.jsonl"
     path.write_text('{"q": "a", "n": 1}\n{"q": "unclosed\n[1, 2]\n\n{"q": "b", "extra": {"k": [1, "x"]}}\n')
@@ -625,7 +625,7 @@ def test_a_jsonl_row_holding_a_non_finite_number_is_malformed(fresh_reads, tmp_p
     """The strict reader's rule for data rows: NaN, Infinity or 1e999 (Arrow reads the first two, the
     line-by-line fallback json.loads read all three) makes its row malformed, counted like any other;
     in a one-document .json file it makes the file unreadable (one line)."""
-    from oversight_bench.sources import read_rows
+    from oversight_bench.data_files import read_rows
 
     path = tmp_path / "t.jsonl"
     path.write_text(f'{{"q": "a", "n": 1.5}}\n{{"q": "b", "n": {bad_value}}}\n{{"q": "c", "n": 2.5}}\n')
@@ -644,7 +644,7 @@ def test_parquet_rows_as_stored(fresh_reads, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from oversight_bench.sources import read_rows
+    from oversight_bench.data_files import read_rows
 
     rows = [{"q": "a", "image": {"bytes": b"\x89PNG", "path": "x.png"}, "n": None}, {"q": "b", "image": None, "n": 2}]
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "t.parquet")
@@ -659,7 +659,7 @@ def test_parquet_rows_as_stored(fresh_reads, tmp_path):
     ("dup.csv", b"a,a\n1,2\n", "csv"),
 ])
 def test_corrupt_file_is_one_line_error_naming_it(fresh_reads, tmp_path, name, content, fmt):
-    from oversight_bench.sources import read_rows
+    from oversight_bench.data_files import read_rows
 
     path = tmp_path / name
     path.write_bytes(content)
@@ -693,19 +693,19 @@ def test_gpqa_is_never_in_the_datasets_cache(fresh_reads):
 
 
 def test_unwritable_cache_root_still_reads(tmp_path, monkeypatch):
-    from oversight_bench import sources
+    from oversight_bench import data_files
 
     (tmp_path / "a_file").write_text("")
     monkeypatch.setenv("OVERSIGHT_BENCH_CACHE", str(tmp_path / "a_file" / "cache"))  # cannot be a folder
-    sources._read_cached.cache_clear()
+    data_files._read_cached.cache_clear()
     path = tmp_path / "t.jsonl"
     path.write_text('{"q": "a"}\n')
-    assert sources.read_rows(path) == ([{"q": "a"}], 0)
-    sources._read_cached.cache_clear()
+    assert data_files.read_rows(path) == ([{"q": "a"}], 0)
+    data_files._read_cached.cache_clear()
 
 
 def test_jsonl_nested_objects_keep_only_their_keys(fresh_reads, tmp_path):
-    from oversight_bench.sources import read_rows
+    from oversight_bench.data_files import read_rows
 
     path = tmp_path / "sets.jsonl"
     sets = [{"title": "A", "questions": [{"q": "x", "validation": [{"answer": 1}]}, {"q": "y"}]},
@@ -715,7 +715,7 @@ def test_jsonl_nested_objects_keep_only_their_keys(fresh_reads, tmp_path):
 
 
 def test_files_of_one_format_read_together_keep_their_own_columns(fresh_reads, tmp_path, monkeypatch):
-    from oversight_bench.sources import read_many
+    from oversight_bench.data_files import read_many
 
     a, b, empty = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "blank.jsonl"
     a.write_text('{"q": "a", "n": 1}\n{"q": "b", "n": 2.5}\n')
@@ -733,7 +733,7 @@ def test_cached_files_are_read_without_importing_datasets(tmp_path):
     the first one parses the files with `datasets`."""
     (tmp_path / "t.csv").write_text("q,a\nx,1\ny,2\n")
     (tmp_path / "t.jsonl").write_text('{"q": "x", "mixed": [1, "a"]}\n')
-    code = ("import sys; from pathlib import Path; from oversight_bench.sources import read_csv_bytes, read_rows; "
+    code = ("import sys; from pathlib import Path; from oversight_bench.data_files import read_csv_bytes, read_rows; "
             f"p = Path({str(tmp_path)!r}); "
             "print(read_rows(p / 't.csv'), read_rows(p / 't.jsonl'), read_csv_bytes(b'q\\nz\\n'), "
             "'datasets' in sys.modules, 'pandas' in sys.modules)")

@@ -11,11 +11,13 @@ Each room becomes one `Job` whose variant is the room's name (one question can h
 so re-judging keeps the source's job key. The records are written through the pipeline as an
 `ImportPlan` (already-complete jobs, no model calls) into a new run directory. Quotes become `<v_passage>` (NYU quotes are spans of the story, so
 verified by construction; llm_debate quotes are checked by exact substring) or `<u_passage>`.
+
+Here the files are read and the records made; the text rules are `quotes`', the mirrored rooms
+`mirror`'s, and what an import declares of its source (settings, differences, counts) `source_settings`'.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import re
 import lzma
@@ -24,130 +26,37 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from oversight_bench import __version__
-from oversight_bench.api import (CONSULTANT, JUDGE, BenchError, ImportPlan, Job, Question, Record, execute, is_argument,
-                                 provenance, run_options_model, source_debater)
-from transcript_suites.untrusted import finite_belief, read_csv_rows, read_file, read_json, read_member, reverify, sub_pairs
+from oversight_bench.api import (CONSULTANT, JUDGE, BenchError, ImportPlan, Job, Question, Record, execute,
+                                 source_debater)
+from transcript_suites.mirror import mirrored, swap_debater_names
+from transcript_suites.quotes import detokenize, nyu_render, spans_article, squash, verify_quotes
+from transcript_suites.source_settings import (KHAN_2024_REPORTED, base_config, llm_debate_settings, nyu_counts,
+                                               nyu_settings)
+from transcript_suites.untrusted import finite_belief, read_csv_rows, read_file, read_json, read_member, reverify
+
+#: the two importers, and the names other code takes from here (the suites, the tests)
+__all__ = ["NYU_JUDGE", "KHAN_2024_REPORTED", "detokenize", "import_llm_debate", "import_nyu_debate", "mirrored",
+           "swap_debater_names", "verify_quotes"]
 
 NYU_JUDGE = "human:nyu-2023"
-_NO_SPACE_BEFORE = {"n't", "'s", "'re", "'ll", "'d", "'ve", "'m", ".", ",", ";", ":", "?", "!", ")", "]", "''", "%"}
-_PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
-
-
-def detokenize(tokens: list[str]) -> str:
-    """Approximate plain text from the NYU CoreNLP token lists (see the datasets README)."""
-    out: list[str] = []
-    prev = None
-    for tok in tokens:
-        if tok == "\n":
-            out.append("\n")
-            prev = "\n"
-            continue
-        text = _PTB.get(tok, tok)
-        if out and prev not in ("\n", "``", "-LRB-", "-LSB-", "-LCB-") and tok not in _NO_SPACE_BEFORE and tok not in ("-RRB-", "-RSB-", "-RCB-"):
-            out.append(" ")
-        out.append(text)
-        prev = tok
-    return "".join(out)
 
 
 def _qid(prefix: str, *parts: str) -> str:
     return f"{prefix}-{parts[0]}-{hashlib.sha1('|'.join(parts).encode()).hexdigest()[:10]}"
 
 
-UNKNOWN = "unknown"
-
-
-def _base_config(kind: str, source: Path, judge: str, agent: str, protocols: list[str], task: str, extra: dict,
-                 settings: dict[str, Any], differences: list[str]) -> dict:
-    """An import's config. None of our options made these transcripts, so `options` holds none (a
-    re-judge takes its judge's options from its own defaults and overrides); `import.source_settings`
-    says how the source made them, as the source reports it or as its files show (`UNKNOWN` where
-    neither says), and `import.differences` what differs from the paper's setting, which the import
-    declares as its deviations (`ImportPlan.deviations`)."""
-    run_options_model(protocols)  # the protocols are installed
-    return {
-        "judge": judge, "agent": agent, "tasks": [task], "task_types": ["extractive"], "protocols": protocols, "seed": None,
-        "options": {},
-        **provenance(),
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "import": {"kind": kind, "source": str(source), "oversight_bench": __version__, **extra,
-                   "source_settings": settings, "differences": differences},
-    }
-
-
-def _spread(values: list[int]) -> str:
-    """A count's range and median, in words ("1–7, median 3")."""
-    v = sorted(values)
-    return f"{v[0]}" if v[0] == v[-1] else f"{v[0]}–{v[-1]}, median {v[len(v) // 2]}"
-
-
-def nyu_settings(records: list[Record]) -> tuple[dict[str, Any], list[str]]:
-    """How Michael et al. 2023 made the imported rooms, read off the rooms themselves (their paper:
-    the live judge chose when to end a debate and could ask questions between rounds), and the
-    differences from the paper's setting that follow."""
-    debates = [r for r in records if r.job.protocol == "debate" and not r.decision["extra"].get("mirrored")]
-    rounds = [max((t["round"] for t in r.turns if t["role"] != "judge"), default=0) for r in records
-              if not r.decision["extra"].get("mirrored")]
-    styles = Counter(t["extra"].get("turn_style") for r in debates for t in r.turns if t["role"] == "debater")
-    asked = sum(1 for r in debates if any(t["role"] == "judge" for t in r.turns))
-    second = sum(1 for r in debates if r.job.answer_order == "correct_second")
-    by_agent = Counter(r.agent for r in records if not r.decision["extra"].get("mirrored"))
-    settings = {
-        "rounds": f"as each live judge chose: {_spread(rounds)}",
-        "turn_style": ", ".join(f"{k} ({v} speeches)" for k, v in sorted(styles.items())),
-        "debaters": ", ".join(f"{k} ({v} rooms)" for k, v in sorted(by_agent.items())),
-        "judge": f"a live human judge who could ask questions between rounds (in {asked} of {len(debates)} debates "
-                 "it did) and ended the debate; its verdict is its final belief",
-        "answer_order": f"one order per room, as the source shows it (the correct answer second in {second} of "
-                        f"{len(debates)} debates)",
-        "best_of_n": UNKNOWN, "word_limit": UNKNOWN, "thinking_max_tokens": UNKNOWN, "argument_max_tokens": UNKNOWN,
-        "quotes": "spans of the story picked in the debate interface (verified by construction)",
-    }
-    differences = [
-        "source transcripts (Michael et al. 2023): debaters are people and GPT-4, not the paper's agents",
-        "source transcripts (Michael et al. 2023): interactive debate; the live human judge asked questions between "
-        f"rounds ({asked} of {len(debates)} debates) and ended it when it chose (paper: a judge that reads the finished "
-        "transcript and asks nothing)",
-        f"source transcripts (Michael et al. 2023): rounds {settings['rounds']} (paper: 3)",
-        f"source transcripts (Michael et al. 2023): turn style {settings['turn_style']} (paper: simultaneous)",
-        f"source transcripts (Michael et al. 2023): {settings['answer_order']} (paper: both orders)",
-        "source transcripts (Michael et al. 2023): best-of-N, word limit and token budgets unknown",
-    ]
-    return settings, differences
-
-
 def _write(output: str | Path, config: dict, questions: list[Question], records: list[Record],
            skipped: dict[str, dict[str, int]]) -> None:
     """The import's records into a new run directory, through the one pipeline; every turn's shown
     text re-verified against the article the import carries first (`reverify`)."""
-    norm = {q.id: _squash(q.article or "") for q in questions}
+    norm = {q.id: squash(q.article or "") for q in questions}
     for r in records:
         for t in r.turns:
-            t["shown"] = reverify(t.get("shown"), norm.get(r.job.question.id, ""), _spans_article)
+            t["shown"] = reverify(t.get("shown"), norm.get(r.job.question.id, ""), spans_article)
     execute(ImportPlan(str(output), config, questions, records, skipped), progress=False)
 
 
 # -- NYU 2023 --------------------------------------------------------------------------------------
-
-def _nyu_render(content: list[dict], tokens: list[str]) -> tuple[str, str]:
-    """(content with <quote>, shown with <v_passage>) from a speech's Text/Quote segments."""
-    raw, shown = [], []
-    for seg in content:
-        if "Text" in seg:
-            t = seg["Text"].get("text", "")
-            raw.append(t)
-            shown.append(t)
-        elif "Quote" in seg:
-            a, b = seg["Quote"]["span"]
-            q = detokenize(tokens[a:b]).strip()
-            if raw and raw[-1].endswith("</quote>"):
-                raw.append(" ")  # the debate UI shows back-to-back quotes as separate spans
-                shown.append(" ")
-            raw.append(f"<quote>{q}</quote>")
-            shown.append(f"<v_passage>{q}</v_passage>")
-    return "".join(raw), "".join(shown)
-
 
 def _read_nyu(path: Path) -> tuple[dict[str, dict], dict[str, dict]]:
     tar_p, meta_p = path / "debates_official.tar.xz", path / "debates-metadata.jsonl"
@@ -255,7 +164,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                     jf = r["JudgeFeedback"]
                     if jf.get("endDebate"):
                         continue  # the verdict itself: kept in the decision, not shown to a re-judge
-                    text, shown = _nyu_render((jf.get("feedback") or {}).get("content") or [], tokens)
+                    text, shown = nyu_render((jf.get("feedback") or {}).get("content") or [], tokens)
                     if text.strip():
                         turns.append({"round": rnd, "role": "judge", "speaker": JUDGE, "content": text, "shown": shown,
                                       "defends": None, "extra": {"belief": jf.get("distribution"), "human": True}})
@@ -265,7 +174,7 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
                     speeches = next(iter(r.values()))["speeches"]
                     for key in sorted(speeches, key=int):
                         sp = speeches[key]
-                        text, shown = _nyu_render(sp.get("content") or [], tokens)
+                        text, shown = nyu_render(sp.get("content") or [], tokens)
                         turns.append({"round": rnd, "role": role, "speaker": source_debater(int(key) + 1) if is_debate else CONSULTANT,
                                       "content": text, "shown": shown, "defends": int(key) + 1,
                                       "extra": {"turn_style": kind, "author": sp.get("speaker"),
@@ -300,82 +209,14 @@ def import_nyu_debate(path: str | Path, output: str | Path, *, paper_only: bool 
     if both_orders:
         settings["answer_order"] += "; each debate also mirrored, unjudged, with the names swapped"
         differences[4] = differences[4].replace("(paper: both orders)", "(paper: both orders; the mirrors are unjudged)")
-    _write(output, _base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
-                                {"paper_only": paper_only, "both_orders": both_orders, "counts": counts},
-                                settings, differences),
+    _write(output, base_config("nyu-debate", path, NYU_JUDGE, "human,gpt-4", ["consultancy", "debate"], task,
+                               {"paper_only": paper_only, "both_orders": both_orders, "counts": counts},
+                               settings, differences),
            list(questions.values()), jobs, {task: dict(skipped)})
     return counts
 
 
-def nyu_counts(records: list[Record]) -> dict[str, Any]:
-    """Rooms, protocols, human/AI debaters and judges, and judge accuracy, of imported jobs."""
-    c: dict[str, Any] = {"rooms": len(records)}
-    c["by_protocol"] = dict(Counter(r.job.protocol for r in records))
-    c["by_protocol_agent"] = dict(Counter(f"{r.job.protocol}/{r.agent}" for r in records))
-    c["human_judges"] = len({r.decision["extra"]["judge_id"] for r in records})
-    c["human_debaters"] = len({v for r in records for v in r.decision["extra"]["debaters"].values() if v != "GPT-4"})
-    acc: dict[str, list] = {}
-    for r in records:
-        if r.decision["correct"] is not None:
-            acc.setdefault(f"{r.job.protocol}/{r.agent}", []).append(r.decision["correct"])
-    c["judge_accuracy_by_room"] = {k: sum(v) / len(v) for k, v in sorted(acc.items())}
-    return c
-
-
 # -- Khan et al. llm_debate CSV ----------------------------------------------------------------------
-
-_QUOTE = re.compile(r"<(/?)(?:v_|u_)?quote>")  # paired by `sub_pairs`: <quote>...</quote>, either mark
-_STRIP = " \t\n\"'“”‘’."
-
-
-def _norm(text: str) -> str:
-    """Whitespace collapsed and curly quotes straightened: the story's hard line breaks and
-    typography should not make a faithful quote unverified."""
-    text = text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"}))
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _core(q: str) -> str:
-    return _norm(q).strip(_STRIP).strip(".… ").strip(_STRIP)
-
-
-def _quoted(q: str, norm_article: str) -> bool:
-    """The import's rule: a quote is in the (normalised) article, up to an ellipsis at either end."""
-    core = _core(q)
-    return bool(core) and core in norm_article
-
-
-def _squash(text: str) -> str:
-    """Words and punctuation marks as tokens, one space between: "ship ?" and "ship?" agree, "the
-    rapist" and "therapist" do not (a word boundary is never whitespace aside)."""
-    return " ".join(re.sub(r"([^\w\s])", r" \1 ", _norm(text)).split())
-
-
-def _spans_article(q: str, squashed_article: str) -> bool:
-    """Whether a marked quote is a span of whole tokens of the article the import carries (as written,
-    or its core as `_quoted` takes it), whitespace between tokens aside: the rule every imported
-    `<v_passage>` is held to at the end (`_write`). NYU quotes are spans of their room's own copy of
-    the story, which can be tokenised differently ("ship ?") from the copy the question keeps."""
-    article = f" {squashed_article} "
-    return any(core and f" {core} " in article for core in (_squash(q), _squash(_core(q))))
-
-
-def verify_quotes(text: str, article: str) -> str:
-    """Rewrite each <quote> as <v_passage> if it is in the article (exact up to whitespace and quote
-    marks; a trailing/leading ellipsis is allowed), else <u_passage>.
-
-    Deliberately not `processing.verify_passages` (the live runs' exact rule): these quotes were
-    checked by another system against its own copy of the story, and the copy we hold differs in
-    layout only (hard line breaks, typographic quotes). tests/test_passage_rules.py pins where the
-    two rules agree (made-up, changed, empty and forged quotes) and where they differ (layout)."""
-    norm_article = _norm(article)
-
-    def sub(_open: re.Match, q: str, _close: re.Match) -> str:
-        tag = "v_passage" if _quoted(q, norm_article) else "u_passage"
-        return f"<{tag}>{q}</{tag}>"
-
-    return sub_pairs(text, _QUOTE, sub)  # linear: a lazy regex is quadratic in unclosed tags
-
 
 def _argument(text: str) -> str:
     m = re.search(r"<argument>(.*?)(</argument>|$)", text or "", re.S)
@@ -388,148 +229,6 @@ def _parse_khan_answer(ans: str, names: dict) -> int | None:
     if not m:
         return None
     return {"A": 1, "B": 2, "1": 1, "2": 2}[m.group(1)]
-
-
-#: "Debater A" in any case, with any space, hyphen or underscore before the letter ("debater-b's", "DEBATER A:")
-_DEBATER = re.compile(r"\b(debater)([\s_-]*)([AB]|[ab](?![^\W\d_]))(?![^\W\d_])", re.I)
-#: an answer named by the letter of the debater defending it, as the source's interface labelled them:
-#: "option B", "answer (a)", "(A)", and a bare capital "B" or a bare "A" that is not the article
-#: ("A is", "A." but not "A man")
-_LABEL = re.compile(r"\b((?:answers?|options?|choices?)\s+\(?)([AB])(?![^\W\d_])|\(([ABab])\)"
-                    r"|(?<![\w'’-])(?-i:(B|A(?=\s+(?:is|was|seems|has|says|does|and|or|are|would|could|should|makes)\b"
-                    r"|[^\w\s'’]|\s*$)))(?![\w'’]|-\w)", re.I)
-#: the article's own words, which no swap may change: quotes as the source and the checker mark them
-_QUOTED_TAG = re.compile(r"<(/?)(v_passage|u_passage|quote|v_quote|u_quote)>")
-
-
-def _other(letter: str) -> str:
-    return {"A": "B", "B": "A", "a": "b", "b": "a"}[letter]
-
-
-def swap_debater_names(text: str) -> str:
-    """`text` with Debater A and Debater B trading names, and the answers they defend trading letters:
-    every "Debater A" (any case, "Debater A's", "debater-a") becomes "Debater B" and back, and an
-    answer named by its letter ("option B", "(A)", "I believe B") the other letter. The mirror of a
-    room needs both: its debaters trade answer positions, and in the sources a debater's name and its
-    answer's letter go together (Michael et al.'s interface labels the answers A and B). Quotes of the
-    article (`<v_passage>`, `<u_passage>`, `<quote>`) are left as they are."""
-    if not text:
-        return text
-    out, pos = [], 0
-    for start, end in _quoted_spans(text):
-        out += [_swap_outside(text[pos:start]), text[start:end]]
-        pos = end
-    out.append(_swap_outside(text[pos:]))
-    return "".join(out)
-
-
-def _quoted_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each quote `<(tag)>.*?</\\1>` finds, left to right, in linear time: the tags are found
-    once and each opening is paired with the first closing of its name after it (the lazy
-    backreference regex rescans to the end for every unclosed opening: 30,000 took minutes)."""
-    tags = list(_QUOTED_TAG.finditer(text))
-    next_close: list[int | None] = [None] * len(tags)
-    later: dict[str, int] = {}
-    for i in range(len(tags) - 1, -1, -1):
-        next_close[i] = later.get(tags[i].group(2))
-        if tags[i].group(1):
-            later[tags[i].group(2)] = i
-    spans, i = [], 0
-    while i < len(tags):
-        j = next_close[i]
-        if tags[i].group(1) or j is None:
-            i += 1
-            continue
-        spans.append((tags[i].start(), tags[j].end()))
-        i = j + 1
-    return spans
-
-
-def _swap_outside(text: str) -> str:
-    text = _DEBATER.sub(lambda m: m.group(1) + m.group(2) + _other(m.group(3)), text)
-
-    def label(m: re.Match) -> str:
-        if m.group(2):
-            return m.group(1) + _other(m.group(2))
-        if m.group(3):
-            return f"({_other(m.group(3))})"
-        return _other(m.group(4))
-
-    # the debater names already swapped must not be swapped back: labels are looked for outside them
-    parts = re.split(r"(\bdebater[\s_-]*[AB]\b)", text, flags=re.I)
-    return "".join(p if i % 2 else _LABEL.sub(label, p) for i, p in enumerate(parts))
-
-
-def _swap_speaker(name: str) -> str:
-    return {source_debater(1): source_debater(2), source_debater(2): source_debater(1)}.get(name, name)
-
-
-def mirrored(record: Record) -> Record:
-    """The same debate shown with the answers in the other order and the debaters' names swapped with
-    them: the debater who argued for answer 1 as "Debater A" now argues for answer 2 as "Debater B",
-    and every mention of either name (and of an answer by its letter) in every turn, the judge's
-    included, is swapped (`swap_debater_names`). So a judge that prefers the name "Debater A" is right
-    in exactly half of a suite's rooms, as one that prefers answer 1 is: the sources give the correct
-    answer to one name (Khan et al.: "Debater A" in all 40). Within a simultaneous round the debater
-    of answer 1 speaks first, as in the original; sequential turns keep their order (the second
-    speaker saw the first). A verdict of the original's judge belongs to the original order only, so
-    the mirror is unjudged (its live judge's beliefs are swapped with the answers)."""
-    job = record.job
-
-    def swap(t: dict) -> dict:
-        extra = dict(t.get("extra") or {})
-        if isinstance(extra.get("belief"), list) and len(extra["belief"]) == 2:
-            extra["belief"] = extra["belief"][::-1]
-        return {**t, "defends": None if t["defends"] is None else 3 - t["defends"], "speaker": _swap_speaker(t["speaker"]),
-                "content": swap_debater_names(t["content"]), "shown": swap_debater_names(t["shown"]), "extra": extra}
-
-    order = "correct_second" if job.answer_order == "correct_first" else "correct_first"
-    turns = [swap(t) for t in record.turns]
-    simultaneous = lambda t: (t.get("extra") or {}).get("turn_style") != "sequential"  # noqa: E731
-    turns.sort(key=lambda t: (t["round"], t["role"] == "judge", (t["defends"] or 0) if simultaneous(t) else 0))  # stable
-    ci = 3 - record.decision["correct_index"]
-    d = record.decision
-    extra = {**d["extra"], "unjudged": True, "mirrored": True, "names_swapped": True,
-             "room": f"{d['extra'].get('room', job.variant)} (answers and names swapped)"}
-    if isinstance(extra.get("debaters"), dict):
-        extra["debaters"] = {_swap_speaker(k): v for k, v in extra["debaters"].items()}
-    decision = {"raw": "", "answer": None, "correct": None, "probs": None, "correct_index": ci,
-                "answers": list(reversed(d["answers"])), "extra": extra}
-    return Record(Job(job.protocol, job.question, order, job.assignment, variant=job.variant, agent=job.agent,
-                      debaters=job.debaters), "unjudged", record.agent, turns, decision)
-
-
-def llm_debate_settings(records: list[Record], agent: str, reported: dict[str, Any], both_orders: bool
-                        ) -> tuple[dict[str, Any], list[str]]:
-    """How an llm_debate CSV's debates were made: what its rows show (rounds, turn style from the
-    rollout type, the answer order), what its authors report (`reported`, e.g. Khan et al.'s
-    best-of-4), `UNKNOWN` for the rest; and the differences from the paper's setting."""
-    own = [r for r in records if not r.decision["extra"].get("mirrored")]
-    rounds = [max(t["round"] for t in r.turns) for r in own]
-    styles = Counter(t["extra"].get("turn_style") for r in own for t in r.turns if is_argument(t))
-    first = sum(1 for r in own if r.job.answer_order == "correct_first")
-    settings = {"debaters": agent, "rounds": _spread(rounds), "turn_style": ", ".join(sorted(k for k in styles if k)),
-                "answer_order": f"correct answer first in {first} of {len(own)} debates as published"
-                                + ("; each debate also mirrored, unjudged, with the names swapped" if both_orders else ""),
-                "best_of_n": UNKNOWN, "word_limit": UNKNOWN, "thinking_max_tokens": UNKNOWN,
-                "argument_max_tokens": UNKNOWN, "judge": "none recorded" if not any(r.decision["answer"] for r in own)
-                else "the CSV's judge column", **reported}
-    who = reported.get("source", "the imported CSV")
-    differences = [f"source transcripts ({who}): debaters {agent}, with their authors' prompts (not the paper's App. H)"]
-    if settings["rounds"] != "3":
-        differences.append(f"source transcripts ({who}): rounds {settings['rounds']} (paper: 3)")
-    if settings["turn_style"] != "simultaneous":
-        differences.append(f"source transcripts ({who}): turn style {settings['turn_style'] or UNKNOWN} (paper: simultaneous)")
-    if settings["best_of_n"] != 4:
-        differences.append(f"source transcripts ({who}): best-of-N {settings['best_of_n']} (paper: 4)")
-    unknown = [k for k in ("word_limit", "thinking_max_tokens", "argument_max_tokens") if settings[k] == UNKNOWN]
-    if unknown:
-        differences.append(f"source transcripts ({who}): {', '.join(unknown)} unknown")
-    return settings, differences
-
-
-#: what Khan et al. 2024 report of the debates in their T_H file (the `khan-2024` suite's source)
-KHAN_2024_REPORTED = {"source": "Khan et al. 2024", "best_of_n": 4}
 
 
 def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt-4o-2024-08-06", task: str = "quality",
@@ -624,7 +323,7 @@ def import_llm_debate(path: str | Path, output: str | Path, *, agent: str = "gpt
         counts["mirrored"] = sum(1 for r in jobs if r.decision["extra"].get("mirrored"))
     extra = {"counts": counts, "both_orders": both_orders, **({"suite": suite} if suite else {})}
     settings, differences = llm_debate_settings(jobs, agent, reported or {}, both_orders)
-    _write(output, _base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, extra,
-                                settings, differences),
+    _write(output, base_config("llm-debate", path, "unjudged", agent, sorted(counts["by_protocol"]), task, extra,
+                               settings, differences),
            list(questions.values()), jobs, {task: dict(skipped)})
     return counts
